@@ -1,0 +1,4 @@
+#ifndef FULFILLMENT_LEDGER_CSQLITE_SHIM_H
+#define FULFILLMENT_LEDGER_CSQLITE_SHIM_H
+#include <sqlite3.h>
+#endif

@@ -1,0 +1,143 @@
+import Foundation
+
+/// Reads `ProductCatalog.json`: strict decoding plus validation, reporting every problem.
+public enum CatalogLoader {
+    /// Limits on what a catalog file may hold; beyond them the file is refused.
+    public enum Limits {
+        /// Largest catalog file accepted, in bytes.
+        public static let fileByteCountMax = 4 * 1024 * 1024
+        /// Most products in one catalog.
+        public static let productCountMax = 10_000
+        /// Most currencies, items or entitlements declared.
+        public static let definitionCountMax = 10_000
+        /// Most reward lines of one kind in one product.
+        public static let rewardLineCountMax = 64
+        /// Largest amount of one reward line; keeps `amount x quantityMax` far from overflow.
+        public static let rewardAmountMax: Int64 = 1_000_000_000_000
+        /// Largest purchase-limit count.
+        public static let limitCountMax: Int64 = 1_000_000
+    }
+
+    /// Reads and validates a catalog file.
+    public static func load(path: String) throws(LedgerError) -> ProductCatalog {
+        let bytes: [UInt8]
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if let size = attributes[.size] as? Int, size > Limits.fileByteCountMax {
+                throw LedgerError.catalogUnreadable(
+                    path: path, detail: "file is \(size) bytes; at most \(Limits.fileByteCountMax) are read")
+            }
+            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw LedgerError.catalogUnreadable(path: path, detail: error.localizedDescription)
+        }
+        return try parse(bytes)
+    }
+
+    /// Validates catalog bytes, throwing `.catalogInvalid` with every problem found.
+    public static func parse(_ bytes: [UInt8]) throws(LedgerError) -> ProductCatalog {
+        switch validate(bytes) {
+        case .success(let catalog): return catalog
+        case .failure(let problems): throw LedgerError.catalogInvalid(problems.problems)
+        }
+    }
+
+    /// Validates catalog bytes and returns the catalog or every problem found.
+    public static func validate(_ bytes: [UInt8]) -> Result<ProductCatalog, CatalogProblems> {
+        guard bytes.count <= Limits.fileByteCountMax else {
+            return .failure(CatalogProblems([CatalogProblem(path: "$", message: "file is too large")]))
+        }
+        let root: JSONValue
+        do {
+            root = try JSONParser().parse(bytes)
+        } catch {
+            let problem = CatalogProblem(
+                path: "$", message: "not valid JSON: \(error.description)", line: error.position.line,
+                column: error.position.column)
+            return .failure(CatalogProblems([problem]))
+        }
+        var reader = CatalogReader()
+        let catalog = decodeCatalog(root, reader: &reader, versionHash: SHA256.hexDigest(bytes))
+        CatalogCrossCheck.run(root: root, catalog: catalog, reader: &reader)
+        if reader.problems.isEmpty, let catalog { return .success(catalog) }
+        return .failure(CatalogProblems(reader.problems))
+    }
+
+    private static func decodeCatalog(
+        _ root: JSONValue, reader: inout CatalogReader, versionHash: String
+    ) -> ProductCatalog? {
+        let keys: Set = ["$schema", "schemaVersion", "currencies", "items", "entitlements", "products"]
+        guard
+            let object = reader.object(
+                root, at: "$", allowedKeys: keys,
+                requiredKeys: ["schemaVersion", "currencies", "items", "entitlements", "products"])
+        else { return nil }
+        if let schema = object["$schema"] { _ = reader.string(schema, at: "$.$schema") }
+        var schemaVersion: Int?
+        if let value = object["schemaVersion"],
+            let version = reader.integer(value, at: "$.schemaVersion", range: 0...Int64(Int32.max), what: "schemaVersion")
+        {
+            if version == Int64(ProductCatalog.schemaVersionSupported) {
+                schemaVersion = Int(version)
+            } else {
+                reader.report(
+                    "$.schemaVersion",
+                    "schemaVersion \(version) is not supported; this build reads version \(ProductCatalog.schemaVersionSupported)",
+                    at: value)
+            }
+        }
+        let currencies = definitions(object["currencies"], at: "$.currencies", reader: &reader)
+        let items = definitions(object["items"], at: "$.items", reader: &reader)
+        let entitlements = definitions(object["entitlements"], at: "$.entitlements", reader: &reader)
+        var products: [Product] = []
+        if let value = object["products"],
+            let elements = reader.array(value, at: "$.products", countMax: Limits.productCountMax)
+        {
+            if elements.isEmpty { reader.report("$.products", "the catalog declares no products", at: value) }
+            for (index, element) in elements.enumerated() {
+                if let product = ProductDecoder.decode(element, at: "$.products[\(index)]", reader: &reader) {
+                    products.append(product)
+                }
+            }
+        }
+        guard let schemaVersion, let currencies, let items, let entitlements else { return nil }
+        return ProductCatalog(
+            schemaVersion: schemaVersion,
+            currencies: currencies.map { CurrencyDefinition(id: $0.id, name: $0.name) },
+            items: items.map { ItemDefinition(id: $0.id, name: $0.name) },
+            entitlements: entitlements.map { EntitlementDefinition(id: $0.id, name: $0.name) },
+            products: products, versionHash: versionHash)
+    }
+
+    private static func definitions(
+        _ value: JSONValue?, at path: String, reader: inout CatalogReader
+    ) -> [(id: String, name: String?)]? {
+        guard let value, let elements = reader.array(value, at: path, countMax: Limits.definitionCountMax) else {
+            return nil
+        }
+        var result: [(id: String, name: String?)] = []
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            guard
+                let object = reader.object(
+                    element, at: elementPath, allowedKeys: ["id", "name", "description"], requiredKeys: ["id"]),
+                let idValue = object["id"], let id = reader.identifier(idValue, at: "\(elementPath).id")
+            else { continue }
+            let name = object["name"].flatMap { reader.string($0, at: "\(elementPath).name") }
+            if let description = object["description"] { _ = reader.string(description, at: "\(elementPath).description") }
+            result.append((id, name))
+        }
+        return result
+    }
+}
+
+/// Every problem found in a catalog, as one error value.
+public struct CatalogProblems: Error, Hashable, Sendable {
+    /// The problems, in document order.
+    public var problems: [CatalogProblem]
+
+    /// Wraps a list of problems.
+    public init(_ problems: [CatalogProblem]) { self.problems = problems }
+}

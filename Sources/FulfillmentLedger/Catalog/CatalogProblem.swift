@@ -1,0 +1,22 @@
+/// One thing wrong with a catalog, located for the designer who has to fix it.
+public struct CatalogProblem: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Where in the JSON, such as `$.products[2].rewards.currencies[0].amount`.
+    public var path: String
+    /// What is wrong and how to fix it, in a designer's words.
+    public var message: String
+    /// 1-based line of the offending value, when known.
+    public var line: Int?
+    /// 1-based column (in UTF-8 bytes) of the offending value, when known.
+    public var column: Int?
+
+    /// Creates a problem.
+    public init(path: String, message: String, line: Int? = nil, column: Int? = nil) {
+        self.path = path
+        self.message = message
+        self.line = line
+        self.column = column
+    }
+
+    /// `$.products[2].kind: kind must be "consumable" or "nonConsumable"`.
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,154 @@
+import Foundation
+
+/// Consumable products can be bought again and again; non-consumables once per owner.
+public enum ProductKind: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Used up: currency packs, bundles, offers.
+    case consumable
+    /// Owned forever: `remove_ads`, a premium level pack.
+    case nonConsumable
+}
+
+/// The window a purchase limit counts in.
+public enum LimitPeriod: String, Hashable, Sendable, Codable, CaseIterable {
+    /// For the player's whole life (until a game reset clears purchase counts).
+    case lifetime
+    /// Per ISO 8601 week: Monday 00:00 UTC to the next Monday 00:00 UTC.
+    case week
+}
+
+/// At most `count` purchases of a product per `period`, checked before payment.
+public struct PurchaseLimit: Hashable, Sendable, Codable {
+    /// Purchases allowed per period.
+    public var count: Int
+    /// The counting window.
+    public var period: LimitPeriod
+
+    /// Creates a limit.
+    public init(count: Int, period: LimitPeriod) {
+        self.count = count
+        self.period = period
+    }
+}
+
+/// A declared currency.
+public struct CurrencyDefinition: Hashable, Sendable {
+    /// Stable ID used in rewards and balances.
+    public var id: String
+    /// A display name for tools, optional.
+    public var name: String?
+}
+
+/// A declared inventory item.
+public struct ItemDefinition: Hashable, Sendable {
+    /// Stable ID used in rewards and inventory.
+    public var id: String
+    /// A display name for tools, optional.
+    public var name: String?
+}
+
+/// A declared entitlement.
+public struct EntitlementDefinition: Hashable, Sendable {
+    /// Stable ID, such as `remove_ads`.
+    public var id: String
+    /// A display name for tools, optional.
+    public var name: String?
+}
+
+/// What one unit of a product grants.
+public struct Rewards: Hashable, Sendable {
+    /// Reward lines in the order they are applied: currencies, items, entitlements.
+    public var lines: [GrantLine]
+
+    /// Creates rewards from lines.
+    public init(lines: [GrantLine]) { self.lines = lines }
+
+    /// Whether nothing would be granted.
+    public var isEmpty: Bool { lines.isEmpty }
+}
+
+/// A product players can buy, as designers declare it.
+public struct Product: Hashable, Sendable {
+    /// The catalog ID; stable across stores.
+    public var id: String
+    /// Consumable or non-consumable.
+    public var kind: ProductKind
+    /// The store's product ID on each store.
+    public var storeProductIDs: [PlatformStore: String]
+    /// What one unit grants.
+    public var rewards: Rewards
+    /// The purchase limit, if any.
+    public var limit: PurchaseLimit?
+    /// A display name for tools, optional. Prices never appear in the catalog.
+    public var name: String?
+}
+
+/// The validated product catalog: currencies, items, entitlements and products.
+///
+/// Build one with `ProductCatalog.load(path:)` or `ProductCatalog.parse(_:)`, which
+/// validate everything and report every problem at once.
+public struct ProductCatalog: Hashable, Sendable {
+    /// The only schema version this build reads.
+    public static let schemaVersionSupported = 1
+
+    /// The file's schema version.
+    public var schemaVersion: Int
+    /// Declared currencies.
+    public var currencies: [CurrencyDefinition]
+    /// Declared items.
+    public var items: [ItemDefinition]
+    /// Declared entitlements.
+    public var entitlements: [EntitlementDefinition]
+    /// Declared products.
+    public var products: [Product]
+    /// SHA-256 of the catalog file's bytes, recorded with every fulfillment.
+    public var versionHash: String
+
+    private var productsByStoreID: [StoreProductKey: Int]
+    private var productsByID: [String: Int]
+
+    private struct StoreProductKey: Hashable, Sendable {
+        var store: PlatformStore
+        var storeProductID: String
+    }
+
+    init(
+        schemaVersion: Int, currencies: [CurrencyDefinition], items: [ItemDefinition],
+        entitlements: [EntitlementDefinition], products: [Product], versionHash: String
+    ) {
+        self.schemaVersion = schemaVersion
+        self.currencies = currencies
+        self.items = items
+        self.entitlements = entitlements
+        self.products = products
+        self.versionHash = versionHash
+        var byStoreID: [StoreProductKey: Int] = [:]
+        var byID: [String: Int] = [:]
+        for (index, product) in products.enumerated() {
+            byID[product.id] = index
+            for (store, storeProductID) in product.storeProductIDs {
+                byStoreID[StoreProductKey(store: store, storeProductID: storeProductID)] = index
+            }
+        }
+        self.productsByStoreID = byStoreID
+        self.productsByID = byID
+    }
+
+    /// The product a store product ID maps to on a store, if any.
+    public func product(store: PlatformStore, storeProductID: String) -> Product? {
+        productsByStoreID[StoreProductKey(store: store, storeProductID: storeProductID)].map { products[$0] }
+    }
+
+    /// The product with a catalog ID, if any.
+    public func product(id: String) -> Product? {
+        productsByID[id].map { products[$0] }
+    }
+
+    /// Whether a currency ID is declared.
+    public func hasCurrency(_ id: String) -> Bool { currencies.contains { $0.id == id } }
+
+    /// Whether an item ID is declared.
+    public func hasItem(_ id: String) -> Bool { items.contains { $0.id == id } }
+
+    /// Whether an entitlement ID is declared.
+    public func hasEntitlement(_ id: String) -> Bool { entitlements.contains { $0.id == id } }
+}

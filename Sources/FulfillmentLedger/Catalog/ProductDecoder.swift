@@ -1,0 +1,135 @@
+/// Decodes one product entry of the catalog, reporting every problem it has.
+enum ProductDecoder {
+    private static let productKeys: Set = ["id", "name", "description", "kind", "storeProductIDs", "rewards", "limit"]
+    private static let rewardKeys: Set = ["currencies", "items", "entitlements"]
+
+    static func decode(_ value: JSONValue, at path: String, reader: inout CatalogReader) -> Product? {
+        guard
+            let object = reader.object(
+                value, at: path, allowedKeys: productKeys, requiredKeys: ["id", "kind", "storeProductIDs", "rewards"])
+        else { return nil }
+        let id = object["id"].flatMap { reader.identifier($0, at: "\(path).id") }
+        let kind = object["kind"].flatMap { reader.choice($0, at: "\(path).kind", of: ProductKind.allCases) }
+        let name = object["name"].flatMap { reader.string($0, at: "\(path).name") }
+        if let description = object["description"] { _ = reader.string(description, at: "\(path).description") }
+        var storeIDs: [PlatformStore: String]?
+        if let value = object["storeProductIDs"] {
+            storeIDs = Self.storeProductIDs(value, at: "\(path).storeProductIDs", reader: &reader)
+        }
+        var rewards: Rewards?
+        if let value = object["rewards"] { rewards = Self.rewards(value, at: "\(path).rewards", reader: &reader) }
+        var limit: PurchaseLimit?
+        var limitValid = true
+        if let limitValue = object["limit"] {
+            limit = decodeLimit(limitValue, at: "\(path).limit", reader: &reader)
+            limitValid = limit != nil
+        }
+        guard let id, let kind, let storeIDs, let rewards, limitValid else { return nil }
+        if kind == .nonConsumable, !rewards.lines.contains(where: { $0.kind == .entitlement }) {
+            reader.report(
+                "\(path).rewards.entitlements",
+                "a nonConsumable product must grant at least one entitlement; that is how ownership is kept",
+                at: object["rewards"])
+            return nil
+        }
+        return Product(id: id, kind: kind, storeProductIDs: storeIDs, rewards: rewards, limit: limit, name: name)
+    }
+
+    private static func storeProductIDs(
+        _ value: JSONValue, at path: String, reader: inout CatalogReader
+    ) -> [PlatformStore: String]? {
+        let stores = Set(PlatformStore.known.map(\.rawValue))
+        guard let object = reader.object(value, at: path, allowedKeys: stores, requiredKeys: []) else { return nil }
+        var result: [PlatformStore: String] = [:]
+        var valid = true
+        for member in object.members where stores.contains(member.key) {
+            if let id = reader.storeProductID(member.value, at: "\(path).\(member.key)") {
+                result[PlatformStore(rawValue: member.key)] = id
+            } else {
+                valid = false
+            }
+        }
+        if object.members.isEmpty {
+            reader.report(path, "map the product to at least one store (appStore, playStore or test)", at: value)
+            return nil
+        }
+        return valid ? result : nil
+    }
+
+    private static func rewards(_ value: JSONValue, at path: String, reader: inout CatalogReader) -> Rewards? {
+        guard let object = reader.object(value, at: path, allowedKeys: rewardKeys, requiredKeys: []) else {
+            return nil
+        }
+        var lines: [GrantLine] = []
+        var valid = true
+        for (kind, key) in [(AssetKind.currency, "currencies"), (.item, "items")] {
+            guard let listValue = object[key] else { continue }
+            guard let parsed = amountLines(listValue, kind: kind, at: "\(path).\(key)", reader: &reader) else {
+                valid = false
+                continue
+            }
+            lines += parsed
+        }
+        if let listValue = object["entitlements"] {
+            if let elements = reader.array(
+                listValue, at: "\(path).entitlements", countMax: CatalogLoader.Limits.rewardLineCountMax)
+            {
+                for (index, element) in elements.enumerated() {
+                    if let id = reader.identifier(element, at: "\(path).entitlements[\(index)]") {
+                        lines.append(GrantLine(kind: .entitlement, id: id, quantity: 1))
+                    } else {
+                        valid = false
+                    }
+                }
+            } else {
+                valid = false
+            }
+        }
+        guard valid else { return nil }
+        if lines.isEmpty {
+            reader.report(path, "rewards are empty: a purchase must grant at least one currency, item or entitlement", at: value)
+            return nil
+        }
+        return Rewards(lines: lines)
+    }
+
+    private static func amountLines(
+        _ value: JSONValue, kind: AssetKind, at path: String, reader: inout CatalogReader
+    ) -> [GrantLine]? {
+        guard let elements = reader.array(value, at: path, countMax: CatalogLoader.Limits.rewardLineCountMax) else {
+            return nil
+        }
+        let amountKey = kind == .currency ? "amount" : "quantity"
+        var lines: [GrantLine] = []
+        var valid = true
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            guard
+                let object = reader.object(
+                    element, at: elementPath, allowedKeys: ["id", amountKey], requiredKeys: ["id", amountKey])
+            else {
+                valid = false
+                continue
+            }
+            let id = object["id"].flatMap { reader.identifier($0, at: "\(elementPath).id") }
+            let amount = object[amountKey].flatMap {
+                reader.integer(
+                    $0, at: "\(elementPath).\(amountKey)", range: 1...CatalogLoader.Limits.rewardAmountMax,
+                    what: amountKey)
+            }
+            if let id, let amount { lines.append(GrantLine(kind: kind, id: id, quantity: amount)) } else { valid = false }
+        }
+        return valid ? lines : nil
+    }
+
+    private static func decodeLimit(_ value: JSONValue, at path: String, reader: inout CatalogReader) -> PurchaseLimit? {
+        guard let object = reader.object(value, at: path, allowedKeys: ["count", "per"], requiredKeys: ["count", "per"])
+        else { return nil }
+        let count = object["count"].flatMap {
+            reader.integer($0, at: "\(path).count", range: 0...CatalogLoader.Limits.limitCountMax, what: "count")
+        }
+        let period = object["per"].flatMap { reader.choice($0, at: "\(path).per", of: LimitPeriod.allCases) }
+        guard let count, let period else { return nil }
+        return PurchaseLimit(count: Int(count), period: period)
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import Synchronization
+
+/// How a ledger behaves; every limit is named here.
+public struct LedgerConfiguration: Sendable {
+    /// The store environment this ledger grants for. A production ledger refuses sandbox
+    /// transactions and refuses to be built with a verifier that cannot vouch for production.
+    public var environment: StoreEnvironment
+    /// Most units one transaction may carry.
+    public var quantityMax: Int
+    /// Most pending finishes one `recover()` call retries.
+    public var recoveryFinishCountMax: Int
+    /// Most unfinished transactions one `recover()` call asks the transaction source for.
+    public var recoverySourceCountMax: Int
+    /// Most history entries a player snapshot returns.
+    public var historyCountMax: Int
+    /// Largest amount of a single economy operation.
+    public var operationAmountMax: Int64
+    /// Longest ID (player, transaction, operation) accepted, in UTF-8 bytes.
+    public var identifierByteCountMax: Int
+
+    /// Creates a configuration for `environment` with default limits.
+    public init(environment: StoreEnvironment) {
+        self.environment = environment
+        self.quantityMax = 100
+        self.recoveryFinishCountMax = 1_000
+        self.recoverySourceCountMax = 1_000
+        self.historyCountMax = 200
+        self.operationAmountMax = 1_000_000_000_000
+        self.identifierByteCountMax = 256
+    }
+
+    /// Real players, real money.
+    public static var production: LedgerConfiguration { LedgerConfiguration(environment: .production) }
+    /// Store sandboxes and the test store.
+    public static var sandbox: LedgerConfiguration { LedgerConfiguration(environment: .sandbox) }
+}
+
+/// The fulfillment ledger: turns verified store transactions into exactly-once grants.
+///
+/// It talks to the world only through the ports given at `init`. The purchase-to-grant
+/// path is in `FulfillmentPipeline.swift`.
+public final class Ledger: Sendable {
+    /// The catalog products are mapped with.
+    public let catalog: ProductCatalog
+    /// The durable store.
+    public let store: any LedgerStore
+    /// Checks store proofs.
+    public let verifier: any TransactionVerifier
+    /// Tells the platform a transaction is done.
+    public let finisher: any PlatformFinisher
+    /// Lists the platform's unfinished transactions for recovery.
+    public let source: any TransactionSource
+    /// The ledger's time.
+    public let clock: any LedgerClock
+    /// Fault hooks; `NoFaults` in production.
+    public let faults: any FaultInjector
+    /// Limits and environment.
+    public let configuration: LedgerConfiguration
+
+    /// Finishes running in this process, so concurrent deliveries call the platform once.
+    let finishesInFlight = Mutex<Set<TransactionKey>>([])
+
+    /// Creates a ledger. Throws `.configuration` when a production ledger is given a
+    /// verifier that cannot vouch for production transactions (such as the test store's).
+    public init(
+        catalog: ProductCatalog,
+        store: any LedgerStore,
+        verifier: any TransactionVerifier,
+        finisher: any PlatformFinisher,
+        source: any TransactionSource = NoTransactionSource(),
+        clock: any LedgerClock = SystemClock(),
+        faults: any FaultInjector = NoFaults(),
+        configuration: LedgerConfiguration
+    ) throws(LedgerError) {
+        guard verifier.supportedEnvironments.contains(configuration.environment) else {
+            let supported = verifier.supportedEnvironments.map(\.rawValue).sorted().joined(separator: ", ")
+            throw LedgerError.configuration(
+                "the verifier supports only [\(supported)] but the ledger is configured for \(configuration.environment)")
+        }
+        guard configuration.quantityMax >= 1, configuration.recoveryFinishCountMax >= 1,
+            configuration.recoverySourceCountMax >= 1, configuration.historyCountMax >= 1,
+            configuration.operationAmountMax >= 1, configuration.identifierByteCountMax >= 1
+        else { throw LedgerError.configuration("every limit must be at least 1") }
+        self.catalog = catalog
+        self.store = store
+        self.verifier = verifier
+        self.finisher = finisher
+        self.source = source
+        self.clock = clock
+        self.faults = faults
+        self.configuration = configuration
+    }
+
+    /// Checks an identifier from outside input against the length limit.
+    func checkIdentifier(_ value: String, _ name: String) throws(LedgerError) {
+        guard !value.isEmpty, value.utf8.count <= configuration.identifierByteCountMax else {
+            throw LedgerError.invalidArgument(
+                "\(name) must be 1 to \(configuration.identifierByteCountMax) bytes long")
+        }
+    }
+}

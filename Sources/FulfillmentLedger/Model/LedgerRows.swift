@@ -1,0 +1,105 @@
+import Foundation
+
+/// A transaction whose platform finish has not yet succeeded: a row of the durable outbox.
+public struct PendingFinish: Hashable, Sendable, Codable {
+    /// The transaction to finish.
+    public var key: TransactionKey
+    /// The player, for reports.
+    public var playerID: String
+    /// When the row was added (the commit of the grant).
+    public var enqueuedAt: Date
+    /// Failed finish attempts so far.
+    public var attemptCount: Int
+    /// The last failure, if any.
+    public var lastError: String?
+
+    /// Creates a row.
+    public init(key: TransactionKey, playerID: String, enqueuedAt: Date, attemptCount: Int, lastError: String?) {
+        self.key = key
+        self.playerID = playerID
+        self.enqueuedAt = enqueuedAt.truncatedToLedgerMilliseconds
+        self.attemptCount = attemptCount
+        self.lastError = lastError
+    }
+}
+
+/// An entitlement a player owns.
+public struct EntitlementRecord: Hashable, Sendable, Codable {
+    /// The catalog entitlement ID, such as `remove_ads`.
+    public var entitlementID: String
+    /// When it was granted.
+    public var grantedAt: Date
+    /// The transaction that granted it.
+    public var source: TransactionKey
+
+    /// Creates a record.
+    public init(entitlementID: String, grantedAt: Date, source: TransactionKey) {
+        self.entitlementID = entitlementID
+        self.grantedAt = grantedAt.truncatedToLedgerMilliseconds
+        self.source = source
+    }
+}
+
+/// The kind of an append-only event-log entry.
+public struct LedgerEventKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The stable name.
+    public let rawValue: String
+    /// Wraps a name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Decodes a bare string.
+    public init(from decoder: any Decoder) throws {
+        self.rawValue = try decoder.singleValueContainer().decode(String.self)
+    }
+
+    /// Encodes as a bare string.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// A purchase was granted and recorded.
+    public static let purchaseGranted = LedgerEventKind(rawValue: "purchaseGranted")
+    /// One reward line of a purchase was applied.
+    public static let rewardApplied = LedgerEventKind(rawValue: "rewardApplied")
+    /// The platform finish succeeded.
+    public static let finishSucceeded = LedgerEventKind(rawValue: "finishSucceeded")
+    /// A platform finish attempt failed; the outbox row stays.
+    public static let finishFailed = LedgerEventKind(rawValue: "finishFailed")
+    /// The player's game progress was reset.
+    public static let playerReset = LedgerEventKind(rawValue: "playerReset")
+    /// A game economy operation (spend or grant) was applied.
+    public static let operationApplied = LedgerEventKind(rawValue: "operationApplied")
+
+    /// The raw name.
+    public var description: String { rawValue }
+}
+
+/// One entry of the append-only event log.
+public struct LedgerEvent: Hashable, Sendable, Codable {
+    /// Position in the log, assigned by the store; 0 before it is stored.
+    public var sequence: Int64
+    /// What happened.
+    public var kind: LedgerEventKind
+    /// The player concerned.
+    public var playerID: String
+    /// The transaction concerned, if any.
+    public var transaction: TransactionKey?
+    /// When (ledger clock).
+    public var at: Date
+    /// A short human-readable detail.
+    public var detail: String
+
+    /// Creates an event.
+    public init(
+        sequence: Int64 = 0, kind: LedgerEventKind, playerID: String, transaction: TransactionKey?, at: Date,
+        detail: String
+    ) {
+        self.sequence = sequence
+        self.kind = kind
+        self.playerID = playerID
+        self.transaction = transaction
+        self.at = at.truncatedToLedgerMilliseconds
+        self.detail = detail
+    }
+}

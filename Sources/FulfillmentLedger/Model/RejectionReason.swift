@@ -1,0 +1,62 @@
+/// Why a submitted transaction was not granted. Every rejection changes nothing.
+///
+/// The raw values and numeric codes are stable and listed in Docs/ErrorCodes.md; they are
+/// never renumbered or reused.
+public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
+    /// The payment is pending (Ask to Buy, deferred payment); it may grant later.
+    case pending
+    /// The payment was cancelled or the store reports a state other than purchased.
+    case cancelled
+    /// The store's proof did not verify, or it disagrees with the submission.
+    case unverified
+    /// The store revoked the transaction before it was fulfilled.
+    case revoked
+    /// No catalog product maps the store's product ID.
+    case unknownProduct
+    /// The transaction's environment is not the one this ledger serves.
+    case wrongEnvironment
+    /// The quantity is zero, negative, above the limit, or not 1 for a non-consumable.
+    case invalidQuantity
+    /// The transaction ID was already fulfilled for another product.
+    case conflictProduct
+    /// The transaction ID was already fulfilled for another player.
+    case conflictPlayer
+    /// The transaction ID was already fulfilled with another quantity.
+    case conflictQuantity
+
+    /// The stable numeric code (see Docs/ErrorCodes.md).
+    public var code: Int {
+        switch self {
+        case .pending: 101
+        case .cancelled: 102
+        case .unverified: 103
+        case .revoked: 104
+        case .unknownProduct: 105
+        case .wrongEnvironment: 106
+        case .invalidQuantity: 107
+        case .conflictProduct: 201
+        case .conflictPlayer: 202
+        case .conflictQuantity: 203
+        }
+    }
+
+    /// Whether the same transaction may grant later (only a pending payment can).
+    public var mayGrantLater: Bool { self == .pending }
+}
+
+/// A rejection with its stable reason and a message for operators.
+public struct Rejection: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// The stable reason.
+    public var reason: RejectionReason
+    /// What exactly did not match, for logs.
+    public var message: String
+
+    /// Creates a rejection.
+    public init(_ reason: RejectionReason, _ message: String) {
+        self.reason = reason
+        self.message = message
+    }
+
+    /// `reason: message`.
+    public var description: String { "\(reason.rawValue): \(message)" }
+}

@@ -1,0 +1,21 @@
+/// The identity of one store transaction: unique across all players in the ledger.
+public struct TransactionKey: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+    /// The store that issued the transaction.
+    public var store: PlatformStore
+    /// The store's transaction ID (App Store transaction ID, Google Play order ID, ...).
+    public var transactionID: String
+
+    /// Creates a key.
+    public init(store: PlatformStore, transactionID: String) {
+        self.store = store
+        self.transactionID = transactionID
+    }
+
+    /// `store/transactionID`, for logs and messages.
+    public var description: String { "\(store.rawValue)/\(transactionID)" }
+
+    /// Orders by store, then transaction ID, for stable output.
+    public static func < (lhs: TransactionKey, rhs: TransactionKey) -> Bool {
+        (lhs.store.rawValue, lhs.transactionID) < (rhs.store.rawValue, rhs.transactionID)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// One row of the transaction ledger: a fulfilled payment obligation.
+///
+/// It survives game resets, so a replayed transaction is always recognised.
+public struct TransactionRecord: Hashable, Sendable, Codable {
+    /// Store and transaction ID; unique across all players.
+    public var key: TransactionKey
+    /// The player who received the grant.
+    public var playerID: String
+    /// The catalog product ID that was fulfilled.
+    public var productID: String
+    /// The store's product ID as verified.
+    public var storeProductID: String
+    /// Consumable or non-consumable, as the catalog said at fulfillment.
+    public var productKind: ProductKind
+    /// Units bought.
+    public var quantity: Int
+    /// The store environment of the purchase.
+    public var environment: StoreEnvironment
+    /// The store's purchase date (millisecond precision).
+    public var purchaseDate: Date
+    /// When the ledger committed the grant (millisecond precision).
+    public var fulfilledAt: Date
+    /// The version hash of the catalog used to compute the grant.
+    public var catalogVersion: String
+    /// Exactly what was granted.
+    public var grants: [GrantLine]
+    /// When the platform was told to finish the transaction; `nil` while the finish is pending.
+    public var finishedAt: Date?
+
+    /// Creates a record.
+    public init(
+        key: TransactionKey, playerID: String, productID: String, storeProductID: String,
+        productKind: ProductKind, quantity: Int, environment: StoreEnvironment, purchaseDate: Date,
+        fulfilledAt: Date, catalogVersion: String, grants: [GrantLine], finishedAt: Date?
+    ) {
+        self.key = key
+        self.playerID = playerID
+        self.productID = productID
+        self.storeProductID = storeProductID
+        self.productKind = productKind
+        self.quantity = quantity
+        self.environment = environment
+        self.purchaseDate = purchaseDate.truncatedToLedgerMilliseconds
+        self.fulfilledAt = fulfilledAt.truncatedToLedgerMilliseconds
+        self.catalogVersion = catalogVersion
+        self.grants = grants
+        self.finishedAt = finishedAt?.truncatedToLedgerMilliseconds
+    }
+
+    /// Whether the platform has been told to finish this transaction.
+    public var isFinished: Bool { finishedAt != nil }
+}
+
+extension Date {
+    /// Milliseconds since 1970, the precision every ledger store keeps.
+    public var ledgerMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// A date from milliseconds since 1970.
+    public init(ledgerMilliseconds: Int64) {
+        self.init(timeIntervalSince1970: Double(ledgerMilliseconds) / 1000)
+    }
+
+    /// This date at the ledger's millisecond precision, so stored and in-memory values compare equal.
+    public var truncatedToLedgerMilliseconds: Date { Date(ledgerMilliseconds: ledgerMilliseconds) }
+}

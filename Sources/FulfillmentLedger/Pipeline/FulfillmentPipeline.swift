@@ -1,0 +1,205 @@
+import Foundation
+
+/// Where a purchase becomes a grant. The order is fixed and must not be rearranged:
+///
+/// 1. verify the platform transaction (port);
+/// 2. map the store product ID to a catalog product;
+/// 3. look up the ledger by (store, transaction ID);
+/// 4. in one store transaction: grant the rewards, record the transaction, bump purchase
+///    counts, add the pending-finish row and the event-log entry;
+/// 5. commit;
+/// 6. call the platform-finish port;
+/// 7. mark the transaction finished.
+///
+/// A failure in 4 or 5 rolls everything back and leaves the platform transaction
+/// unfinished, so a retry grants exactly once. A failure in 6 or 7 keeps the grant and
+/// the ledger row; a retry or `recover()` calls finish only.
+extension Ledger {
+    /// Submits a transaction. Returns `granted`, `alreadyFulfilled` or `rejected`; throws
+    /// only for infrastructure failures, after which nothing was granted and nothing finished.
+    public func fulfill(_ submission: TransactionSubmission) async throws(LedgerError) -> FulfillmentOutcome {
+        try checkIdentifier(submission.transactionID, "transactionID")
+        try checkIdentifier(submission.playerID, "playerID")
+        try checkIdentifier(submission.productID, "productID")
+
+        // 1. Verify. Only what the verifier vouches for is used from here on.
+        let verified: VerifiedTransaction
+        switch try await verifier.verify(submission) {
+        case .invalid(let reason): return .rejected(Rejection(.unverified, reason))
+        case .verified(let facts): verified = facts
+        }
+        if let mismatch = Self.mismatch(between: submission, and: verified) {
+            return .rejected(Rejection(.unverified, mismatch))
+        }
+        try faults.check(.afterVerify)
+        guard verified.environment == configuration.environment else {
+            return .rejected(
+                Rejection(
+                    .wrongEnvironment,
+                    "transaction is from \(verified.environment); this ledger serves \(configuration.environment)"))
+        }
+
+        // 2. Map the store's product to the catalog.
+        guard let product = catalog.product(store: verified.store, storeProductID: verified.productID) else {
+            return .rejected(
+                Rejection(.unknownProduct, "no catalog product maps \(verified.store)/\(verified.productID)"))
+        }
+        guard verified.quantity >= 1, verified.quantity <= configuration.quantityMax,
+            product.kind == .consumable || verified.quantity == 1
+        else {
+            return .rejected(
+                Rejection(.invalidQuantity, "quantity \(verified.quantity) is not allowed for \(product.id)"))
+        }
+
+        // 3. Look up the ledger: a known transaction never grants again.
+        let key = verified.key
+        let playerID = submission.playerID
+        if let existing = try store.read({ reader throws(LedgerError) in try reader.transaction(key) }) {
+            return try await replay(existing, verified: verified, product: product, playerID: playerID)
+        }
+        if let rejection = Self.stateRejection(verified) { return .rejected(rejection) }
+
+        // 4 and 5. Grant, record and commit as one store transaction.
+        let now = clock.now()
+        let written = try store.write { writer throws(LedgerError) -> GrantWrite in
+            try self.grant(verified, product: product, playerID: playerID, now: now, writer: writer)
+        }
+        let record: TransactionRecord
+        switch written {
+        case .raced(let existing):
+            // Another delivery of the same transaction committed first.
+            return try await replay(existing, verified: verified, product: product, playerID: playerID)
+        case .granted(let granted):
+            record = granted
+        }
+
+        // 6 and 7. Finish only now that the grant is durable.
+        do {
+            try faults.check(.afterCommit)
+        } catch {
+            return .granted(FulfillmentReceipt(record: record, finished: false, finishError: error.description))
+        }
+        let finish = await finishPending(record)
+        return .granted(FulfillmentReceipt(record: finish.record, finished: finish.finished, finishError: finish.error))
+    }
+
+    /// The result of the grant transaction.
+    enum GrantWrite: Sendable {
+        case granted(TransactionRecord)
+        case raced(TransactionRecord)
+    }
+
+    /// Step 4, inside the store transaction: every change of one purchase.
+    func grant(
+        _ verified: VerifiedTransaction, product: Product, playerID: String, now: Date, writer: any LedgerWriter
+    ) throws(LedgerError) -> GrantWrite {
+        // Re-check inside the write lock: a concurrent delivery may have committed meanwhile.
+        if let existing = try writer.transaction(verified.key) { return .raced(existing) }
+        try faults.check(.beforeGrant)
+        var granted: [GrantLine] = []
+        for (index, line) in product.rewards.lines.enumerated() {
+            if index > 0 { try faults.check(.betweenRewards) }
+            if let applied = try apply(line, times: verified.quantity, playerID: playerID, source: verified.key, now: now, writer: writer) {
+                granted.append(applied)
+            }
+        }
+        try faults.check(.beforeRecord)
+        let record = TransactionRecord(
+            key: verified.key, playerID: playerID, productID: product.id, storeProductID: verified.productID,
+            productKind: product.kind, quantity: verified.quantity, environment: verified.environment,
+            purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalog.versionHash,
+            grants: granted, finishedAt: nil)
+        try writer.insertTransaction(record)
+        for period in PurchasePeriod.keys(for: verified.purchaseDate) {
+            try writer.incrementPurchaseCount(
+                playerID: playerID, productID: product.id, period: period, by: verified.quantity)
+        }
+        try writer.enqueueFinish(
+            PendingFinish(key: verified.key, playerID: playerID, enqueuedAt: now, attemptCount: 0, lastError: nil))
+        let summary = granted.isEmpty ? "nothing new (already owned)" : granted.map(\.description).joined(separator: ", ")
+        try writer.appendEvent(
+            LedgerEvent(
+                kind: .purchaseGranted, playerID: playerID, transaction: verified.key, at: now,
+                detail: "\(product.id) x\(verified.quantity): \(summary)"))
+        try faults.check(.beforeCommit)
+        return .granted(record)
+    }
+
+    /// Applies one reward line `times` over; returns what actually changed.
+    private func apply(
+        _ line: GrantLine, times: Int, playerID: String, source: TransactionKey, now: Date, writer: any LedgerWriter
+    ) throws(LedgerError) -> GrantLine? {
+        let (total, overflow) = line.quantity.multipliedReportingOverflow(by: Int64(times))
+        guard !overflow else { throw LedgerError.amountOverflow(playerID: playerID, assetID: line.id) }
+        switch line.kind {
+        case .currency:
+            _ = try writer.addToBalance(playerID: playerID, currencyID: line.id, delta: total)
+        case .item:
+            _ = try writer.addToInventory(playerID: playerID, itemID: line.id, delta: total)
+        case .entitlement:
+            let record = EntitlementRecord(entitlementID: line.id, grantedAt: now, source: source)
+            // An entitlement already owned stays owned and is not recorded as granted again,
+            // so refunding this transaction later cannot take away what another one granted.
+            guard try writer.grantEntitlement(record, playerID: playerID) else { return nil }
+            return GrantLine(kind: .entitlement, id: line.id, quantity: 1)
+        }
+        return GrantLine(kind: line.kind, id: line.id, quantity: total)
+    }
+
+    /// A transaction the ledger already holds: never grants; retries a pending finish.
+    private func replay(
+        _ existing: TransactionRecord, verified: VerifiedTransaction, product: Product, playerID: String
+    ) async throws(LedgerError) -> FulfillmentOutcome {
+        if existing.productID != product.id {
+            return .rejected(
+                Rejection(
+                    .conflictProduct,
+                    "\(existing.key) was fulfilled for product \(existing.productID), not \(product.id)"))
+        }
+        if existing.playerID != playerID {
+            return .rejected(Rejection(.conflictPlayer, "\(existing.key) was fulfilled for another player"))
+        }
+        if existing.quantity != verified.quantity {
+            return .rejected(
+                Rejection(
+                    .conflictQuantity,
+                    "\(existing.key) was fulfilled with quantity \(existing.quantity), not \(verified.quantity)"))
+        }
+        guard !existing.isFinished else { return .alreadyFulfilled(FulfillmentReceipt(record: existing, finished: true)) }
+        let finish = await finishPending(existing)
+        return .alreadyFulfilled(
+            FulfillmentReceipt(record: finish.record, finished: finish.finished, finishError: finish.error))
+    }
+
+    /// Why verified facts disagree with what the caller submitted, if they do.
+    static func mismatch(between submission: TransactionSubmission, and verified: VerifiedTransaction) -> String? {
+        if verified.store != submission.store {
+            return "verified store \(verified.store) differs from submitted \(submission.store)"
+        }
+        if verified.transactionID != submission.transactionID {
+            return "verified transaction ID differs from the submitted one"
+        }
+        if verified.productID != submission.productID {
+            return "verified product \(verified.productID) differs from submitted \(submission.productID)"
+        }
+        if verified.quantity != submission.quantity {
+            return "verified quantity \(verified.quantity) differs from submitted \(submission.quantity)"
+        }
+        if let owner = verified.playerID, owner != submission.playerID {
+            return "the store says this purchase belongs to another player"
+        }
+        return nil
+    }
+
+    /// Only a purchased, unrevoked transaction grants.
+    static func stateRejection(_ verified: VerifiedTransaction) -> Rejection? {
+        if let revoked = verified.revocationDate {
+            return Rejection(.revoked, "the store revoked \(verified.key) at \(revoked)")
+        }
+        switch verified.state {
+        case .purchased: return nil
+        case .pending: return Rejection(.pending, "payment for \(verified.key) is pending")
+        default: return Rejection(.cancelled, "\(verified.key) is \(verified.state), not purchased")
+        }
+    }
+}

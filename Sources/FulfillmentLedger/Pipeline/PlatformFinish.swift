@@ -1,0 +1,58 @@
+import Foundation
+
+/// Steps 6 and 7 of the pipeline: tell the platform, then mark the outbox row done.
+extension Ledger {
+    /// The result of one finish attempt.
+    struct FinishAttempt: Sendable {
+        var record: TransactionRecord
+        var finished: Bool
+        var error: String?
+    }
+
+    /// Calls the platform finish for a committed transaction and marks it finished.
+    ///
+    /// Never throws: a failure leaves the outbox row in place for the next retry and is
+    /// returned so the caller can report it.
+    func finishPending(_ record: TransactionRecord) async -> FinishAttempt {
+        let key = record.key
+        // One finish per transaction at a time in this process; concurrent duplicate
+        // deliveries leave it to the call already running.
+        guard finishesInFlight.withLock({ $0.insert(key).inserted }) else {
+            return FinishAttempt(record: record, finished: false, error: "a finish for \(key) is already running")
+        }
+        defer { _ = finishesInFlight.withLock { $0.remove(key) } }
+
+        do {
+            try faults.check(.insideFinish)
+            try await finisher.finish(FinishRequest(record: record))
+        } catch {
+            let message = error.description
+            let now = clock.now()
+            // Best effort: if even this write fails, the row is still pending and is retried.
+            _ = try? store.write { writer throws(LedgerError) in
+                try writer.recordFinishFailure(key, message: message)
+                try writer.appendEvent(
+                    LedgerEvent(kind: .finishFailed, playerID: record.playerID, transaction: key, at: now, detail: message))
+            }
+            return FinishAttempt(record: record, finished: false, error: message)
+        }
+
+        let now = clock.now()
+        do {
+            try faults.check(.afterFinish)
+            try store.write { writer throws(LedgerError) in
+                try writer.markFinished(key, at: now)
+                try writer.appendEvent(
+                    LedgerEvent(
+                        kind: .finishSucceeded, playerID: record.playerID, transaction: key, at: now,
+                        detail: "platform finish done"))
+            }
+        } catch {
+            // The platform finished but the mark was lost; finishing again later is harmless.
+            return FinishAttempt(record: record, finished: false, error: error.description)
+        }
+        var finishedRecord = record
+        finishedRecord.finishedAt = now.truncatedToLedgerMilliseconds
+        return FinishAttempt(record: finishedRecord, finished: true, error: nil)
+    }
+}

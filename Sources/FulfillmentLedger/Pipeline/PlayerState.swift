@@ -1,0 +1,58 @@
+/// Everything the ledger knows about one player, for support tools and the CLI.
+public struct PlayerSnapshot: Hashable, Sendable, Codable {
+    /// The player.
+    public var playerID: String
+    /// Non-zero currency balances.
+    public var balances: [String: Int64]
+    /// Non-zero item stacks.
+    public var inventory: [String: Int64]
+    /// Owned entitlements.
+    public var entitlements: [EntitlementRecord]
+    /// Fulfilled transactions, newest first.
+    public var history: [TransactionRecord]
+    /// Recent events, newest first.
+    public var events: [LedgerEvent]
+}
+
+import Foundation
+
+extension LedgerStore {
+    /// A player's balances, inventory, entitlements, newest `historyCountMax` records and events.
+    public func playerSnapshot(_ playerID: String, historyCountMax: Int) throws(LedgerError) -> PlayerSnapshot {
+        try read { reader throws(LedgerError) in
+            PlayerSnapshot(
+                playerID: playerID,
+                balances: try reader.balances(playerID: playerID),
+                inventory: try reader.inventory(playerID: playerID),
+                entitlements: try reader.entitlements(playerID: playerID),
+                history: try reader.transactions(playerID: playerID, limit: historyCountMax),
+                events: try reader.events(playerID: playerID, limit: historyCountMax))
+        }
+    }
+
+    /// The game's Reset Game: clears balances, inventory and purchase counts, and keeps
+    /// the transaction ledger and entitlements, so old transactions never grant again.
+    public func resetPlayer(_ playerID: String, at date: Date) throws(LedgerError) {
+        try write { writer throws(LedgerError) in
+            try writer.resetProgress(playerID: playerID)
+            try writer.appendEvent(
+                LedgerEvent(
+                    kind: .playerReset, playerID: playerID, transaction: nil, at: date,
+                    detail: "progress cleared; ledger and entitlements kept"))
+        }
+    }
+}
+
+extension Ledger {
+    /// A player's balances, inventory, entitlements, history and recent events.
+    public func player(_ playerID: String) throws(LedgerError) -> PlayerSnapshot {
+        try checkIdentifier(playerID, "playerID")
+        return try store.playerSnapshot(playerID, historyCountMax: configuration.historyCountMax)
+    }
+
+    /// The game's Reset Game for one player; see `LedgerStore.resetPlayer(_:at:)`.
+    public func resetPlayer(_ playerID: String) throws(LedgerError) {
+        try checkIdentifier(playerID, "playerID")
+        try store.resetPlayer(playerID, at: clock.now())
+    }
+}

@@ -1,0 +1,56 @@
+/// What one `recover()` call did.
+public struct RecoveryReport: Hashable, Sendable {
+    /// Pending finishes retried, and how each ended.
+    public var finishesSucceeded: [TransactionKey] = []
+    /// Pending finishes that failed again, with the error; they stay in the outbox.
+    public var finishesFailed: [TransactionKey: String] = [:]
+    /// Unfinished transactions the source reported, and the outcome of re-submitting each.
+    public var resubmitted: [TransactionKey: FulfillmentOutcome] = [:]
+    /// Re-submissions that failed with an infrastructure error; the platform still holds them.
+    public var resubmitErrors: [TransactionKey: LedgerError] = [:]
+    /// Why the transaction source could not be listed, if it could not.
+    public var sourceError: LedgerError?
+
+    /// Whether everything recovered: no finish or re-submission is still failing.
+    public var isClean: Bool { finishesFailed.isEmpty && resubmitErrors.isEmpty && sourceError == nil }
+}
+
+extension Ledger {
+    /// Retries every pending finish, then re-submits every unfinished transaction the
+    /// transaction source reports through the same pipeline. There is no second reward path.
+    ///
+    /// Throws only when the ledger itself cannot be read; port failures are in the report.
+    public func recover() async throws(LedgerError) -> RecoveryReport {
+        var report = RecoveryReport()
+        let limit = configuration.recoveryFinishCountMax
+        let pending = try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: limit) }
+        for row in pending {
+            guard let record = try store.read({ reader throws(LedgerError) in try reader.transaction(row.key) })
+            else {
+                preconditionFailure("outbox row \(row.key) has no ledger record; the store broke its contract")
+            }
+            let attempt = await finishPending(record)
+            if attempt.finished {
+                report.finishesSucceeded.append(row.key)
+            } else {
+                report.finishesFailed[row.key] = attempt.error ?? "not finished"
+            }
+        }
+
+        let submissions: [TransactionSubmission]
+        do {
+            submissions = try await source.unfinishedTransactions(limit: configuration.recoverySourceCountMax)
+        } catch {
+            report.sourceError = error
+            return report
+        }
+        for submission in submissions.prefix(configuration.recoverySourceCountMax) {
+            do {
+                report.resubmitted[submission.key] = try await fulfill(submission)
+            } catch {
+                report.resubmitErrors[submission.key] = error
+            }
+        }
+        return report
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// Port: durable storage for balances, inventory, entitlements, purchase counts, the
+/// transaction ledger, the pending-finish outbox, economy operations and the event log.
+///
+/// The SQLite store is the embedded default; `InMemoryLedgerStore` in
+/// `FulfillmentLedgerTesting` is a fake. An implementation must run each `write` body as
+/// one atomic, durable transaction that is fully rolled back when the body throws, and
+/// must serialize writes.
+public protocol LedgerStore: Sendable {
+    /// Runs `body` against a consistent snapshot. The reader must not escape `body`.
+    func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T
+
+    /// Runs `body` in one write transaction: all of it commits, or none of it does.
+    /// The writer must not escape `body`.
+    func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T
+}
+
+/// Reads of ledger state, available inside `read` and `write`.
+public protocol LedgerReader {
+    /// The ledger record for a transaction, if it was fulfilled.
+    func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord?
+    /// A player's records, newest fulfillment first, at most `limit`.
+    func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord]
+    /// A player's non-zero currency balances.
+    func balances(playerID: String) throws(LedgerError) -> [String: Int64]
+    /// A player's non-zero item stacks.
+    func inventory(playerID: String) throws(LedgerError) -> [String: Int64]
+    /// A player's owned entitlements.
+    func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord]
+    /// Purchases of a product by a player in a limit period (`lifetime` or `2026-W48`).
+    func purchaseCount(playerID: String, productID: String, period: String) throws(LedgerError) -> Int
+    /// The outbox row of a transaction, if its finish is pending.
+    func pendingFinish(_ key: TransactionKey) throws(LedgerError) -> PendingFinish?
+    /// Pending finishes, oldest first, at most `limit`.
+    func pendingFinishes(limit: Int) throws(LedgerError) -> [PendingFinish]
+    /// An applied economy operation, if any.
+    func operation(id: String) throws(LedgerError) -> OperationRecord?
+    /// A player's events, newest first, at most `limit`.
+    func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent]
+}
+
+/// Writes of ledger state, available inside `write` only.
+public protocol LedgerWriter: LedgerReader {
+    /// Adds a ledger record; the key must be new.
+    func insertTransaction(_ record: TransactionRecord) throws(LedgerError)
+    /// Adds `delta` (may be negative) to a balance and returns the new balance.
+    /// Throws `.amountOverflow` instead of wrapping; callers check spends beforehand.
+    func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64
+    /// Adds `delta` (may be negative) to an item stack and returns the new stack size.
+    func addToInventory(playerID: String, itemID: String, delta: Int64) throws(LedgerError) -> Int64
+    /// Marks an entitlement owned; returns false if it was already owned (nothing changes then).
+    func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool
+    /// Adds one purchase to a product's count for a period.
+    func incrementPurchaseCount(playerID: String, productID: String, period: String, by count: Int) throws(LedgerError)
+    /// Adds an outbox row for a transaction's finish.
+    func enqueueFinish(_ pending: PendingFinish) throws(LedgerError)
+    /// Records a failed finish attempt on the outbox row.
+    func recordFinishFailure(_ key: TransactionKey, message: String) throws(LedgerError)
+    /// Deletes the outbox row and stamps the record finished.
+    func markFinished(_ key: TransactionKey, at date: Date) throws(LedgerError)
+    /// Stores an applied economy operation; the ID must be new.
+    func insertOperation(_ record: OperationRecord) throws(LedgerError)
+    /// Appends to the event log and returns the entry's sequence number.
+    @discardableResult func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64
+    /// Clears a player's balances, inventory and purchase counts; keeps the ledger and entitlements.
+    func resetProgress(playerID: String) throws(LedgerError)
+}

@@ -1,0 +1,114 @@
+import Foundation
+import FulfillmentLedger
+
+/// The test store's transaction document: what its "signed" payload carries.
+///
+/// `verified` stands in for a signature. This is also the input format of `ledger fulfill`.
+public struct TestStoreTransaction: Hashable, Sendable, Codable {
+    /// The store; the test verifier vouches only for `test`.
+    public var store: PlatformStore
+    /// The transaction ID.
+    public var transactionID: String
+    /// The store product ID.
+    public var productID: String
+    /// The player.
+    public var playerID: String
+    /// Units bought.
+    public var quantity: Int
+    /// `purchased`, `pending` or `cancelled`.
+    public var state: PurchaseState
+    /// Whether the "signature" is valid.
+    public var verified: Bool
+    /// The environment; the test store vouches only for non-production ones.
+    public var environment: StoreEnvironment
+    /// When it was bought.
+    public var purchaseDate: Date
+    /// When it was revoked, if it was.
+    public var revocationDate: Date?
+
+    /// Creates a document.
+    public init(
+        store: PlatformStore = .test, transactionID: String, productID: String, playerID: String,
+        quantity: Int = 1, state: PurchaseState = .purchased, verified: Bool = true,
+        environment: StoreEnvironment = .sandbox, purchaseDate: Date, revocationDate: Date? = nil
+    ) {
+        self.store = store
+        self.transactionID = transactionID
+        self.productID = productID
+        self.playerID = playerID
+        self.quantity = quantity
+        self.state = state
+        self.verified = verified
+        self.environment = environment
+        self.purchaseDate = purchaseDate
+        self.revocationDate = revocationDate
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case store, transactionID, productID, playerID, quantity, state, verified, environment, purchaseDate,
+            revocationDate
+    }
+
+    /// Decodes with defaults: store `test`, quantity 1, state `purchased`, verified true,
+    /// environment `sandbox`, purchase date now.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        store = try container.decodeIfPresent(PlatformStore.self, forKey: .store) ?? .test
+        transactionID = try container.decode(String.self, forKey: .transactionID)
+        productID = try container.decode(String.self, forKey: .productID)
+        playerID = try container.decode(String.self, forKey: .playerID)
+        quantity = try container.decodeIfPresent(Int.self, forKey: .quantity) ?? 1
+        state = try container.decodeIfPresent(PurchaseState.self, forKey: .state) ?? .purchased
+        verified = try container.decodeIfPresent(Bool.self, forKey: .verified) ?? true
+        environment = try container.decodeIfPresent(StoreEnvironment.self, forKey: .environment) ?? .sandbox
+        purchaseDate = try container.decodeIfPresent(Date.self, forKey: .purchaseDate) ?? Date()
+        revocationDate = try container.decodeIfPresent(Date.self, forKey: .revocationDate)
+    }
+
+    /// The encoder every test-store payload uses: ISO 8601 dates with milliseconds, sorted keys.
+    public static func encoder() -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(TestStoreTransaction.formatDate(date))
+        }
+        return encoder
+    }
+
+    /// The matching decoder: accepts ISO 8601 dates with or without fractional seconds.
+    public static func decoder() -> JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = TestStoreTransaction.parseDate(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "expected an ISO 8601 date such as 2026-11-29T12:00:00Z")
+            }
+            return date
+        }
+        return decoder
+    }
+
+    /// Formats a date as ISO 8601 UTC with milliseconds.
+    public static func formatDate(_ date: Date) -> String {
+        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+    }
+
+    /// Parses ISO 8601 with or without fractional seconds.
+    public static func parseDate(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
+            return date
+        }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    /// The submission a client would send for this document; the payload is the document itself.
+    public func submission() -> TransactionSubmission {
+        let payload = (try? TestStoreTransaction.encoder().encode(self)).map { String(decoding: $0, as: UTF8.self) }
+        return TransactionSubmission(
+            store: store, transactionID: transactionID, productID: productID, playerID: playerID,
+            quantity: quantity, payload: payload ?? "")
+    }
+}

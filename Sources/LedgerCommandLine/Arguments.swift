@@ -1,0 +1,70 @@
+/// A small command-line parser: positionals, `--name value` options (repeatable) and flags.
+struct Arguments {
+    /// A command-line mistake, reported with exit code 64.
+    struct UsageError: Error {
+        var message: String
+    }
+
+    /// Most arguments accepted; a command line longer than this is a mistake.
+    static let countMax = 256
+
+    private(set) var positionals: [String] = []
+    private var options: [String: [String]] = [:]
+    private var flags: Set<String> = []
+
+    /// Parses `arguments` given which option names take a value and which are flags.
+    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
+        guard arguments.count <= Self.countMax else { throw UsageError(message: "too many arguments") }
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--"), argument.count > 2 else {
+                positionals.append(argument)
+                continue
+            }
+            var name = String(argument.dropFirst(2))
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if flagOptions.contains(name) {
+                guard inlineValue == nil else { throw UsageError(message: "--\(name) takes no value") }
+                flags.insert(name)
+            } else if valueOptions.contains(name) {
+                if let inlineValue {
+                    options[name, default: []].append(inlineValue)
+                } else {
+                    guard index < arguments.count else { throw UsageError(message: "--\(name) needs a value") }
+                    options[name, default: []].append(arguments[index])
+                    index += 1
+                }
+            } else {
+                throw UsageError(message: "unknown option --\(name)")
+            }
+        }
+    }
+
+    /// The last value of an option, if given.
+    func value(_ name: String) -> String? { options[name]?.last }
+
+    /// Every value of a repeatable option.
+    func values(_ name: String) -> [String] { options[name] ?? [] }
+
+    /// Whether a flag was given.
+    func flag(_ name: String) -> Bool { flags.contains(name) }
+
+    /// The value of a required option.
+    func required(_ name: String) throws(UsageError) -> String {
+        guard let value = value(name) else { throw UsageError(message: "--\(name) is required") }
+        return value
+    }
+
+    /// Fails when more positionals were given than the command takes.
+    func expectPositionals(max: Int) throws(UsageError) {
+        guard positionals.count <= max else {
+            throw UsageError(message: "unexpected argument \(positionals[max])")
+        }
+    }
+}

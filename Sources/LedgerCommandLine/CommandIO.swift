@@ -1,0 +1,73 @@
+import Foundation
+import Synchronization
+
+/// Where a command reads and writes; the executable uses the process's streams, tests capture them.
+public struct CommandIO: Sendable {
+    /// Writes to standard output.
+    public var writeOutput: @Sendable (String) -> Void
+    /// Writes to standard error.
+    public var writeError: @Sendable (String) -> Void
+    /// Reads standard input to its end, at most `byteCountMax` bytes; nil if it is larger.
+    public var readInput: @Sendable (_ byteCountMax: Int) -> Data?
+
+    /// Creates an IO.
+    public init(
+        writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
+        readInput: @escaping @Sendable (Int) -> Data?
+    ) {
+        self.writeOutput = writeOutput
+        self.writeError = writeError
+        self.readInput = readInput
+    }
+
+    /// The process's standard streams.
+    public static var standard: CommandIO {
+        CommandIO(
+            writeOutput: { text in FileHandle.standardOutput.write(Data(text.utf8)) },
+            writeError: { text in FileHandle.standardError.write(Data(text.utf8)) },
+            readInput: { byteCountMax in
+                let data = FileHandle.standardInput.readData(ofLength: byteCountMax + 1)
+                return data.count > byteCountMax ? nil : data
+            })
+    }
+
+    /// Writes a line to standard output.
+    func print(_ line: String) { writeOutput(line + "\n") }
+
+    /// Writes a line to standard error.
+    func printError(_ line: String) { writeError(line + "\n") }
+
+    /// Writes a value as one line of JSON with sorted keys and ISO 8601 dates.
+    func printJSON<T: Encodable>(_ value: T) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        do {
+            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+        } catch {
+            preconditionFailure("output types always encode: \(error)")
+        }
+    }
+}
+
+/// Captured output of an in-process run, for tests.
+public final class CapturedIO: Sendable {
+    private let state = Mutex<(output: String, error: String)>(("", ""))
+    private let input: Data
+
+    /// Creates a capture that serves `input` as standard input.
+    public init(input: String = "") { self.input = Data(input.utf8) }
+
+    /// Everything written to standard output.
+    public var output: String { state.withLock { $0.output } }
+    /// Everything written to standard error.
+    public var error: String { state.withLock { $0.error } }
+
+    /// The IO that writes into this capture.
+    public var io: CommandIO {
+        CommandIO(
+            writeOutput: { text in self.state.withLock { $0.output += text } },
+            writeError: { text in self.state.withLock { $0.error += text } },
+            readInput: { byteCountMax in self.input.count > byteCountMax ? nil : self.input })
+    }
+}

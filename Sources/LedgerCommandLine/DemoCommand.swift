@@ -1,0 +1,93 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import SQLiteLedgerStore
+
+/// `ledger demo`: narrates the purchase lifecycle on a fresh SQLite ledger.
+enum DemoCommand {
+    static let command = Command(
+        words: ["demo"],
+        summary: "narrate the purchase lifecycle on a fresh embedded ledger",
+        help: """
+            usage: ledger demo [--catalog FILE] [--db FILE] [--json]
+
+            Runs a purchase, a duplicate delivery, the same transaction ID with another
+            product, a grant failure and its retry, a finish failure and recovery, a
+            pending payment that is approved, and a game reset that keeps the ledger,
+            all against the test store and a SQLite ledger. Each step checks that the
+            library did what it promises.
+
+            options:
+              --catalog FILE  the product catalog (default ProductCatalog.json)
+              --db FILE       the ledger file (default: a new file in a temporary folder)
+              --json          print one JSON object per step instead of text
+
+            exit codes: 0 every step behaved, 70 a step did not, 1 infrastructure error,
+              65 invalid catalog, 66 catalog missing
+            """,
+        valueOptions: ["catalog", "db"],
+        flagOptions: ["json"],
+        run: { arguments, io in
+            do throws(Arguments.UsageError) { try arguments.expectPositionals(max: 0) } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "demo")
+            }
+            let catalogPath = arguments.value("catalog") ?? "ProductCatalog.json"
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("ledger-demo-\(UUID().uuidString)")
+            let database = arguments.value("db") ?? directory.appendingPathComponent("ledger.sqlite").path
+            if arguments.value("db") == nil {
+                do {
+                    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                } catch {
+                    io.printError("ledger demo: cannot create \(directory.path): \(error.localizedDescription)")
+                    return .failure
+                }
+            }
+            let narrator = DemoNarrator(io: io, json: arguments.flag("json"))
+            do {
+                let catalog = try CatalogLoader.load(path: catalogPath)
+                let store = try SQLiteLedgerStore(path: database)
+                let script = try DemoScript(catalog: catalog, store: store, narrator: narrator)
+                narrator.say("ledger demo: catalog \(catalogPath), ledger \(database)")
+                try await script.run()
+            } catch let error as LedgerError {
+                return LedgerCommandLine.report(error, io: io, command: "demo")
+            } catch let failure as DemoFailure {
+                io.printError("ledger demo: step did not behave: \(failure.message)")
+                return .software
+            } catch {
+                io.printError("ledger demo: \(error)")
+                return .failure
+            }
+            narrator.say("demo finished: every step behaved as promised")
+            return .ok
+        })
+}
+
+/// A demo step that did not behave as the library promises.
+struct DemoFailure: Error {
+    var message: String
+}
+
+/// Prints the demo's steps as text or JSON lines.
+struct DemoNarrator: Sendable {
+    var io: CommandIO
+    var json: Bool
+
+    struct Step: Encodable {
+        var step: String
+        var detail: String
+    }
+
+    func say(_ text: String) {
+        if !json { io.print(text) }
+    }
+
+    func step(_ title: String, _ detail: String) {
+        if json {
+            io.printJSON(Step(step: title, detail: detail))
+        } else {
+            io.print("\n== \(title)\n   \(detail)")
+        }
+    }
+}

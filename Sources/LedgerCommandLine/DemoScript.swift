@@ -1,0 +1,123 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+
+/// The demo's scenario, step by step. Every step checks its own result.
+struct DemoScript {
+    let ledger: Ledger
+    let testStore: TestStore
+    let faults: ScriptedFaultInjector
+    let narrator: DemoNarrator
+    let player = "player-kibble-1"
+
+    init(catalog: ProductCatalog, store: any LedgerStore, narrator: DemoNarrator) throws(LedgerError) {
+        let clock = SystemClock()
+        testStore = TestStore(clock: clock)
+        faults = ScriptedFaultInjector()
+        self.narrator = narrator
+        ledger = try Ledger(
+            catalog: catalog, store: store, verifier: testStore.verifier, finisher: testStore, source: testStore,
+            clock: clock, faults: faults, configuration: .sandbox)
+    }
+
+    func run() async throws {
+        let first = try await purchaseAndDuplicate()
+        try await sameIDOtherProduct(first)
+        try await grantFailureThenRetry()
+        try await finishFailureThenRecovery()
+        try await pendingThenApproved()
+        try await resetKeepsLedger(first)
+    }
+
+    private func purchaseAndDuplicate() async throws -> TransactionSubmission {
+        let purchase = testStore.purchase(productID: "test.gems_small", playerID: player)
+        let outcome = try await ledger.fulfill(purchase)
+        try expect(outcome.name == "granted" && outcome.receipt?.finished == true, "first delivery grants and finishes", outcome)
+        narrator.step("1. purchase", "\(purchase.transactionID) -> \(describe(outcome)); gems = \(try balance("gems"))")
+        let duplicate = try await ledger.fulfill(purchase)
+        try expect(duplicate.name == "alreadyFulfilled", "a duplicate delivery grants nothing", duplicate)
+        narrator.step("2. duplicate delivery", "\(purchase.transactionID) again -> \(describe(duplicate)); gems still \(try balance("gems"))")
+        return purchase
+    }
+
+    private func sameIDOtherProduct(_ first: TransactionSubmission) async throws {
+        let forged = TestStoreTransaction(
+            transactionID: first.transactionID, productID: "test.gems_large", playerID: player, purchaseDate: Date())
+        let outcome = try await ledger.fulfill(forged.submission())
+        try expect(outcome.rejection?.reason == .conflictProduct, "same ID, other product is rejected", outcome)
+        narrator.step("3. same transaction ID, another product", "\(first.transactionID) as gems_large -> \(describe(outcome))")
+    }
+
+    private func grantFailureThenRetry() async throws {
+        let purchase = testStore.purchase(productID: "test.starter_bundle", playerID: player)
+        faults.arm(.betweenRewards, .error)
+        let gemsBefore = try balance("gems")
+        do {
+            _ = try await ledger.fulfill(purchase)
+            throw DemoFailure(message: "the injected grant failure did not fail the fulfillment")
+        } catch let error as LedgerError {
+            guard try balance("gems") == gemsBefore, !testStore.isFinished(purchase.transactionID) else {
+                throw DemoFailure(message: "a failed grant left partial state: \(error)")
+            }
+            narrator.step(
+                "4. grant fails between two rewards",
+                "\(error.description); everything rolled back (gems still \(gemsBefore)), the store transaction stays unfinished")
+        }
+        let retry = try await ledger.fulfill(purchase)
+        try expect(retry.name == "granted", "the retry grants exactly once", retry)
+        narrator.step("   retry", "\(purchase.transactionID) -> \(describe(retry)); gems = \(try balance("gems")), coins = \(try balance("coins"))")
+    }
+
+    private func finishFailureThenRecovery() async throws {
+        let purchase = testStore.purchase(productID: "test.coins_pack", playerID: player)
+        testStore.failNext(.finish)
+        let outcome = try await ledger.fulfill(purchase)
+        try expect(outcome.name == "granted" && outcome.receipt?.finished == false, "the grant is kept when finish fails", outcome)
+        narrator.step("5. finish fails after commit", "\(purchase.transactionID) -> \(describe(outcome)); coins = \(try balance("coins")) kept, finish pending")
+        let coins = try balance("coins")
+        let report = try await ledger.recover()
+        try expect(report.isClean && testStore.isFinished(purchase.transactionID) && (try balance("coins")) == coins,
+            "recovery retries only the finish", report)
+        narrator.step("   recover()", "finished \(report.finishesSucceeded.map(\.description)); coins still \(coins), nothing granted twice")
+    }
+
+    private func pendingThenApproved() async throws {
+        let pending = testStore.purchase(productID: "test.weekly_offer", playerID: player, state: .pending)
+        let first = try await ledger.fulfill(pending)
+        try expect(first.rejection?.reason == .pending, "a pending payment grants nothing", first)
+        narrator.step("6. pending payment (Ask to Buy)", "\(pending.transactionID) -> \(describe(first))")
+        guard let approved = testStore.approve(pending.transactionID) else { throw DemoFailure(message: "lost the pending transaction") }
+        let second = try await ledger.fulfill(approved)
+        try expect(second.name == "granted", "the approved payment grants once", second)
+        narrator.step("   approved", "\(pending.transactionID) -> \(describe(second)); xp_booster = \(try ledger.player(player).inventory["xp_booster"] ?? 0)")
+    }
+
+    private func resetKeepsLedger(_ first: TransactionSubmission) async throws {
+        let removeAds = testStore.purchase(productID: "test.remove_ads", playerID: player)
+        _ = try await ledger.fulfill(removeAds)
+        try ledger.resetPlayer(player)
+        let snapshot = try ledger.player(player)
+        try expect(snapshot.balances.isEmpty && snapshot.entitlements.map(\.entitlementID) == ["remove_ads"],
+            "a reset clears progress and keeps entitlements", snapshot.balances)
+        narrator.step("7. Reset Game", "balances \(snapshot.balances), entitlements \(snapshot.entitlements.map(\.entitlementID)), ledger keeps \(snapshot.history.count) transactions")
+        let replay = try await ledger.fulfill(first)
+        try expect(replay.name == "alreadyFulfilled" && (try balance("gems")) == 0, "an old transaction after a reset grants nothing", replay)
+        narrator.step("   replay after reset", "\(first.transactionID) -> \(describe(replay)); gems still 0")
+    }
+
+    private func balance(_ currency: String) throws -> Int64 { try ledger.player(player).balances[currency] ?? 0 }
+
+    private func describe(_ outcome: FulfillmentOutcome) -> String {
+        switch outcome {
+        case .granted(let receipt):
+            let lines = receipt.record.grants.map(\.description).joined(separator: ", ")
+            return "granted [\(lines)], finished: \(receipt.finished)"
+        case .alreadyFulfilled(let receipt): return "alreadyFulfilled, finished: \(receipt.finished)"
+        case .rejected(let rejection): return "rejected (\(rejection.reason.rawValue))"
+        }
+    }
+
+    private func expect(_ condition: Bool, _ promise: String, _ actual: Any) throws {
+        guard condition else { throw DemoFailure(message: "\(promise); got \(actual)") }
+    }
+}

@@ -1,0 +1,58 @@
+import FulfillmentLedger
+import Foundation
+import SQLiteLedgerStore
+
+/// `ledger doctor`: a read-only health report.
+enum DoctorCommand {
+    static let command = Command(
+        words: ["doctor"],
+        summary: "check a ledger file read-only: schema, integrity, pending finishes",
+        help: """
+            usage: ledger doctor --db FILE [--json]
+
+            Opens the ledger read-only and reports its schema version, the result of
+            PRAGMA integrity_check, and every pending finish with its age. Never modifies
+            the file, and never creates one.
+
+            exit codes: 0 healthy, 1 unreadable, foreign, newer or damaged ledger,
+              64 usage, 66 file missing
+            """,
+        valueOptions: ["db"],
+        flagOptions: ["json"],
+        run: { arguments, io in
+            let database: String
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 0)
+                database = try arguments.required("db")
+            } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "doctor")
+            }
+            let report: LedgerHealthReport
+            do throws(LedgerError) {
+                report = try LedgerDoctor.examine(path: database)
+            } catch {
+                return LedgerCommandLine.report(error, io: io, command: "doctor")
+            }
+            if arguments.flag("json") {
+                io.printJSON(report)
+            } else {
+                printText(report, io: io)
+            }
+            return report.healthy ? .ok : .failure
+        })
+
+    static func printText(_ report: LedgerHealthReport, io: CommandIO) {
+        io.print("ledger:           \(report.path)")
+        io.print("schema version:   \(report.schemaVersion) (this build: \(report.schemaVersionSupported))")
+        io.print("integrity:        \(report.integrity.joined(separator: "; "))")
+        io.print("transactions:     \(report.transactionCount)")
+        io.print("pending finishes: \(report.pendingFinishes.count)")
+        for pending in report.pendingFinishes {
+            let error = pending.lastError.map { ", last error: \($0)" } ?? ""
+            io.print(
+                "  \(pending.key) player \(pending.playerID): \(pending.ageSeconds)s old, \(pending.attemptCount) failed attempt(s)\(error)"
+            )
+        }
+        io.print(report.healthy ? "healthy" : "NOT HEALTHY")
+    }
+}

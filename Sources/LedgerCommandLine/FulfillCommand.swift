@@ -1,0 +1,131 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+
+/// `ledger fulfill`: one test-store transaction from stdin through the pipeline.
+enum FulfillCommand {
+    /// Largest stdin document accepted.
+    static let inputByteCountMax = 64 * 1024
+
+    static let command = Command(
+        words: ["fulfill"],
+        summary: "fulfill one test-store transaction read as JSON from stdin",
+        help: """
+            usage: ledger fulfill --db FILE --catalog FILE [--fault POINT=error|crash]...
+
+            Reads one transaction as a JSON object on stdin and prints the outcome as one
+            JSON object on stdout.
+
+            input fields: store ("test"), transactionID, productID (the store's product ID),
+              playerID, quantity (1), state ("purchased"|"pending"|"cancelled"),
+              verified (true; stands in for the signature), environment ("sandbox"),
+              purchaseDate (ISO 8601, default now), revocationDate (ISO 8601, optional)
+            output fields: outcome ("granted"|"alreadyFulfilled"|"rejected"), reason,
+              transactionID, productID, playerID, granted (what this call granted),
+              finished, record (the ledger record)
+
+            options:
+              --db FILE        the ledger database (created if missing)
+              --catalog FILE   the product catalog
+              --fault P=A      fail (A=error) or SIGKILL the process (A=crash) at fault
+                               point P; repeatable. Points: \(FaultPoint.allCases.map(\.rawValue).joined(separator: ", "))
+
+            exit codes: 0 granted or alreadyFulfilled, 3 rejected, 1 infrastructure error,
+              64 usage, 65 invalid input, 66 catalog missing
+            """,
+        valueOptions: ["db", "catalog", "fault"],
+        run: { arguments, io in await run(arguments, io: io) })
+
+    struct Output: Encodable {
+        var outcome: String
+        var reason: String?
+        var reasonCode: Int?
+        var message: String?
+        var transactionID: String
+        var productID: String
+        var playerID: String
+        var granted: [GrantLine]
+        var finished: Bool
+        var finishError: String?
+        var record: TransactionRecord?
+    }
+
+    static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let database: String
+        let catalogPath: String
+        let faults = ScriptedFaultInjector()
+        do {
+            try arguments.expectPositionals(max: 0)
+            database = try arguments.required("db")
+            catalogPath = try arguments.required("catalog")
+            for spec in arguments.values("fault") { try arm(spec, on: faults) }
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "fulfill")
+        }
+        guard let data = io.readInput(inputByteCountMax) else {
+            io.printError("ledger fulfill: stdin is larger than \(inputByteCountMax) bytes")
+            return .dataError
+        }
+        let document: TestStoreTransaction
+        do {
+            document = try TestStoreTransaction.decoder().decode(TestStoreTransaction.self, from: data)
+        } catch {
+            io.printError("ledger fulfill: stdin is not a transaction object: \(describe(error))")
+            return .dataError
+        }
+        do {
+            let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath, faults: faults)
+            let outcome = try await ledger.fulfill(document.submission())
+            io.printJSON(output(outcome, document: document))
+            return outcome.rejection == nil ? .ok : .rejected
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "fulfill")
+        }
+    }
+
+    static func arm(_ spec: String, on faults: ScriptedFaultInjector) throws(Arguments.UsageError) {
+        let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+        guard parts.count == 2, let point = FaultPoint(rawValue: parts[0]),
+            let action = ScriptedFaultInjector.Action(rawValue: parts[1])
+        else {
+            throw Arguments.UsageError(
+                message: "--fault \(spec): expected POINT=error|crash with POINT one of "
+                    + FaultPoint.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        faults.arm(point, action)
+    }
+
+    static func output(_ outcome: FulfillmentOutcome, document: TestStoreTransaction) -> Output {
+        var output = Output(
+            outcome: outcome.name, transactionID: document.transactionID, productID: document.productID,
+            playerID: document.playerID, granted: [], finished: false)
+        switch outcome {
+        case .granted(let receipt):
+            output.granted = receipt.record.grants
+            output.finished = receipt.finished
+            output.finishError = receipt.finishError
+            output.record = receipt.record
+        case .alreadyFulfilled(let receipt):
+            output.finished = receipt.finished
+            output.finishError = receipt.finishError
+            output.record = receipt.record
+        case .rejected(let rejection):
+            output.reason = rejection.reason.rawValue
+            output.reasonCode = rejection.reason.code
+            output.message = rejection.message
+        }
+        return output
+    }
+
+    /// A short description of a decoding error: which field and why.
+    static func describe(_ error: any Error) -> String {
+        guard let decoding = error as? DecodingError else { return "\(error)" }
+        switch decoding {
+        case .keyNotFound(let key, _): return "missing field \"\(key.stringValue)\""
+        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import FulfillmentLedger
+
+/// One `ledger` subcommand.
+struct Command: Sendable {
+    /// The words that select it, such as `["catalog", "check"]`.
+    var words: [String]
+    /// One line for the command table.
+    var summary: String
+    /// The full `--help` text.
+    var help: String
+    /// Options that take a value.
+    var valueOptions: Set<String> = []
+    /// Options that are flags (`--help` is always one).
+    var flagOptions: Set<String> = []
+    /// Runs it.
+    var run: @Sendable (Arguments, CommandIO) async -> ExitCode
+}
+
+/// The `ledger` command-line tool: a thin layer over the library.
+public enum LedgerCommandLine {
+    static let commands: [Command] = [
+        DemoCommand.command, CatalogCheckCommand.command, FulfillCommand.command, RecoverCommand.command,
+        PlayerCommands.player, PlayerCommands.reset, DoctorCommand.command,
+    ]
+
+    /// Runs the tool with `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
+        if arguments.isEmpty || arguments == ["--help"] || arguments == ["help"] || arguments == ["-h"] {
+            io.print(usage)
+            return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
+        }
+        guard
+            let command = commands.filter({ arguments.starts(with: $0.words) })
+                .max(by: { $0.words.count < $1.words.count })
+        else {
+            io.printError("ledger: unknown command \"\(arguments[0])\"; run `ledger --help` for the list")
+            return ExitCode.usage.rawValue
+        }
+        let rest = Array(arguments.dropFirst(command.words.count))
+        if rest.contains("--help") || rest.contains("-h") {
+            io.print(command.help)
+            return ExitCode.ok.rawValue
+        }
+        let parsed: Arguments
+        do {
+            parsed = try Arguments(
+                rest, valueOptions: command.valueOptions, flagOptions: command.flagOptions.union(["help"]))
+        } catch {
+            io.printError("ledger \(command.words.joined(separator: " ")): \(error.message)")
+            io.printError("run `ledger \(command.words.joined(separator: " ")) --help` for usage")
+            return ExitCode.usage.rawValue
+        }
+        return await command.run(parsed, io).rawValue
+    }
+
+    /// The top-level help: every command with its summary.
+    static var usage: String {
+        var lines = [
+            "ledger: exactly-once fulfillment ledger for game economies", "",
+            "usage: ledger <command> [options]   (every command takes --help)", "", "commands:",
+        ]
+        for command in commands {
+            let name = command.words.joined(separator: " ")
+            lines.append("  " + name.padding(toLength: 16, withPad: " ", startingAt: 0) + command.summary)
+        }
+        lines += ["", "exit codes: 0 ok, 1 infrastructure error, 3 rejected, 64 usage, 65 bad data, 66 missing input"]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Reports an infrastructure error as JSON on stdout and text on stderr; returns its exit code.
+    static func report(_ error: LedgerError, io: CommandIO, command: String) -> ExitCode {
+        io.printJSON(ErrorOutput(error))
+        io.printError("ledger \(command): \(error.description)")
+        switch error {
+        case .catalogInvalid: return .dataError
+        case .catalogUnreadable, .ledgerMissing: return .noInput
+        case .invalidArgument: return .dataError
+        default: return .failure
+        }
+    }
+
+    /// Reports a usage mistake; returns 64.
+    static func usageError(_ message: String, io: CommandIO, command: String) -> ExitCode {
+        io.printError("ledger \(command): \(message)")
+        io.printError("run `ledger \(command) --help` for usage")
+        return .usage
+    }
+}
+
+/// `{"error": {...}}`, the JSON form of an infrastructure error.
+struct ErrorOutput: Encodable {
+    struct Body: Encodable {
+        var code: Int
+        var name: String
+        var message: String
+        var problems: [CatalogProblem]?
+    }
+
+    var error: Body
+
+    init(_ error: LedgerError) {
+        var problems: [CatalogProblem]?
+        if case .catalogInvalid(let list) = error { problems = list }
+        self.error = Body(code: error.code, name: error.codeName, message: error.description, problems: problems)
+    }
+}

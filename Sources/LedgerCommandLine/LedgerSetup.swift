@@ -1,0 +1,30 @@
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import SQLiteLedgerStore
+
+/// Builds the ledger the CLI commands run on: a SQLite file and the test store.
+///
+/// The CLI drives the built-in test store (sandbox only), so a production ledger can
+/// never be built here: there is no "direct success" path.
+enum LedgerSetup {
+    /// Opens the database and catalog and wires the test-store ports.
+    static func ledger(
+        database: String, catalogPath: String, faults: any FaultInjector = NoFaults(),
+        createIfMissing: Bool = true
+    ) throws(LedgerError) -> Ledger {
+        let catalog = try CatalogLoader.load(path: catalogPath)
+        var options = SQLiteLedgerStore.Options()
+        options.createIfMissing = createIfMissing
+        let store = try SQLiteLedgerStore(path: database, options: options)
+        return try Ledger(
+            catalog: catalog, store: store, verifier: TestStoreVerifier(), finisher: TestStore(),
+            faults: faults, configuration: .sandbox)
+    }
+
+    /// Opens an existing database only (never creates one).
+    static func existingStore(_ database: String) throws(LedgerError) -> SQLiteLedgerStore {
+        var options = SQLiteLedgerStore.Options()
+        options.createIfMissing = false
+        return try SQLiteLedgerStore(path: database, options: options)
+    }
+}

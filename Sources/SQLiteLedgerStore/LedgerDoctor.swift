@@ -1,0 +1,71 @@
+import FulfillmentLedger
+import Foundation
+
+/// A read-only health report of a ledger file, for `ledger doctor`.
+public struct LedgerHealthReport: Hashable, Sendable, Codable {
+    /// A finish still owed to the platform, with its age.
+    public struct PendingFinishAge: Hashable, Sendable, Codable {
+        /// The transaction.
+        public var key: TransactionKey
+        /// The player.
+        public var playerID: String
+        /// Seconds since the grant committed.
+        public var ageSeconds: Int64
+        /// Failed attempts so far.
+        public var attemptCount: Int
+        /// The last failure.
+        public var lastError: String?
+    }
+
+    /// The file inspected.
+    public var path: String
+    /// Its schema version.
+    public var schemaVersion: Int
+    /// The newest schema version this build knows.
+    public var schemaVersionSupported: Int
+    /// `ok`, or what `PRAGMA integrity_check` found.
+    public var integrity: [String]
+    /// Ledger records held.
+    public var transactionCount: Int64
+    /// Pending finishes, oldest first (at most `pendingFinishCountMax`).
+    public var pendingFinishes: [PendingFinishAge]
+    /// Whether the file is healthy: integrity ok and schema current.
+    public var healthy: Bool
+}
+
+/// Inspects ledger files without ever modifying them.
+public enum LedgerDoctor {
+    /// Most pending finishes listed in a report.
+    public static let pendingFinishCountMax = 1_000
+
+    /// Opens `path` read-only and reports schema, integrity and pending finishes.
+    /// Throws the same typed errors as opening the store for an unreadable file.
+    public static func examine(path: String, now: Date = Date()) throws(LedgerError) -> LedgerHealthReport {
+        guard FileManager.default.fileExists(atPath: path) else { throw LedgerError.ledgerMissing(path: path) }
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, mode: .readOnly)
+        } catch {
+            throw LedgerError.notALedger(path: path, detail: error.message)
+        }
+        let header = try LedgerFileInspector.inspectHeader(connection, path: path)
+        guard !header.isEmpty else { throw LedgerError.notALedger(path: path, detail: "the database is empty") }
+        let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)
+        let session = SQLiteLedgerSession(connection: connection)
+        let pending = try session.pendingFinishes(limit: pendingFinishCountMax)
+        let count = try session.sql { () throws(SQLiteError) in
+            try connection.integer("SELECT count(*) FROM ledger_transactions")
+        }
+        let nowMilliseconds = now.ledgerMilliseconds
+        return LedgerHealthReport(
+            path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
+            integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count,
+            pendingFinishes: pending.map {
+                .init(
+                    key: $0.key, playerID: $0.playerID,
+                    ageSeconds: max(0, (nowMilliseconds - $0.enqueuedAt.ledgerMilliseconds) / 1000),
+                    attemptCount: $0.attemptCount, lastError: $0.lastError)
+            },
+            healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
+    }
+}

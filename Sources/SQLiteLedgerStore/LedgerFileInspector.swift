@@ -1,0 +1,70 @@
+import CSQLite
+import FulfillmentLedger
+import Foundation
+
+/// Reads a ledger file's header and checks it, without writing anything.
+enum LedgerFileInspector {
+    struct Header {
+        var applicationID: Int32
+        var userVersion: Int
+        var objectCount: Int
+        /// A brand-new file: nothing in it yet, so it may be initialised.
+        var isEmpty: Bool { applicationID == 0 && userVersion == 0 && objectCount == 0 }
+    }
+
+    /// Most problems an integrity check reports.
+    static let integrityProblemCountMax = 20
+
+    /// Reads `application_id`, `user_version` and the schema size; throws the typed error
+    /// for a file that is not ours or is too new.
+    static func inspectHeader(_ connection: SQLiteConnection, path: String) throws(LedgerError) -> Header {
+        let header: Header
+        do {
+            header = Header(
+                applicationID: Int32(truncatingIfNeeded: try connection.integer("PRAGMA application_id")),
+                userVersion: Int(try connection.integer("PRAGMA user_version")),
+                objectCount: Int(try connection.integer("SELECT count(*) FROM sqlite_schema")))
+        } catch {
+            throw LedgerError.notALedger(path: path, detail: error.message)
+        }
+        if header.isEmpty { return header }
+        guard header.applicationID == LedgerSchema.applicationID else {
+            throw LedgerError.foreignDatabase(path: path, applicationID: header.applicationID)
+        }
+        guard header.userVersion <= LedgerSchema.versionSupported else {
+            throw LedgerError.newerSchema(
+                path: path, found: header.userVersion, supported: LedgerSchema.versionSupported)
+        }
+        return header
+    }
+
+    /// Runs the requested check; throws `.integrityCheckFailed` with what it found.
+    static func check(
+        _ connection: SQLiteConnection, path: String, level: SQLiteLedgerStore.OpenCheck
+    ) throws(LedgerError) {
+        let problems = try integrityProblems(connection, path: path, level: level)
+        guard problems.isEmpty else {
+            throw LedgerError.integrityCheckFailed(path: path, detail: problems.joined(separator: "; "))
+        }
+    }
+
+    /// What the check reports; empty when the file is sound.
+    static func integrityProblems(
+        _ connection: SQLiteConnection, path: String, level: SQLiteLedgerStore.OpenCheck
+    ) throws(LedgerError) -> [String] {
+        let pragma: String
+        switch level {
+        case .none: return []
+        case .quick: pragma = "PRAGMA quick_check(\(integrityProblemCountMax))"
+        case .full: pragma = "PRAGMA integrity_check(\(integrityProblemCountMax))"
+        }
+        let lines: [String]
+        do {
+            lines = try connection.statement(pragma).query(rowCountMax: integrityProblemCountMax) { $0.text(0) }
+        } catch {
+            if error.resultCode == SQLITE_NOTADB { throw LedgerError.notALedger(path: path, detail: error.message) }
+            throw LedgerError.integrityCheckFailed(path: path, detail: error.message)
+        }
+        return lines == ["ok"] ? [] : lines
+    }
+}

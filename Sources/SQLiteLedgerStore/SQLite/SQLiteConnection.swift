@@ -1,0 +1,124 @@
+import CSQLite
+
+/// One SQLite connection. Not Sendable: it is owned by a single serial owner (the store's
+/// lock), which is what makes the statement cache and transactions safe.
+final class SQLiteConnection {
+    /// How to open the file.
+    enum OpenMode {
+        /// Never writes; fails if the file is missing.
+        case readOnly
+        /// Reads and writes; fails if the file is missing.
+        case readWrite
+        /// Reads and writes; creates the file if missing.
+        case readWriteCreate
+    }
+
+    /// Most statements kept prepared; the ledger uses a few dozen distinct SQL texts.
+    static let statementCacheCountMax = 128
+
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+
+    init(path: String, mode: OpenMode) throws(SQLiteError) {
+        var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+        switch mode {
+        case .readOnly: flags |= SQLITE_OPEN_READONLY
+        case .readWrite: flags |= SQLITE_OPEN_READWRITE
+        case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+        }
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        guard code == SQLITE_OK, let connection else {
+            let error = SQLiteError(connection: connection, code: code, sql: nil)
+            // sqlite3_open_v2 allocates a handle even on failure; it must still be closed.
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        self.handle = connection
+        self.path = path
+        sqlite3_extended_result_codes(connection, 1)
+    }
+
+    deinit {
+        // Statements must be finalized before the connection closes.
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Whether a transaction is open (the connection is not in autocommit mode).
+    var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Rows changed by the last INSERT, UPDATE or DELETE.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// The rowid of the last inserted row.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Sets how long a locked database is retried before SQLITE_BUSY.
+    func setBusyTimeout(milliseconds: Int32) {
+        sqlite3_busy_timeout(handle, milliseconds)
+    }
+
+    /// Runs one or more statements without parameters or results.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) }
+            sqlite3_free(message)
+            var error = SQLiteError(connection: handle, code: code, sql: sql)
+            if let text { error.message = text }
+            throw error
+        }
+    }
+
+    /// A prepared statement for `sql`, cached by its text.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        if statements.count >= Self.statementCacheCountMax { statements.removeAll() }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`. On any failure rolls back, but
+    /// only while a transaction is still open, and rethrows the first error.
+    func immediateTransaction<T, E: Error>(
+        _ body: () throws(E) -> T, mapError: (SQLiteError) -> E
+    ) throws(E) -> T {
+        precondition(!isInTransaction, "nested transaction on \(path)")
+        do { try execute("BEGIN IMMEDIATE") } catch { throw mapError(error) }
+        let value: T
+        do {
+            value = try body()
+        } catch {
+            rollbackIfOpen()
+            throw error
+        }
+        do {
+            try execute("COMMIT")
+        } catch {
+            rollbackIfOpen()
+            throw mapError(error)
+        }
+        return value
+    }
+
+    /// Rolls back if SQLite has not already done so (some errors end the transaction themselves).
+    func rollbackIfOpen() {
+        guard isInTransaction else { return }
+        // The first error is what the caller needs; a failing ROLLBACK adds nothing to it.
+        try? execute("ROLLBACK")
+    }
+
+    /// Reads a single integer pragma or query result.
+    func integer(_ sql: String) throws(SQLiteError) -> Int64 {
+        try statement(sql).queryOne { $0.int64(0) } ?? 0
+    }
+
+    /// Reads a single text result.
+    func text(_ sql: String) throws(SQLiteError) -> String? {
+        try statement(sql).queryOne { $0.optionalText(0) } ?? nil
+    }
+}

@@ -1,0 +1,46 @@
+import CSQLite
+import FulfillmentLedger
+
+/// An error from SQLite, with the extended result code and the statement that failed.
+public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The primary result code, such as `SQLITE_CONSTRAINT` (19).
+    public var resultCode: Int32 { extendedResultCode & 0xFF }
+    /// The extended result code, such as `SQLITE_CONSTRAINT_PRIMARYKEY` (1555).
+    public var extendedResultCode: Int32
+    /// SQLite's message.
+    public var message: String
+    /// The SQL being run, if any.
+    public var sql: String?
+
+    /// Creates an error.
+    public init(extendedResultCode: Int32, message: String, sql: String? = nil) {
+        self.extendedResultCode = extendedResultCode
+        self.message = message
+        self.sql = sql
+    }
+
+    /// Reads the current error of a connection.
+    init(connection: OpaquePointer?, code: Int32, sql: String?) {
+        let extended = connection.map { sqlite3_extended_errcode($0) } ?? code
+        // The connection's code can be stale when the failing call was not on it; prefer the call's.
+        let chosen = (extended & 0xFF) == (code & 0xFF) ? extended : code
+        let text = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) }
+            ?? String(cString: sqlite3_errstr(code))
+        self.init(extendedResultCode: chosen, message: text, sql: sql)
+    }
+
+    /// `SQLite error 19 (1555): UNIQUE constraint failed: ... while executing ...`.
+    public var description: String {
+        var text = "SQLite error \(resultCode) (extended \(extendedResultCode)): \(message)"
+        if let sql { text += " while executing `\(sql)`" }
+        return text
+    }
+
+    /// The engine-neutral form the core understands.
+    var ledgerError: LedgerError {
+        .storage(
+            StorageFailure(
+                engine: "sqlite", resultCode: resultCode, extendedResultCode: extendedResultCode, message: message,
+                sql: sql))
+    }
+}

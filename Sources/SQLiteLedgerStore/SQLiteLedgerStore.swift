@@ -1,0 +1,140 @@
+import FulfillmentLedger
+import Foundation
+import Synchronization
+
+/// The embedded default ledger store: one SQLite file in WAL mode, one connection per
+/// database per process, every write inside `BEGIN IMMEDIATE`.
+///
+/// Opening never modifies a file it does not recognise: a file that is not a database,
+/// belongs to another application, has a newer schema or fails its check raises a typed
+/// error and is left byte-for-byte as it was.
+public final class SQLiteLedgerStore: LedgerStore {
+    /// How durable each commit is.
+    public enum Synchronous: String, Sendable, CaseIterable {
+        /// fsync on every commit: a committed grant survives power loss. The default.
+        case full = "FULL"
+        /// In WAL mode, commits survive a process crash but the last ones may be lost on
+        /// power loss or an OS crash; the ledger then relies on the platform redelivering.
+        case normal = "NORMAL"
+    }
+
+    /// How thoroughly the file is checked when opened.
+    public enum OpenCheck: String, Sendable, CaseIterable {
+        /// No check beyond the header.
+        case none
+        /// `PRAGMA quick_check`: structure without index contents.
+        case quick
+        /// `PRAGMA integrity_check`: everything, slow on large files.
+        case full
+    }
+
+    /// Options for opening a ledger.
+    public struct Options: Sendable {
+        /// Commit durability; `.full` unless you accept the trade-off described above.
+        public var synchronous: Synchronous = .full
+        /// How long a write waits for another process's lock before failing.
+        public var busyTimeoutMilliseconds: Int32 = 5_000
+        /// The check run on open.
+        public var openCheck: OpenCheck = .quick
+        /// Whether a missing file is created.
+        public var createIfMissing = true
+
+        /// Default options.
+        public init() {}
+    }
+
+    /// Paths open in this process: one connection per database, because Debian's
+    /// SQLite 3.40 can corrupt a WAL file when two connections of one process write.
+    private static let openPaths = Mutex<Set<String>>([])
+
+    /// The file's path as given.
+    public let path: String
+    private let canonicalPath: String
+    private let connection: Mutex<SQLiteConnection>
+
+    /// Opens or creates a ledger.
+    public init(path: String, options: Options = Options()) throws(LedgerError) {
+        let canonical = Self.canonicalPath(path)
+        guard Self.openPaths.withLock({ $0.insert(canonical).inserted }) else {
+            throw LedgerError.ledgerInUse(path: path)
+        }
+        do {
+            let opened = try Self.open(path: path, options: options)
+            self.connection = Mutex(opened)
+        } catch {
+            _ = Self.openPaths.withLock { $0.remove(canonical) }
+            throw error
+        }
+        self.path = path
+        self.canonicalPath = canonical
+    }
+
+    deinit {
+        _ = Self.openPaths.withLock { $0.remove(canonicalPath) }
+    }
+
+    /// Runs `body` in a read transaction, so it sees one consistent snapshot.
+    public func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try connection.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
+            do throws(SQLiteError) { try connection.execute("BEGIN DEFERRED") } catch { throw error.ledgerError }
+            defer { connection.rollbackIfOpen() }
+            return try body(SQLiteLedgerSession(connection: connection))
+        }
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE`; commits if it returns, rolls back if it throws.
+    public func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        try connection.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
+            let session = SQLiteLedgerSession(connection: connection)
+            return try connection.immediateTransaction({ () throws(LedgerError) -> T in try body(session) },
+                mapError: { $0.ledgerError })
+        }
+    }
+
+    private static func canonicalPath(_ path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().resolvingSymlinksInPath()
+        return directory.appendingPathComponent(url.lastPathComponent).standardizedFileURL.path
+    }
+
+    private static func open(path: String, options: Options) throws(LedgerError) -> SQLiteConnection {
+        let exists = FileManager.default.fileExists(atPath: path)
+        guard exists || options.createIfMissing else { throw LedgerError.ledgerMissing(path: path) }
+        let connection: SQLiteConnection
+        do {
+            connection = try SQLiteConnection(path: path, mode: exists ? .readWrite : .readWriteCreate)
+        } catch {
+            throw LedgerError.notALedger(path: path, detail: error.message)
+        }
+        connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+        // Inspect before any write: nothing below this line runs on a file we do not own.
+        let header = try LedgerFileInspector.inspectHeader(connection, path: path)
+        try LedgerFileInspector.check(connection, path: path, level: header.isEmpty ? .none : options.openCheck)
+        do {
+            let mode = try connection.text("PRAGMA journal_mode = WAL")
+            guard mode?.lowercased() == "wal" else {
+                throw LedgerError.configuration("\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
+            }
+            try connection.execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
+            try connection.execute("PRAGMA foreign_keys = ON")
+            try migrate(connection, from: header.userVersion)
+        } catch let error as SQLiteError {
+            throw error.ledgerError
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            preconditionFailure("unexpected error type \(error)")
+        }
+        return connection
+    }
+
+    private static func migrate(_ connection: SQLiteConnection, from version: Int) throws(SQLiteError) {
+        for (index, sql) in LedgerSchema.migrations.enumerated() where index + 1 > version {
+            try connection.immediateTransaction(
+                { () throws(SQLiteError) in
+                    try connection.execute(sql)
+                    try connection.execute("PRAGMA user_version = \(index + 1)")
+                }, mapError: { $0 })
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import FulfillmentLedger
+
+/// `balances`: each player's currency balances. Purchases and the game's own operations
+/// both write here, so balances have one source of truth. Cleared by a game reset.
+enum BalancesTable {
+    static let createSQL = """
+        CREATE TABLE balances (
+            player_id TEXT NOT NULL,
+            currency_id TEXT NOT NULL,
+            amount INTEGER NOT NULL,
+            PRIMARY KEY (player_id, currency_id)
+        ) WITHOUT ROWID;
+        """
+}
+
+extension SQLiteLedgerSession {
+    func balances(playerID: String) throws(LedgerError) -> [String: Int64] {
+        try sql { () throws(SQLiteError) in
+            let rows = try connection.statement(
+                "SELECT currency_id, amount FROM balances WHERE player_id = ? AND amount != 0 ORDER BY currency_id"
+            ).query([.text(playerID)], rowCountMax: AssetTables.rowCountMax) { row in (row.text(0), row.int64(1)) }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
+        try sql { () throws(SQLiteError) in
+            try connection.statement("SELECT amount FROM balances WHERE player_id = ? AND currency_id = ?")
+                .queryOne([.text(playerID), .text(currencyID)]) { $0.int64(0) } ?? 0
+        }.adding(delta, playerID: playerID, assetID: currencyID) { (amount: Int64) throws(LedgerError) in
+            // Swift checks the sum: SQLite would silently turn an overflowing integer into a REAL.
+            try sql { () throws(SQLiteError) in
+                try connection.statement(
+                    """
+                    INSERT INTO balances (player_id, currency_id, amount) VALUES (?, ?, ?)
+                    ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = excluded.amount
+                    """
+                ).run([.text(playerID), .text(currencyID), .integer(amount)])
+            }
+        }
+    }
+
+    /// Clears a player's balances (game reset).
+    func deleteBalances(playerID: String) throws(LedgerError) {
+        try sql { () throws(SQLiteError) in
+            try connection.statement("DELETE FROM balances WHERE player_id = ?").run([.text(playerID)])
+        }
+    }
+}
+
+/// Shared limits of the per-player asset tables.
+enum AssetTables {
+    /// Most balances or item stacks read for one player.
+    static let rowCountMax = 10_000
+}
+
+extension Int64 {
+    /// Adds `delta` with an overflow check, stores the sum through `store`, and returns it.
+    func adding(
+        _ delta: Int64, playerID: String, assetID: String, store: (Int64) throws(LedgerError) -> Void
+    ) throws(LedgerError) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(delta)
+        guard !overflow else { throw LedgerError.amountOverflow(playerID: playerID, assetID: assetID) }
+        try store(sum)
+        return sum
+    }
+}

@@ -1,0 +1,55 @@
+import Foundation
+import FulfillmentLedger
+
+/// `entitlements`: what each player owns (`remove_ads`). Kept by a game reset.
+enum EntitlementsTable {
+    // The source reference is deferred: the grant writes the entitlement before the
+    // ledger row of the same transaction, and both commit together.
+    static let createSQL = """
+        CREATE TABLE entitlements (
+            player_id TEXT NOT NULL,
+            entitlement_id TEXT NOT NULL,
+            granted_at_ms INTEGER NOT NULL,
+            source_store TEXT NOT NULL,
+            source_transaction_id TEXT NOT NULL,
+            PRIMARY KEY (player_id, entitlement_id),
+            FOREIGN KEY (source_store, source_transaction_id)
+                REFERENCES ledger_transactions (store, transaction_id) DEFERRABLE INITIALLY DEFERRED
+        ) WITHOUT ROWID;
+        """
+
+    /// Most entitlements read for one player.
+    static let rowCountMax = 10_000
+}
+
+extension SQLiteLedgerSession {
+    func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord] {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                SELECT entitlement_id, granted_at_ms, source_store, source_transaction_id
+                FROM entitlements WHERE player_id = ? ORDER BY entitlement_id
+                """
+            ).query([.text(playerID)], rowCountMax: EntitlementsTable.rowCountMax) { row in
+                EntitlementRecord(
+                    entitlementID: row.text(0), grantedAt: Date(ledgerMilliseconds: row.int64(1)),
+                    source: TransactionKey(store: PlatformStore(rawValue: row.text(2)), transactionID: row.text(3)))
+            }
+        }
+    }
+
+    func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                INSERT INTO entitlements (player_id, entitlement_id, granted_at_ms, source_store, source_transaction_id)
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, entitlement_id) DO NOTHING
+                """
+            ).run([
+                .text(playerID), .text(record.entitlementID), .integer(record.grantedAt.ledgerMilliseconds),
+                .text(record.source.store.rawValue), .text(record.source.transactionID),
+            ])
+            return connection.changes == 1
+        }
+    }
+}

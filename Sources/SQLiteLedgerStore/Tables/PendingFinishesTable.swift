@@ -1,0 +1,83 @@
+import Foundation
+import FulfillmentLedger
+
+/// `pending_finishes`: the durable outbox of platform finishes still owed. A row is
+/// added in the grant's transaction and deleted when the finish is marked done.
+enum PendingFinishesTable {
+    static let createSQL = """
+        CREATE TABLE pending_finishes (
+            store TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            enqueued_at_ms INTEGER NOT NULL,
+            attempt_count INTEGER NOT NULL DEFAULT 0,
+            last_error TEXT,
+            PRIMARY KEY (store, transaction_id),
+            FOREIGN KEY (store, transaction_id) REFERENCES ledger_transactions (store, transaction_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX pending_finishes_by_age ON pending_finishes (enqueued_at_ms);
+        """
+
+    private static let columns = "store, transaction_id, player_id, enqueued_at_ms, attempt_count, last_error"
+
+    static func decode(_ row: SQLiteRow) -> PendingFinish {
+        PendingFinish(
+            key: TransactionKey(store: PlatformStore(rawValue: row.text(0)), transactionID: row.text(1)),
+            playerID: row.text(2), enqueuedAt: Date(ledgerMilliseconds: row.int64(3)),
+            attemptCount: Int(row.int64(4)), lastError: row.optionalText(5))
+    }
+
+    static let selectOneSQL = "SELECT \(columns) FROM pending_finishes WHERE store = ? AND transaction_id = ?"
+    static let selectOldestSQL =
+        "SELECT \(columns) FROM pending_finishes ORDER BY enqueued_at_ms, store, transaction_id LIMIT ?"
+}
+
+extension SQLiteLedgerSession {
+    func pendingFinish(_ key: TransactionKey) throws(LedgerError) -> PendingFinish? {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(PendingFinishesTable.selectOneSQL)
+                .queryOne([.text(key.store.rawValue), .text(key.transactionID)], PendingFinishesTable.decode)
+        }
+    }
+
+    func pendingFinishes(limit: Int) throws(LedgerError) -> [PendingFinish] {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(PendingFinishesTable.selectOldestSQL)
+                .query([.integer(Int64(limit))], rowCountMax: limit, PendingFinishesTable.decode)
+        }
+    }
+
+    func enqueueFinish(_ pending: PendingFinish) throws(LedgerError) {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                INSERT INTO pending_finishes (store, transaction_id, player_id, enqueued_at_ms, attempt_count, last_error)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """
+            ).run([
+                .text(pending.key.store.rawValue), .text(pending.key.transactionID), .text(pending.playerID),
+                .integer(pending.enqueuedAt.ledgerMilliseconds), .integer(Int64(pending.attemptCount)),
+                .text(pending.lastError),
+            ])
+        }
+    }
+
+    func recordFinishFailure(_ key: TransactionKey, message: String) throws(LedgerError) {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                UPDATE pending_finishes SET attempt_count = attempt_count + 1, last_error = ?
+                WHERE store = ? AND transaction_id = ?
+                """
+            ).run([.text(message), .text(key.store.rawValue), .text(key.transactionID)])
+        }
+    }
+
+    func markFinished(_ key: TransactionKey, at date: Date) throws(LedgerError) {
+        try sql { () throws(SQLiteError) in
+            try connection.statement("DELETE FROM pending_finishes WHERE store = ? AND transaction_id = ?")
+                .run([.text(key.store.rawValue), .text(key.transactionID)])
+        }
+        try stampFinished(key, at: date)
+    }
+}

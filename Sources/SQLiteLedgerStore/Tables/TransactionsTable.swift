@@ -1,0 +1,128 @@
+import Foundation
+import FulfillmentLedger
+
+/// `ledger_transactions`: the transaction ledger, one row per fulfilled store
+/// transaction, keyed by (store, transaction ID) across all players. Never cleared by a reset.
+enum TransactionsTable {
+    static let createSQL = """
+        CREATE TABLE ledger_transactions (
+            store TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            product_id TEXT NOT NULL,
+            store_product_id TEXT NOT NULL,
+            product_kind TEXT NOT NULL,
+            quantity INTEGER NOT NULL CHECK (quantity >= 1),
+            environment TEXT NOT NULL,
+            purchase_date_ms INTEGER NOT NULL,
+            fulfilled_at_ms INTEGER NOT NULL,
+            catalog_version TEXT NOT NULL,
+            grants TEXT NOT NULL,
+            finished_at_ms INTEGER,
+            PRIMARY KEY (store, transaction_id)
+        ) WITHOUT ROWID;
+        CREATE INDEX ledger_transactions_by_player ON ledger_transactions (player_id, fulfilled_at_ms);
+        """
+
+    static let columns = """
+        store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
+        purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms
+        """
+}
+
+extension SQLiteLedgerSession {
+    func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord? {
+        let rows = try sql { () throws(SQLiteError) in
+            try connection.statement(
+                "SELECT \(TransactionsTable.columns) FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
+            ).query([.text(key.store.rawValue), .text(key.transactionID)], rowCountMax: 1, Self.transactionRow)
+        }
+        return try rows.first.map { row throws(LedgerError) in try decodeTransaction(row) }
+    }
+
+    func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord] {
+        let rows = try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                SELECT \(TransactionsTable.columns) FROM ledger_transactions WHERE player_id = ?
+                ORDER BY fulfilled_at_ms DESC, store DESC, transaction_id DESC LIMIT ?
+                """
+            ).query([.text(playerID), .integer(Int64(limit))], rowCountMax: limit, Self.transactionRow)
+        }
+        var records: [TransactionRecord] = []
+        for row in rows { records.append(try decodeTransaction(row)) }
+        return records
+    }
+
+    func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
+        let grants = try encodeGrants(record.grants)
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            ).run([
+                .text(record.key.store.rawValue), .text(record.key.transactionID), .text(record.playerID),
+                .text(record.productID), .text(record.storeProductID), .text(record.productKind.rawValue),
+                .integer(Int64(record.quantity)), .text(record.environment.rawValue),
+                .integer(record.purchaseDate.ledgerMilliseconds), .integer(record.fulfilledAt.ledgerMilliseconds),
+                .text(record.catalogVersion), .text(grants), .integer(record.finishedAt?.ledgerMilliseconds),
+            ])
+        }
+    }
+
+    /// Stamps the record finished; called together with deleting the outbox row.
+    func stampFinished(_ key: TransactionKey, at date: Date) throws(LedgerError) {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                UPDATE ledger_transactions SET finished_at_ms = ?
+                WHERE store = ? AND transaction_id = ? AND finished_at_ms IS NULL
+                """
+            ).run([.integer(date.ledgerMilliseconds), .text(key.store.rawValue), .text(key.transactionID)])
+        }
+    }
+
+    private struct TransactionRow {
+        var store, transactionID, playerID, productID, storeProductID, kind: String
+        var quantity: Int64
+        var environment: String
+        var purchaseMilliseconds, fulfilledMilliseconds: Int64
+        var catalogVersion, grants: String
+        var finishedMilliseconds: Int64?
+    }
+
+    private static func transactionRow(_ row: SQLiteRow) -> TransactionRow {
+        TransactionRow(
+            store: row.text(0), transactionID: row.text(1), playerID: row.text(2), productID: row.text(3),
+            storeProductID: row.text(4), kind: row.text(5), quantity: row.int64(6), environment: row.text(7),
+            purchaseMilliseconds: row.int64(8), fulfilledMilliseconds: row.int64(9), catalogVersion: row.text(10),
+            grants: row.text(11), finishedMilliseconds: row.optionalInt64(12))
+    }
+
+    private func decodeTransaction(_ row: TransactionRow) throws(LedgerError) -> TransactionRecord {
+        guard let kind = ProductKind(rawValue: row.kind) else { throw corrupt("product kind \(row.kind)") }
+        return TransactionRecord(
+            key: TransactionKey(store: PlatformStore(rawValue: row.store), transactionID: row.transactionID),
+            playerID: row.playerID, productID: row.productID, storeProductID: row.storeProductID, productKind: kind,
+            quantity: Int(row.quantity), environment: StoreEnvironment(rawValue: row.environment),
+            purchaseDate: Date(ledgerMilliseconds: row.purchaseMilliseconds),
+            fulfilledAt: Date(ledgerMilliseconds: row.fulfilledMilliseconds), catalogVersion: row.catalogVersion,
+            grants: try decodeGrants(row.grants), finishedAt: row.finishedMilliseconds.map(Date.init(ledgerMilliseconds:)))
+    }
+
+    /// Grants are stored as a small JSON array so an operator can read them in any SQLite shell.
+    private func encodeGrants(_ grants: [GrantLine]) throws(LedgerError) -> String {
+        do {
+            return String(decoding: try JSONEncoder().encode(grants), as: UTF8.self)
+        } catch {
+            throw LedgerError.invalidArgument("grant lines do not encode: \(error)")
+        }
+    }
+
+    private func decodeGrants(_ text: String) throws(LedgerError) -> [GrantLine] {
+        do {
+            return try JSONDecoder().decode([GrantLine].self, from: Data(text.utf8))
+        } catch {
+            throw corrupt("grant lines \(text)")
+        }
+    }
+}
