@@ -8,7 +8,7 @@ enum CatalogCrossCheck {
             declared[key] = duplicateCheck(object[key], at: "$.\(key)", reader: &reader)
         }
         guard case .array(let products, _)? = object["products"] else { return }
-        var storeIDOwners: [String: String] = [:]
+        var storeIDOwners: [String: (index: Int, productID: String)] = [:]
         for (index, product) in products.enumerated() {
             guard case .object(let productObject, _) = product else { continue }
             let path = "$.products[\(index)]"
@@ -18,13 +18,13 @@ enum CatalogCrossCheck {
             for member in storeIDs.members {
                 guard let storeProductID = stringValue(member.value) else { continue }
                 let ownerKey = "\(member.key)\u{0}\(storeProductID)"
-                if let owner = storeIDOwners[ownerKey], owner != productID {
+                if let owner = storeIDOwners[ownerKey] {
                     reader.report(
                         "\(path).storeProductIDs.\(member.key)",
-                        "store product ID \"\(storeProductID)\" on \(member.key) is already mapped to product \"\(owner)\"; one store product can grant only one catalog product",
+                        "store product ID \"\(storeProductID)\" on \(member.key) is already mapped to product \"\(owner.productID)\" at $.products[\(owner.index)]; one store product can grant only one catalog product",
                         at: member.value)
                 } else {
-                    storeIDOwners[ownerKey] = productID
+                    storeIDOwners[ownerKey] = (index, productID)
                 }
             }
         }
@@ -53,8 +53,14 @@ enum CatalogCrossCheck {
         guard case .object(let object, _)? = rewards else { return }
         for (key, noun) in [("currencies", "currency"), ("items", "item")] {
             guard case .array(let lines, _)? = object[key] else { continue }
+            var seen: Set<String> = []
             for (index, line) in lines.enumerated() {
                 guard case .object(let lineObject, _) = line, let id = stringValue(lineObject["id"]) else { continue }
+                if !seen.insert(id).inserted {
+                    reader.report(
+                        "\(path).\(key)[\(index)].id", "\(noun) \"\(id)\" is listed twice; add the amounts into one line",
+                        at: lineObject["id"])
+                }
                 if declared[key]?.contains(id) != true {
                     reader.report(
                         "\(path).\(key)[\(index)].id", "unknown \(noun) \"\(id)\": declare it under \"\(key)\" first",

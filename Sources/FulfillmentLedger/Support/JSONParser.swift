@@ -36,8 +36,8 @@ public struct JSONParser: Sendable {
 
     /// Parses one JSON document from UTF-8 bytes, skipping a leading byte-order mark.
     public func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-        var reader = Reader(bytes: bytes, limits: limits)
-        return try reader.readDocument()
+        var cursor = JSONParserCursor(bytes: bytes, limits: limits)
+        return try cursor.readDocument()
     }
 
     /// Parses one JSON document from text, skipping a leading byte-order mark.
@@ -107,7 +107,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
 
 /// The cursor over one document. Every loop in it is bounded by the input's byte count, which
 /// `Limits.byteCountMax` caps, by `Limits.memberCountMax`, or by a fixed count.
-private struct Reader {
+private struct JSONParserCursor {
     let bytes: [UInt8]
     let limits: JSONParser.Limits
     var index = 0
@@ -252,7 +252,7 @@ private struct Reader {
     }
 }
 
-extension Reader {
+extension JSONParserCursor {
     /// Reads a string whose opening quote is the current byte.
     mutating func readString() throws(JSONParseError) -> String {
         let start = position

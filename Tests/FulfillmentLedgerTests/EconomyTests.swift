@@ -1,0 +1,78 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import Testing
+
+/// The game's own spends and grants share the balances purchases write.
+@Suite struct EconomyTests {
+    @Test(arguments: StoreKind.allCases)
+    func spendBeyondTheBalanceFailsCleanly(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        _ = try await harness.ledger.fulfill(harness.testStore.purchase(productID: "test.gems_small", playerID: "p1"))
+        let before = try harness.progress("p1")
+        let outcome = try harness.ledger.apply(.spend(101, of: "gems", player: "p1", operationID: "op-1"))
+        guard case .rejected(let reason, _) = outcome else {
+            Issue.record("expected a rejection, got \(outcome)")
+            return
+        }
+        #expect(reason == .insufficientFunds)
+        #expect(try harness.progress("p1") == before)
+        // The same ID may be used again once the spend is affordable: nothing was stored.
+        guard case .applied(let record) = try harness.ledger.apply(.spend(40, of: "gems", player: "p1", operationID: "op-1"))
+        else {
+            Issue.record("the affordable spend should apply")
+            return
+        }
+        #expect(record.balanceAfter == 60)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func operationsAreIdempotentByID(kind: StoreKind) throws {
+        let harness = try LedgerHarness(kind)
+        let grant = EconomyOperation.grant(250, of: "coins", player: "p1", operationID: "quest-7")
+        guard case .applied = try harness.ledger.apply(grant) else {
+            Issue.record("first grant should apply")
+            return
+        }
+        guard case .alreadyApplied(let record) = try harness.ledger.apply(grant) else {
+            Issue.record("second grant should be alreadyApplied")
+            return
+        }
+        #expect(record.balanceAfter == 250)
+        #expect(try harness.balance("p1", "coins") == 250)
+        let conflicting = EconomyOperation.grant(999, of: "coins", player: "p1", operationID: "quest-7")
+        guard case .rejected(.conflictOperation, _) = try harness.ledger.apply(conflicting) else {
+            Issue.record("reusing an ID with other parameters must be rejected")
+            return
+        }
+        #expect(try harness.balance("p1", "coins") == 250)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func invalidOperationsAreRejected(kind: StoreKind) throws {
+        let harness = try LedgerHarness(kind)
+        let cases: [(EconomyOperation, OperationRejectionReason)] = [
+            (.grant(0, of: "coins", player: "p1", operationID: "a"), .invalidAmount),
+            (.grant(-5, of: "coins", player: "p1", operationID: "b"), .invalidAmount),
+            (.grant(5, of: "diamonds", player: "p1", operationID: "c"), .unknownAsset),
+            (
+                EconomyOperation(
+                    operationID: "d", playerID: "p1", direction: .grant, asset: .entitlement, assetID: "remove_ads",
+                    amount: 1), .unknownAsset
+            ),
+            (
+                EconomyOperation(
+                    operationID: "e", playerID: "p1", direction: .spend, asset: .item, assetID: "frost_tower", amount: 1),
+                .insufficientFunds
+            ),
+        ]
+        for (operation, expected) in cases {
+            guard case .rejected(let reason, _) = try harness.ledger.apply(operation) else {
+                Issue.record("\(operation) should be rejected")
+                continue
+            }
+            #expect(reason == expected)
+        }
+        #expect(try harness.progress("p1") == Progress(balances: [:], inventory: [:], entitlements: [], transactionCount: 0))
+    }
+}

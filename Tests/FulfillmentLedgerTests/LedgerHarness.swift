@@ -1,0 +1,95 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import SQLiteLedgerStore
+import Testing
+
+/// Which store implementation a test runs against.
+enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
+    case memory
+    case sqlite
+
+    var testDescription: String { rawValue }
+}
+
+/// A ledger wired to the test store, a manual clock and a scripted fault injector.
+struct LedgerHarness {
+    let ledger: Ledger
+    let testStore: TestStore
+    let faults: ScriptedFaultInjector
+    let clock: ManualClock
+    let databasePath: String?
+
+    static let catalogPath = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("ProductCatalog.json").path
+
+    static func sampleCatalog() throws -> ProductCatalog { try CatalogLoader.load(path: catalogPath) }
+
+    /// A new temporary directory for one test's files.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fl-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    init(
+        _ kind: StoreKind, clock: ManualClock = ManualClock(), testStore: TestStore? = nil,
+        databasePath: String? = nil
+    ) throws {
+        let store: any LedgerStore
+        var path: String?
+        switch kind {
+        case .memory:
+            store = InMemoryLedgerStore()
+        case .sqlite:
+            let file = try databasePath ?? Self.temporaryDirectory().appendingPathComponent("ledger.sqlite").path
+            store = try SQLiteLedgerStore(path: file)
+            path = file
+        }
+        try self.init(store: store, clock: clock, testStore: testStore ?? TestStore(clock: clock), databasePath: path)
+    }
+
+    init(store: any LedgerStore, clock: ManualClock, testStore: TestStore, databasePath: String?) throws {
+        self.clock = clock
+        self.testStore = testStore
+        self.faults = ScriptedFaultInjector()
+        self.databasePath = databasePath
+        self.ledger = try Ledger(
+            catalog: try Self.sampleCatalog(), store: store, verifier: testStore.verifier, finisher: testStore,
+            source: testStore, clock: clock, faults: faults, configuration: .sandbox)
+    }
+
+    /// The player's balance of a currency.
+    func balance(_ player: String, _ currency: String) throws -> Int64 {
+        try ledger.player(player).balances[currency] ?? 0
+    }
+
+    /// Everything a player has, for before/after comparisons.
+    func progress(_ player: String) throws -> Progress {
+        let snapshot = try ledger.player(player)
+        return Progress(
+            balances: snapshot.balances, inventory: snapshot.inventory,
+            entitlements: snapshot.entitlements.map(\.entitlementID), transactionCount: snapshot.history.count)
+    }
+
+    /// Pending finishes in the outbox.
+    func pendingFinishCount() throws -> Int {
+        try ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 1000).count }
+    }
+
+    /// Purchases a player made of a product in a period.
+    func purchaseCount(_ player: String, _ productID: String, _ period: String = PurchasePeriod.lifetime) throws -> Int {
+        try ledger.store.read { reader throws(LedgerError) in
+            try reader.purchaseCount(playerID: player, productID: productID, period: period)
+        }
+    }
+}
+
+/// A player's visible state.
+struct Progress: Equatable {
+    var balances: [String: Int64]
+    var inventory: [String: Int64]
+    var entitlements: [String]
+    var transactionCount: Int
+}

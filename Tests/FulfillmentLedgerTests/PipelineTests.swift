@@ -1,0 +1,193 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import Testing
+
+/// The fulfillment pipeline's promises, against every store implementation.
+@Suite struct PipelineTests {
+    @Test(arguments: StoreKind.allCases)
+    func newPurchaseGrantsRecordsAndFinishes(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let outcome = try await harness.ledger.fulfill(purchase)
+        let receipt = try #require(outcome.receipt)
+        #expect(outcome.name == "granted")
+        #expect(receipt.finished)
+        #expect(receipt.record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 100)])
+        #expect(receipt.record.productID == "gems_small")
+        #expect(receipt.record.catalogVersion == harness.ledger.catalog.versionHash)
+        #expect(try harness.balance("p1", "gems") == 100)
+        #expect(harness.testStore.isFinished(purchase.transactionID))
+        #expect(try harness.pendingFinishCount() == 0)
+        #expect(try harness.purchaseCount("p1", "gems_small") == 1)
+        let events = try harness.ledger.player("p1").events.map(\.kind)
+        #expect(events == [.finishSucceeded, .purchaseGranted])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func replayGrantsNothing(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let first = try await harness.ledger.fulfill(purchase)
+        let before = try harness.progress("p1")
+        for _ in 0..<3 {
+            let again = try await harness.ledger.fulfill(purchase)
+            guard case .alreadyFulfilled(let receipt) = again else {
+                Issue.record("expected alreadyFulfilled, got \(again)")
+                return
+            }
+            #expect(receipt.record == first.receipt?.record)
+            #expect(receipt.finished)
+        }
+        #expect(try harness.progress("p1") == before)
+        #expect(harness.testStore.finishCallCount(purchase.transactionID) == 1)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func cancelledPurchaseChangesNothing(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", state: .cancelled)
+        let outcome = try await harness.ledger.fulfill(purchase)
+        #expect(outcome.rejection?.reason == .cancelled)
+        #expect(try harness.progress("p1") == Progress(balances: [:], inventory: [:], entitlements: [], transactionCount: 0))
+        #expect(!harness.testStore.isFinished(purchase.transactionID))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unknownPurchaseStateIsNotPurchased(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", state: "refundPending")
+        let outcome = try await harness.ledger.fulfill(purchase)
+        #expect(outcome.rejection?.reason == .cancelled)
+        #expect(try harness.balance("p1", "gems") == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func pendingThenApprovedGrantsOnce(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let pending = harness.testStore.purchase(productID: "test.weekly_offer", playerID: "p1", state: .pending)
+        #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
+        #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
+        #expect(try harness.progress("p1").transactionCount == 0)
+        let approved = try #require(harness.testStore.approve(pending.transactionID))
+        #expect(try await harness.ledger.fulfill(approved).name == "granted")
+        #expect(try await harness.ledger.fulfill(approved).name == "alreadyFulfilled")
+        #expect(try harness.balance("p1", "gems") == 300)
+        #expect(try harness.ledger.player("p1").inventory == ["xp_booster": 2])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func pendingThenCancelledGrantsNothing(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let pending = harness.testStore.purchase(productID: "test.weekly_offer", playerID: "p1", state: .pending)
+        #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
+        let cancelled = try #require(harness.testStore.cancel(pending.transactionID))
+        #expect(try await harness.ledger.fulfill(cancelled).rejection?.reason == .cancelled)
+        #expect(try harness.progress("p1") == Progress(balances: [:], inventory: [:], entitlements: [], transactionCount: 0))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func alreadyOwnedNonConsumableRecordsButGrantsNothingNew(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let first = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
+        let granted = try await harness.ledger.fulfill(first)
+        #expect(granted.receipt?.record.grants == [GrantLine(kind: .entitlement, id: "remove_ads", quantity: 1)])
+        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
+
+        let second = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let outcome = try await harness.ledger.fulfill(second)
+        let receipt = try #require(outcome.receipt)
+        #expect(outcome.name == "granted")
+        #expect(receipt.record.grants.isEmpty, "the second record must not claim the entitlement")
+        #expect(receipt.finished)
+        let entitlements = try harness.ledger.player("p1").entitlements
+        #expect(entitlements.map(\.entitlementID) == ["remove_ads"])
+        #expect(entitlements.first?.source == first.key, "ownership stays with the first transaction")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func nonConsumableQuantityAboveOneIsRejected(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1", quantity: 2)
+        #expect(try await harness.ledger.fulfill(purchase).rejection?.reason == .invalidQuantity)
+        let tooMany = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", quantity: 101)
+        #expect(try await harness.ledger.fulfill(tooMany).rejection?.reason == .invalidQuantity)
+        #expect(try harness.progress("p1").transactionCount == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func quantityMultipliesRewards(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", quantity: 3)
+        let outcome = try await harness.ledger.fulfill(purchase)
+        #expect(outcome.receipt?.record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 300)])
+        #expect(try harness.balance("p1", "gems") == 300)
+        #expect(try harness.purchaseCount("p1", "gems_small") == 3)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unverifiedIsRejected(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let forged = TestStoreTransaction(
+            transactionID: "forged-1", productID: "test.gems_large", playerID: "p1", verified: false,
+            purchaseDate: harness.clock.now())
+        #expect(try await harness.ledger.fulfill(forged.submission()).rejection?.reason == .unverified)
+        var tampered = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        tampered.productID = "test.gems_large"
+        #expect(try await harness.ledger.fulfill(tampered).rejection?.reason == .unverified)
+        var otherPlayer = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        otherPlayer.playerID = "p2"
+        #expect(try await harness.ledger.fulfill(otherPlayer).rejection?.reason == .unverified)
+        var garbage = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        garbage.payload = "not json"
+        #expect(try await harness.ledger.fulfill(garbage).rejection?.reason == .unverified)
+        #expect(try harness.progress("p1").transactionCount == 0)
+        #expect(try harness.progress("p2").transactionCount == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func revokedIsRejected(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
+        let revoked = try #require(harness.testStore.revoke(purchase.transactionID))
+        #expect(try await harness.ledger.fulfill(revoked).rejection?.reason == .revoked)
+        #expect(try harness.balance("p1", "gems") == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unknownProductAndWrongEnvironmentAreRejected(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let unknown = harness.testStore.purchase(productID: "test.no_such_product", playerID: "p1")
+        #expect(try await harness.ledger.fulfill(unknown).rejection?.reason == .unknownProduct)
+        let xcode = TestStoreTransaction(
+            transactionID: "x-1", productID: "test.gems_small", playerID: "p1", environment: "xcode",
+            purchaseDate: harness.clock.now())
+        #expect(try await harness.ledger.fulfill(xcode.submission()).rejection?.reason == .wrongEnvironment)
+        let production = TestStoreTransaction(
+            transactionID: "x-2", productID: "test.gems_small", playerID: "p1", environment: .production,
+            purchaseDate: harness.clock.now())
+        #expect(try await harness.ledger.fulfill(production.submission()).rejection?.reason == .unverified)
+        #expect(try harness.progress("p1").transactionCount == 0)
+    }
+
+    @Test func productionLedgerRefusesTheTestStoreVerifier() throws {
+        #expect(throws: LedgerError.self) {
+            _ = try Ledger(
+                catalog: try LedgerHarness.sampleCatalog(), store: InMemoryLedgerStore(), verifier: TestStoreVerifier(),
+                finisher: TestStore(), configuration: .production)
+        }
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func identifiersOutsideTheLimitsThrowInvalidArgument(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        var purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        purchase.transactionID = ""
+        await #expect(throws: LedgerError.invalidArgument("transactionID must be 1 to 256 bytes long")) {
+            _ = try await harness.ledger.fulfill(purchase)
+        }
+        purchase.transactionID = String(repeating: "x", count: 257)
+        await #expect(throws: LedgerError.self) { _ = try await harness.ledger.fulfill(purchase) }
+    }
+}
