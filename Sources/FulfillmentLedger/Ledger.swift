@@ -41,8 +41,8 @@ public struct LedgerConfiguration: Sendable {
 /// It talks to the world only through the ports given at `init`. The purchase-to-grant
 /// path is in `FulfillmentPipeline.swift`.
 public final class Ledger: Sendable {
-    /// The catalog products are mapped with.
-    public let catalog: ProductCatalog
+    /// The catalog in force; swapped atomically by `replaceCatalog(_:)` and `reloadCatalog(path:)`.
+    private let catalogInForce: Mutex<ProductCatalog>
     /// The durable store.
     public let store: any LedgerStore
     /// Checks store proofs.
@@ -82,7 +82,7 @@ public final class Ledger: Sendable {
             configuration.recoverySourceCountMax >= 1, configuration.historyCountMax >= 1,
             configuration.operationAmountMax >= 1, configuration.identifierByteCountMax >= 1
         else { throw LedgerError.configuration("every limit must be at least 1") }
-        self.catalog = catalog
+        self.catalogInForce = Mutex(catalog)
         self.store = store
         self.verifier = verifier
         self.finisher = finisher
@@ -90,6 +90,30 @@ public final class Ledger: Sendable {
         self.clock = clock
         self.faults = faults
         self.configuration = configuration
+    }
+
+    /// The catalog in force now. A fulfillment takes one snapshot when it starts and
+    /// finishes on it, even if the catalog is replaced meanwhile.
+    public var catalog: ProductCatalog { catalogInForce.withLock { $0 } }
+
+    /// Swaps in a new catalog atomically and returns the one it replaced. A
+    /// `ProductCatalog` value is always valid: only the loader builds one.
+    @discardableResult
+    public func replaceCatalog(_ catalog: ProductCatalog) -> ProductCatalog {
+        catalogInForce.withLock { current in
+            let previous = current
+            current = catalog
+            return previous
+        }
+    }
+
+    /// Loads and validates a catalog file and swaps it in. An invalid or unreadable file
+    /// throws and the catalog in force stays.
+    @discardableResult
+    public func reloadCatalog(path: String) throws(LedgerError) -> ProductCatalog {
+        let loaded = try CatalogLoader.load(path: path)
+        replaceCatalog(loaded)
+        return loaded
     }
 
     /// Checks an identifier from outside input against the length limit.

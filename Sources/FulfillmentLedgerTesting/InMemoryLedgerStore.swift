@@ -64,6 +64,12 @@ final class InMemoryLedgerSession: LedgerWriter {
 
     func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord? { state.transactions[key] }
 
+    func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for record in state.transactions.values { counts[record.productID, default: 0] += 1 }
+        return counts.count <= limit ? counts : Dictionary(uniqueKeysWithValues: counts.sorted { $0.key < $1.key }.prefix(limit).map { ($0.key, $0.value) })
+    }
+
     func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord] {
         let mine = state.transactions.values.filter { $0.playerID == playerID }
         return Array(mine.sorted { ($0.fulfilledAt, $0.key) > ($1.fulfilledAt, $1.key) }.prefix(limit))

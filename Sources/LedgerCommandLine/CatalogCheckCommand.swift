@@ -7,22 +7,38 @@ enum CatalogCheckCommand {
         words: ["catalog", "check"],
         summary: "validate ProductCatalog.json and list every problem",
         help: """
-            usage: ledger catalog check [FILE] [--json]
+            usage: ledger catalog check [FILE] [--json] [--amount-warning N]
 
             Validates a product catalog (default: ProductCatalog.json) and prints every
             problem found, one per line, as FILE:LINE:COLUMN: JSON-PATH: message.
+            Warnings flag suspicious values (an amount above the sanity bound, two products
+            with identical rewards, a limit of 0, a consumable granting an entitlement);
+            they do not fail the check.
 
             options:
-              --json    print {"valid": ..., "problems": [...]} instead of text
+              --json              print {"valid": ..., "problems": [...], "warnings": [...]}
+              --amount-warning N  warn about reward amounts above N (default 1000000)
 
-            exit codes: 0 valid, 65 invalid, 66 file missing or unreadable, 64 usage
+            exit codes: 0 valid (even with warnings), 65 invalid, 66 file missing or
+              unreadable, 64 usage
             """,
+        valueOptions: ["amount-warning"],
         flagOptions: ["json"],
         run: { arguments, io in
-            do throws(Arguments.UsageError) { try arguments.expectPositionals(max: 1) } catch {
+            var options = CatalogLinter.Options()
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 1)
+                if let text = arguments.value("amount-warning") {
+                    guard let bound = Int64(text), bound >= 1 else {
+                        throw Arguments.UsageError(message: "--amount-warning needs a positive whole number")
+                    }
+                    options.amountWarningThreshold = bound
+                }
+            } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "catalog check")
             }
-            return check(path: arguments.positionals.first ?? "ProductCatalog.json", json: arguments.flag("json"), io: io)
+            let path = arguments.positionals.first ?? "ProductCatalog.json"
+            return check(path: path, options: options, json: arguments.flag("json"), io: io)
         })
 
     struct Output: Encodable {
@@ -31,37 +47,38 @@ enum CatalogCheckCommand {
         var version: String?
         var productCount: Int?
         var problems: [CatalogProblem]
+        var warnings: [CatalogProblem]
     }
 
-    static func check(path: String, json: Bool, io: CommandIO) -> ExitCode {
-        let catalog: ProductCatalog
-        do {
-            catalog = try CatalogLoader.load(path: path)
+    static func check(path: String, options: CatalogLinter.Options, json: Bool, io: CommandIO) -> ExitCode {
+        let bytes: [UInt8]
+        do throws(LedgerError) {
+            bytes = try CatalogLoader.readBytes(path: path)
         } catch {
-            guard case .catalogInvalid(let problems) = error else {
-                return LedgerCommandLine.report(error, io: io, command: "catalog check")
-            }
-            if json {
-                io.printJSON(Output(file: path, valid: false, version: nil, productCount: nil, problems: problems))
-            } else {
-                for problem in problems {
-                    let location = problem.line.map { "\($0):\(problem.column ?? 0)" } ?? "-"
-                    io.print("\(path):\(location): \(problem.path): \(problem.message)")
-                }
-                io.print("\(path): \(problems.count) problem(s); the catalog is not valid")
-            }
-            return .dataError
+            return LedgerCommandLine.report(error, io: io, command: "catalog check")
         }
+        let result = CatalogLoader.check(bytes, lint: options)
         if json {
             io.printJSON(
                 Output(
-                    file: path, valid: true, version: catalog.versionHash, productCount: catalog.products.count,
-                    problems: []))
+                    file: path, valid: result.catalog != nil, version: result.catalog?.versionHash,
+                    productCount: result.catalog?.products.count, problems: result.errors, warnings: result.warnings))
         } else {
-            io.print(
-                "\(path): valid: \(catalog.products.count) products, \(catalog.currencies.count) currencies, \(catalog.items.count) items, \(catalog.entitlements.count) entitlements (version \(catalog.versionHash.prefix(12)))"
-            )
+            for problem in result.errors + result.warnings { io.print(format(problem, file: path)) }
+            if let catalog = result.catalog {
+                io.print(
+                    "\(path): valid: \(catalog.products.count) products, \(catalog.currencies.count) currencies, \(catalog.items.count) items, \(catalog.entitlements.count) entitlements, \(result.warnings.count) warning(s) (version \(catalog.versionHash.prefix(12)))"
+                )
+            } else {
+                io.print("\(path): \(result.errors.count) problem(s); the catalog is not valid")
+            }
         }
-        return .ok
+        return result.catalog == nil ? .dataError : .ok
+    }
+
+    /// `FILE:LINE:COLUMN: [warning: ]PATH: message`.
+    static func format(_ problem: CatalogProblem, file: String) -> String {
+        let location = problem.line.map { "\($0):\(problem.column ?? 0)" } ?? "-"
+        return "\(file):\(location): \(problem.description)"
     }
 }

@@ -19,7 +19,8 @@ struct Command: Sendable {
 /// The `ledger` command-line tool: a thin layer over the library.
 public enum LedgerCommandLine {
     static let commands: [Command] = [
-        DemoCommand.command, CatalogCheckCommand.command, FulfillCommand.command, RecoverCommand.command,
+        DemoCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
+        FulfillCommand.command, RecoverCommand.command,
         PlayerCommands.player, PlayerCommands.reset, DoctorCommand.command,
     ]
 

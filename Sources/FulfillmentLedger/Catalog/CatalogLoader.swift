@@ -20,20 +20,7 @@ public enum CatalogLoader {
 
     /// Reads and validates a catalog file.
     public static func load(path: String) throws(LedgerError) -> ProductCatalog {
-        let bytes: [UInt8]
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > Limits.fileByteCountMax {
-                throw LedgerError.catalogUnreadable(
-                    path: path, detail: "file is \(size) bytes; at most \(Limits.fileByteCountMax) are read")
-            }
-            bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        } catch let error as LedgerError {
-            throw error
-        } catch {
-            throw LedgerError.catalogUnreadable(path: path, detail: error.localizedDescription)
-        }
-        return try parse(bytes)
+        try parse(try readBytes(path: path))
     }
 
     /// Validates catalog bytes, throwing `.catalogInvalid` with every problem found.
@@ -46,8 +33,16 @@ public enum CatalogLoader {
 
     /// Validates catalog bytes and returns the catalog or every problem found.
     public static func validate(_ bytes: [UInt8]) -> Result<ProductCatalog, CatalogProblems> {
+        let result = check(bytes)
+        if let catalog = result.catalog { return .success(catalog) }
+        return .failure(CatalogProblems(result.errors))
+    }
+
+    /// Validates catalog bytes and lints a valid catalog: errors, warnings and the catalog.
+    public static func check(_ bytes: [UInt8], lint options: CatalogLinter.Options = .init()) -> CatalogCheckResult {
         guard bytes.count <= Limits.fileByteCountMax else {
-            return .failure(CatalogProblems([CatalogProblem(path: "$", message: "file is too large")]))
+            return CatalogCheckResult(
+                catalog: nil, errors: [CatalogProblem(path: "$", message: "file is too large")], warnings: [])
         }
         let root: JSONValue
         do {
@@ -56,24 +51,47 @@ public enum CatalogLoader {
             let problem = CatalogProblem(
                 path: "$", message: "not valid JSON: \(error.description)", line: error.position.line,
                 column: error.position.column)
-            return .failure(CatalogProblems([problem]))
+            return CatalogCheckResult(catalog: nil, errors: [problem], warnings: [])
         }
         var reader = CatalogReader()
         let catalog = decodeCatalog(root, reader: &reader, versionHash: SHA256.hexDigest(bytes))
         CatalogCrossCheck.run(root: root, catalog: catalog, reader: &reader)
-        if reader.problems.isEmpty, let catalog { return .success(catalog) }
-        return .failure(CatalogProblems(reader.problems))
+        guard reader.problems.isEmpty, let catalog else {
+            return CatalogCheckResult(catalog: nil, errors: inFileOrder(reader.problems), warnings: [])
+        }
+        let warnings = CatalogLinter.warnings(root: root, catalog: catalog, options: options)
+        return CatalogCheckResult(catalog: catalog, errors: [], warnings: inFileOrder(warnings))
+    }
+
+    /// Problems sorted by where they are in the file, so they read top to bottom.
+    private static func inFileOrder(_ problems: [CatalogProblem]) -> [CatalogProblem] {
+        problems.enumerated().sorted { lhs, rhs in
+            let left = (lhs.element.line ?? Int.max, lhs.element.column ?? Int.max, lhs.offset)
+            let right = (rhs.element.line ?? Int.max, rhs.element.column ?? Int.max, rhs.offset)
+            return left < right
+        }.map(\.element)
+    }
+
+    /// Reads a catalog file's bytes, within the size limit.
+    public static func readBytes(path: String) throws(LedgerError) -> [UInt8] {
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            if let size = attributes[.size] as? Int, size > Limits.fileByteCountMax {
+                throw LedgerError.catalogUnreadable(
+                    path: path, detail: "file is \(size) bytes; at most \(Limits.fileByteCountMax) are read")
+            }
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch let error as LedgerError {
+            throw error
+        } catch {
+            throw LedgerError.catalogUnreadable(path: path, detail: error.localizedDescription)
+        }
     }
 
     private static func decodeCatalog(
         _ root: JSONValue, reader: inout CatalogReader, versionHash: String
     ) -> ProductCatalog? {
-        let keys: Set = ["$schema", "schemaVersion", "currencies", "items", "entitlements", "products"]
-        guard
-            let object = reader.object(
-                root, at: "$", allowedKeys: keys,
-                requiredKeys: ["schemaVersion", "currencies", "items", "entitlements", "products"])
-        else { return nil }
+        guard let object = reader.object(root, at: "$", shape: CatalogFields.root) else { return nil }
         if let schema = object["$schema"] { _ = reader.string(schema, at: "$.$schema") }
         var schemaVersion: Int?
         if let value = object["schemaVersion"],
@@ -121,8 +139,7 @@ public enum CatalogLoader {
         for (index, element) in elements.enumerated() {
             let elementPath = "\(path)[\(index)]"
             guard
-                let object = reader.object(
-                    element, at: elementPath, allowedKeys: ["id", "name", "description"], requiredKeys: ["id"]),
+                let object = reader.object(element, at: elementPath, shape: CatalogFields.definition),
                 let idValue = object["id"], let id = reader.identifier(idValue, at: "\(elementPath).id")
             else { continue }
             let name = object["name"].flatMap { reader.string($0, at: "\(elementPath).name") }
@@ -131,6 +148,16 @@ public enum CatalogLoader {
         }
         return result
     }
+}
+
+/// The result of checking a catalog: the catalog when valid, its errors and its warnings.
+public struct CatalogCheckResult: Sendable, Hashable {
+    /// The catalog, or nil when there is any error.
+    public var catalog: ProductCatalog?
+    /// Problems that make the catalog invalid.
+    public var errors: [CatalogProblem]
+    /// Suspicious values that do not make it invalid (only computed for a valid catalog).
+    public var warnings: [CatalogProblem]
 }
 
 /// Every problem found in a catalog, as one error value.

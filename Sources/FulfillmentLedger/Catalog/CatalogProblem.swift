@@ -1,5 +1,15 @@
+/// How serious a catalog finding is.
+public enum CatalogSeverity: String, Hashable, Sendable, Codable {
+    /// The catalog is refused until it is fixed.
+    case error
+    /// Suspicious but allowed: the check still passes.
+    case warning
+}
+
 /// One thing wrong with a catalog, located for the designer who has to fix it.
 public struct CatalogProblem: Hashable, Sendable, Codable, CustomStringConvertible {
+    /// Error (the catalog is refused) or warning (allowed, but look again).
+    public var severity: CatalogSeverity
     /// Where in the JSON, such as `$.products[2].rewards.currencies[0].amount`.
     public var path: String
     /// What is wrong and how to fix it, in a designer's words.
@@ -10,7 +20,10 @@ public struct CatalogProblem: Hashable, Sendable, Codable, CustomStringConvertib
     public var column: Int?
 
     /// Creates a problem.
-    public init(path: String, message: String, line: Int? = nil, column: Int? = nil) {
+    public init(
+        path: String, message: String, line: Int? = nil, column: Int? = nil, severity: CatalogSeverity = .error
+    ) {
+        self.severity = severity
         self.path = path
         self.message = message
         self.line = line
@@ -18,5 +31,5 @@ public struct CatalogProblem: Hashable, Sendable, Codable, CustomStringConvertib
     }
 
     /// `$.products[2].kind: kind must be "consumable" or "nonConsumable"`.
-    public var description: String { "\(path): \(message)" }
+    public var description: String { "\(severity == .warning ? "warning: " : "")\(path): \(message)" }
 }

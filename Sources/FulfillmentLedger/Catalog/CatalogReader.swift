@@ -17,15 +17,24 @@ struct CatalogReader {
             report(path, "must be an object, found \(value.typeName)", at: value)
             return nil
         }
+        let missing = requiredKeys.filter { object[$0] == nil }
+        var explainedMissing: Set<String> = []
         for member in object.members where !allowedKeys.contains(member.key) {
-            let known = allowedKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            // A typo of a missing required field is one mistake: report it once, with the fix.
+            let suggestion = allowedKeys.sorted().first { CatalogReader.isTypo(member.key, of: $0) }
+            let hint: String
+            if let suggestion {
+                hint = "did you mean \"\(suggestion)\"?"
+                if missing.contains(suggestion) { explainedMissing.insert(suggestion) }
+            } else {
+                hint = "allowed here: " + allowedKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            }
             problems.append(
                 CatalogProblem(
-                    path: "\(path).\(member.key)",
-                    message: "unknown field \"\(member.key)\" (a typo?); allowed here: \(known)",
+                    path: "\(path).\(member.key)", message: "unknown field \"\(member.key)\" (a typo?); \(hint)",
                     line: member.keyPosition.line, column: member.keyPosition.column))
         }
-        for key in requiredKeys where object[key] == nil {
+        for key in missing where !explainedMissing.contains(key) {
             report(path, "missing required field \"\(key)\"", at: value)
         }
         return object
@@ -113,6 +122,24 @@ struct CatalogReader {
             return nil
         }
         return match
+    }
+
+    /// Whether `text` looks like a misspelling of `word`: at most two edits apart.
+    static func isTypo(_ text: String, of word: String) -> Bool {
+        let a = Array(text.lowercased().utf8)
+        let b = Array(word.lowercased().utf8)
+        // Keys are short; longer strings are never typos of them and would cost more.
+        guard a.count <= 64, b.count <= 64, abs(a.count - b.count) <= 2 else { return false }
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            }
+            previous = current
+        }
+        return previous[b.count] <= 2
     }
 
     /// Whether text is a valid catalog ID.

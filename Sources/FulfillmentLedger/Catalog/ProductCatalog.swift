@@ -16,6 +16,14 @@ public enum LimitPeriod: String, Hashable, Sendable, Codable, CaseIterable {
     case week
 }
 
+/// What a refund of a consumable takes back.
+public enum RefundPolicy: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Debit exactly what the purchase granted, even into a negative balance (recorded as debt).
+    case clawback
+    /// Debit down to zero at most, and flag the player.
+    case floor
+}
+
 /// At most `count` purchases of a product per `period`, checked before payment.
 public struct PurchaseLimit: Hashable, Sendable, Codable {
     /// Purchases allowed per period.
@@ -80,6 +88,9 @@ public struct Product: Hashable, Sendable {
     public var limit: PurchaseLimit?
     /// A display name for tools, optional. Prices never appear in the catalog.
     public var name: String?
+    /// For a consumable, what a refund takes back (default `clawback`); `nil` for a
+    /// non-consumable, whose entitlements are always removed by a refund.
+    public var refundPolicy: RefundPolicy?
 }
 
 /// The validated product catalog: currencies, items, entitlements and products.

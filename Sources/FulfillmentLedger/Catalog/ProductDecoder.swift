@@ -1,13 +1,7 @@
 /// Decodes one product entry of the catalog, reporting every problem it has.
 enum ProductDecoder {
-    private static let productKeys: Set = ["id", "name", "description", "kind", "storeProductIDs", "rewards", "limit"]
-    private static let rewardKeys: Set = ["currencies", "items", "entitlements"]
-
     static func decode(_ value: JSONValue, at path: String, reader: inout CatalogReader) -> Product? {
-        guard
-            let object = reader.object(
-                value, at: path, allowedKeys: productKeys, requiredKeys: ["id", "kind", "storeProductIDs", "rewards"])
-        else { return nil }
+        guard let object = reader.object(value, at: path, shape: CatalogFields.product) else { return nil }
         let id = object["id"].flatMap { reader.identifier($0, at: "\(path).id") }
         let kind = object["kind"].flatMap { reader.choice($0, at: "\(path).kind", of: ProductKind.allCases) }
         let name = object["name"].flatMap { reader.string($0, at: "\(path).name") }
@@ -24,7 +18,20 @@ enum ProductDecoder {
             limit = decodeLimit(limitValue, at: "\(path).limit", reader: &reader)
             limitValid = limit != nil
         }
-        guard let id, let kind, let storeIDs, let rewards, limitValid else { return nil }
+        var refundPolicy: RefundPolicy?
+        var refundPolicyValid = true
+        if let policyValue = object["refundPolicy"] {
+            refundPolicy = reader.choice(policyValue, at: "\(path).refundPolicy", of: RefundPolicy.allCases)
+            refundPolicyValid = refundPolicy != nil
+            if kind == .nonConsumable {
+                reader.report(
+                    "\(path).refundPolicy",
+                    "refundPolicy applies to consumables only; a refunded nonConsumable always loses its entitlements",
+                    at: policyValue)
+                refundPolicyValid = false
+            }
+        }
+        guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid else { return nil }
         if kind == .nonConsumable, !rewards.lines.contains(where: { $0.kind == .entitlement }) {
             reader.report(
                 "\(path).rewards.entitlements",
@@ -32,14 +39,16 @@ enum ProductDecoder {
                 at: object["rewards"])
             return nil
         }
-        return Product(id: id, kind: kind, storeProductIDs: storeIDs, rewards: rewards, limit: limit, name: name)
+        return Product(
+            id: id, kind: kind, storeProductIDs: storeIDs, rewards: rewards, limit: limit, name: name,
+            refundPolicy: kind == .consumable ? (refundPolicy ?? .clawback) : nil)
     }
 
     private static func storeProductIDs(
         _ value: JSONValue, at path: String, reader: inout CatalogReader
     ) -> [PlatformStore: String]? {
         let stores = Set(PlatformStore.known.map(\.rawValue))
-        guard let object = reader.object(value, at: path, allowedKeys: stores, requiredKeys: []) else { return nil }
+        guard let object = reader.object(value, at: path, shape: CatalogFields.storeProductIDs) else { return nil }
         var result: [PlatformStore: String] = [:]
         var valid = true
         for member in object.members where stores.contains(member.key) {
@@ -57,7 +66,7 @@ enum ProductDecoder {
     }
 
     private static func rewards(_ value: JSONValue, at path: String, reader: inout CatalogReader) -> Rewards? {
-        guard let object = reader.object(value, at: path, allowedKeys: rewardKeys, requiredKeys: []) else {
+        guard let object = reader.object(value, at: path, shape: CatalogFields.rewards) else {
             return nil
         }
         var lines: [GrantLine] = []
@@ -99,15 +108,13 @@ enum ProductDecoder {
         guard let elements = reader.array(value, at: path, countMax: CatalogLoader.Limits.rewardLineCountMax) else {
             return nil
         }
+        let shape = kind == .currency ? CatalogFields.currencyLine : CatalogFields.itemLine
         let amountKey = kind == .currency ? "amount" : "quantity"
         var lines: [GrantLine] = []
         var valid = true
         for (index, element) in elements.enumerated() {
             let elementPath = "\(path)[\(index)]"
-            guard
-                let object = reader.object(
-                    element, at: elementPath, allowedKeys: ["id", amountKey], requiredKeys: ["id", amountKey])
-            else {
+            guard let object = reader.object(element, at: elementPath, shape: shape) else {
                 valid = false
                 continue
             }
@@ -123,8 +130,7 @@ enum ProductDecoder {
     }
 
     private static func decodeLimit(_ value: JSONValue, at path: String, reader: inout CatalogReader) -> PurchaseLimit? {
-        guard let object = reader.object(value, at: path, allowedKeys: ["count", "per"], requiredKeys: ["count", "per"])
-        else { return nil }
+        guard let object = reader.object(value, at: path, shape: CatalogFields.limit) else { return nil }
         let count = object["count"].flatMap {
             reader.integer($0, at: "\(path).count", range: 0...CatalogLoader.Limits.limitCountMax, what: "count")
         }

@@ -21,6 +21,8 @@ extension Ledger {
         try checkIdentifier(submission.transactionID, "transactionID")
         try checkIdentifier(submission.playerID, "playerID")
         try checkIdentifier(submission.productID, "productID")
+        // One catalog for the whole fulfillment, even if it is reloaded meanwhile.
+        let catalog = self.catalog
 
         // 1. Verify. Only what the verifier vouches for is used from here on.
         let verified: VerifiedTransaction
@@ -62,7 +64,9 @@ extension Ledger {
         // 4 and 5. Grant, record and commit as one store transaction.
         let now = clock.now()
         let written = try store.write { writer throws(LedgerError) -> GrantWrite in
-            try self.grant(verified, product: product, playerID: playerID, now: now, writer: writer)
+            try self.grant(
+                verified, product: product, playerID: playerID, catalogVersion: catalog.versionHash, now: now,
+                writer: writer)
         }
         let record: TransactionRecord
         switch written {
@@ -91,7 +95,8 @@ extension Ledger {
 
     /// Step 4, inside the store transaction: every change of one purchase.
     func grant(
-        _ verified: VerifiedTransaction, product: Product, playerID: String, now: Date, writer: any LedgerWriter
+        _ verified: VerifiedTransaction, product: Product, playerID: String, catalogVersion: String, now: Date,
+        writer: any LedgerWriter
     ) throws(LedgerError) -> GrantWrite {
         // Re-check inside the write lock: a concurrent delivery may have committed meanwhile.
         if let existing = try writer.transaction(verified.key) { return .raced(existing) }
@@ -107,7 +112,7 @@ extension Ledger {
         let record = TransactionRecord(
             key: verified.key, playerID: playerID, productID: product.id, storeProductID: verified.productID,
             productKind: product.kind, quantity: verified.quantity, environment: verified.environment,
-            purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalog.versionHash,
+            purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalogVersion,
             grants: granted, finishedAt: nil)
         try writer.insertTransaction(record)
         for period in PurchasePeriod.keys(for: verified.purchaseDate) {

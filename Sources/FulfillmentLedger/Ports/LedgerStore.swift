@@ -20,6 +20,8 @@ public protocol LedgerStore: Sendable {
 public protocol LedgerReader {
     /// The ledger record for a transaction, if it was fulfilled.
     func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord?
+    /// How many ledger records each catalog product has (what has been sold), for at most `limit` products.
+    func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int]
     /// A player's records, newest fulfillment first, at most `limit`.
     func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord]
     /// A player's non-zero currency balances.

@@ -54,6 +54,15 @@ extension SQLiteLedgerSession {
         return records
     }
 
+    func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int] {
+        try sql { () throws(SQLiteError) in
+            let rows = try connection.statement(
+                "SELECT product_id, count(*) FROM ledger_transactions GROUP BY product_id ORDER BY product_id LIMIT ?"
+            ).query([.integer(Int64(limit))], rowCountMax: limit) { row in (row.text(0), Int(row.int64(1))) }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
         let grants = try encodeGrants(record.grants)
         try sql { () throws(SQLiteError) in

@@ -1,0 +1,57 @@
+/// What one purchase of a product does, in plain words: for `ledger catalog explain`.
+public struct ProductExplanation: Hashable, Sendable, Codable {
+    /// The catalog ID.
+    public var productID: String
+    /// The display name, if any.
+    public var name: String?
+    /// Consumable or non-consumable.
+    public var kind: ProductKind
+    /// What one unit grants.
+    public var grants: [GrantLine]
+    /// The purchase limit, if any.
+    public var limit: PurchaseLimit?
+    /// The refund policy of a consumable; nil for a non-consumable.
+    public var refundPolicy: RefundPolicy?
+    /// `store -> store product ID`.
+    public var storeProductIDs: [String: String]
+    /// The explanation, one sentence per line.
+    public var lines: [String]
+
+    /// Explains a product of a catalog.
+    public init(product: Product, catalog: ProductCatalog) {
+        productID = product.id
+        name = product.name
+        kind = product.kind
+        grants = product.rewards.lines
+        limit = product.limit
+        refundPolicy = product.refundPolicy
+        storeProductIDs = Dictionary(uniqueKeysWithValues: product.storeProductIDs.map { ($0.key.rawValue, $0.value) })
+        var lines = ["\(product.id)\(product.name.map { " (\($0))" } ?? ""): \(product.kind.rawValue)"]
+        lines.append("one purchase grants:")
+        for line in product.rewards.lines {
+            switch line.kind {
+            case .entitlement: lines.append("  - entitlement \(line.id), kept forever (also across Reset Game)")
+            case .currency: lines.append("  - \(line.quantity) \(line.id) (currency), times the quantity bought")
+            case .item: lines.append("  - \(line.quantity) x \(line.id) (item), times the quantity bought")
+            }
+        }
+        switch product.limit {
+        case nil: lines.append("limit: none")
+        case .some(let limit) where limit.period == .week:
+            lines.append("limit: \(limit.count) per week (ISO week, resets Monday 00:00 UTC); checked before payment only")
+        case .some(let limit):
+            lines.append("limit: \(limit.count) per player lifetime (until Reset Game); checked before payment only")
+        }
+        switch product.refundPolicy {
+        case .clawback?: lines.append("refund: claw back exactly what the purchase granted, into debt if already spent")
+        case .floor?: lines.append("refund: debit down to zero at most, and flag the player")
+        case nil: lines.append("refund: its entitlements are removed")
+        }
+        lines.append("store product IDs:")
+        for (store, id) in product.storeProductIDs.sorted(by: { $0.key < $1.key }) {
+            lines.append("  - \(store.rawValue): \(id)")
+        }
+        lines.append("catalog version: \(catalog.versionHash)")
+        self.lines = lines
+    }
+}

@@ -1,0 +1,51 @@
+import FulfillmentLedger
+
+/// `ledger catalog explain PRODUCT`: what one purchase grants.
+enum CatalogExplainCommand {
+    static let command = Command(
+        words: ["catalog", "explain"],
+        summary: "show what one purchase of a product grants, its limits and store IDs",
+        help: """
+            usage: ledger catalog explain PRODUCT [--catalog FILE] [--json]
+
+            PRODUCT is a catalog product ID, or a store product ID on any store. Prints what
+            one purchase grants, the purchase limit, the refund policy and which store
+            product IDs map to the product.
+
+            exit codes: 0 ok, 65 invalid catalog or unknown product, 66 catalog missing,
+              64 usage
+            """,
+        valueOptions: ["catalog"],
+        flagOptions: ["json"],
+        run: { arguments, io in
+            let productID: String
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 1)
+                guard let first = arguments.positionals.first else {
+                    throw Arguments.UsageError(message: "PRODUCT is required")
+                }
+                productID = first
+            } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "catalog explain")
+            }
+            let catalog: ProductCatalog
+            do throws(LedgerError) {
+                catalog = try CatalogLoader.load(path: arguments.value("catalog") ?? "ProductCatalog.json")
+            } catch {
+                return LedgerCommandLine.report(error, io: io, command: "catalog explain")
+            }
+            let byStoreID = PlatformStore.known.lazy.compactMap { catalog.product(store: $0, storeProductID: productID) }.first
+            guard let product = catalog.product(id: productID) ?? byStoreID else {
+                let known = catalog.products.map(\.id).joined(separator: ", ")
+                io.printError("ledger catalog explain: no product \"\(productID)\"; products: \(known)")
+                return .dataError
+            }
+            let explanation = ProductExplanation(product: product, catalog: catalog)
+            if arguments.flag("json") {
+                io.printJSON(explanation)
+            } else {
+                for line in explanation.lines { io.print(line) }
+            }
+            return .ok
+        })
+}

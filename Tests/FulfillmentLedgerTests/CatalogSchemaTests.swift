@@ -1,0 +1,165 @@
+import Foundation
+import FulfillmentLedger
+import Testing
+
+/// Keeps Docs/ProductCatalog.schema.json and the loader in step.
+@Suite struct CatalogSchemaTests {
+    static let schemaPath = URL(fileURLWithPath: LedgerHarness.catalogPath).deletingLastPathComponent()
+        .appendingPathComponent("Docs/ProductCatalog.schema.json").path
+
+    static func schema() throws -> JSONObject {
+        guard case .object(let object, _) = try JSONParser().parse(Array(try Data(contentsOf: URL(fileURLWithPath: schemaPath))))
+        else { throw CatalogSchemaError("the schema is not an object") }
+        return object
+    }
+
+    struct CatalogSchemaError: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The schema object for a shape: the root, or a `$defs` entry.
+    static func schemaObject(_ name: String, in schema: JSONObject) throws -> JSONObject {
+        if name == "root" { return schema }
+        guard case .object(let defs, _)? = schema["$defs"], case .object(let object, _)? = defs[name] else {
+            throw CatalogSchemaError("no $defs.\(name)")
+        }
+        return object
+    }
+
+    static let shapes: [(String, CatalogFields.Shape)] = [
+        ("root", CatalogFields.root), ("definition", CatalogFields.definition), ("product", CatalogFields.product),
+        ("storeProductIDs", CatalogFields.storeProductIDs), ("rewards", CatalogFields.rewards),
+        ("currencyLine", CatalogFields.currencyLine), ("itemLine", CatalogFields.itemLine), ("limit", CatalogFields.limit),
+    ]
+
+    @Test(arguments: shapes.map(\.0))
+    func schemaAndLoaderAcceptTheSameFields(name: String) throws {
+        let shape = try #require(Self.shapes.first { $0.0 == name }?.1)
+        let object = try Self.schemaObject(name, in: try Self.schema())
+        guard case .object(let properties, _)? = object["properties"] else {
+            Issue.record("\(name) has no properties")
+            return
+        }
+        #expect(Set(properties.keys) == shape.allowed, "fields of \(name)")
+        var required: [String] = []
+        if case .array(let values, _)? = object["required"] {
+            for case .string(let key, _) in values { required.append(key) }
+        }
+        #expect(Set(required) == Set(shape.required), "required fields of \(name)")
+        guard case .bool(false, _)? = object["additionalProperties"] else {
+            Issue.record("\(name) must set additionalProperties to false, as the loader refuses unknown fields")
+            return
+        }
+        for member in properties.members {
+            guard case .object(let property, _) = member.value, case .string(let text, _)? = property["description"],
+                !text.isEmpty
+            else {
+                // A $ref without its own description is described by its target.
+                if case .object(let property, _) = member.value, property["$ref"] != nil,
+                    case .string(let target, _)? = property["$ref"],
+                    let definition = try? Self.schemaObject(String(target.split(separator: "/").last ?? ""), in: try Self.schema()),
+                    definition["description"] != nil
+                {
+                    continue
+                }
+                Issue.record("\(name).\(member.key) has no description")
+                continue
+            }
+        }
+    }
+
+    /// Fixtures that break one rule the schema can express.
+    static let invalidFixtures: [String: String] = {
+        let valid = try? String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)
+        let base = valid ?? ""
+        func replacing(_ old: String, _ new: String) -> String { base.replacingOccurrences(of: old, with: new) }
+        return [
+            "unknownField": replacing(#"{ "id": "gems", "amount": 100 }"#, #"{ "id": "gems", "ammount": 100 }"#),
+            "zeroAmount": replacing(#""amount": 100 }"#, #""amount": 0 }"#),
+            "negativeAmount": replacing(#""amount": 100 }"#, #""amount": -3 }"#),
+            "overflowingAmount": replacing(#""amount": 100 }"#, #""amount": 99999999999999999999 }"#),
+            "fractionalAmount": replacing(#""amount": 100 }"#, #""amount": 1.5 }"#),
+            "wrongSchemaVersion": replacing(#""schemaVersion": 1"#, #""schemaVersion": 2"#),
+            "wrongKind": replacing(#""kind": "nonConsumable""#, #""kind": "durable""#),
+            "badIdentifier": replacing(#""id": "gems_small""#, #""id": "gems small!""#),
+            "emptyRewards": replacing(#""rewards": { "entitlements": ["remove_ads"] }"#, #""rewards": {}"#),
+            "nonConsumableWithoutEntitlement": replacing(
+                #""rewards": { "entitlements": ["remove_ads"] }"#, #""rewards": { "currencies": [{ "id": "gems", "amount": 1 }] }"#),
+            "refundPolicyOnNonConsumable": replacing(
+                #""rewards": { "entitlements": ["remove_ads"] }"#, #""rewards": { "entitlements": ["remove_ads"] }, "refundPolicy": "floor""#),
+            "monthlyLimit": replacing(#""per": "week""#, #""per": "month""#),
+            "missingKind": replacing(#""kind": "nonConsumable","#, ""),
+            "noStores": replacing(
+                #"{\#n        "appStore": "com.kibblestreet.td.remove_ads",\#n        "playStore": "remove_ads",\#n        "test": "test.remove_ads"\#n      }"#,
+                "{}"),
+            "unknownStore": replacing(#""test": "test.remove_ads""#, #""steam": "test.remove_ads""#),
+            "priceField": replacing(#""kind": "nonConsumable","#, #""kind": "nonConsumable", "price": 0.99,"#),
+            "noProducts": replacing(#""products": ["#, #""products": [], "unused": ["#),
+        ]
+    }()
+
+    @Test(arguments: invalidFixtures.keys.sorted())
+    func loaderRejectsEveryInvalidFixture(name: String) throws {
+        let text = try #require(Self.invalidFixtures[name])
+        #expect(text != (try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)), "fixture \(name) changed nothing")
+        guard case .failure = CatalogLoader.validate(Array(text.utf8)) else {
+            Issue.record("the loader accepted fixture \(name)")
+            return
+        }
+    }
+
+    static let hasPythonJSONSchema: Bool = {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", "import jsonschema"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        } catch {
+            return false
+        }
+    }()
+
+    @Test(.enabled(if: hasPythonJSONSchema, "skipped: the Python package jsonschema is not installed (pip install jsonschema)"))
+    func schemaValidatorAgreesWithTheLoader() throws {
+        let directory = try LedgerHarness.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var fixtures = Self.invalidFixtures
+        fixtures["valid"] = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)
+        for (name, text) in fixtures {
+            try text.write(to: directory.appendingPathComponent("\(name).json"), atomically: true, encoding: .utf8)
+        }
+        let script = """
+            import json, pathlib, sys, jsonschema
+            schema = json.loads(pathlib.Path(sys.argv[1]).read_text())
+            jsonschema.Draft202012Validator.check_schema(schema)
+            validator = jsonschema.Draft202012Validator(schema)
+            result = {}
+            for path in sorted(pathlib.Path(sys.argv[2]).glob("*.json")):
+                try:
+                    document = json.loads(path.read_text())
+                    result[path.stem] = validator.is_valid(document)
+                except ValueError:
+                    result[path.stem] = False
+            print(json.dumps(result))
+            """
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", script, Self.schemaPath, directory.path]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let verdicts = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Bool])
+        #expect(verdicts["valid"] == true, "the schema must accept the sample catalog")
+        for name in Self.invalidFixtures.keys.sorted() {
+            #expect(verdicts[name] == false, "the schema accepted invalid fixture \(name)")
+        }
+    }
+}
