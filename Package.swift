@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "FulfillmentLedger",
+    // Synchronization.Mutex needs these on Apple platforms; Linux has no minimum.
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),

@@ -18,6 +18,19 @@ public struct LedgerConfiguration: Sendable {
     public var operationAmountMax: Int64
     /// Longest ID (player, transaction, operation) accepted, in UTF-8 bytes.
     public var identifierByteCountMax: Int
+    /// The account binding a store must carry for a player, if it carries one at all
+    /// (the game sets it as `appAccountToken` / `obfuscatedExternalAccountId`). Default: the player ID.
+    public var accountBinding: @Sendable (_ playerID: String) -> String
+    /// Whether an explicit restore may move a non-consumable from the player who bought
+    /// it to the player restoring it. Consumables never move.
+    public var ownershipTransfer: OwnershipTransferPolicy
+    /// A pending finish older than this is overdue: Google Play refunds purchases not
+    /// acknowledged within 3 days, so the default warns after 24 hours.
+    public var finishWarningAgeSeconds: Int64
+    /// Most transactions one restore call processes.
+    public var restoreCountMax: Int
+    /// Most revocation events of one transaction considered.
+    public var revocationEventCountMax: Int
 
     /// Creates a configuration for `environment` with default limits.
     public init(environment: StoreEnvironment) {
@@ -28,12 +41,26 @@ public struct LedgerConfiguration: Sendable {
         self.historyCountMax = 200
         self.operationAmountMax = 1_000_000_000_000
         self.identifierByteCountMax = 256
+        self.accountBinding = { $0 }
+        self.ownershipTransfer = .never
+        self.finishWarningAgeSeconds = 24 * 60 * 60
+        self.restoreCountMax = 1_000
+        self.revocationEventCountMax = 1_000
     }
 
     /// Real players, real money.
     public static var production: LedgerConfiguration { LedgerConfiguration(environment: .production) }
     /// Store sandboxes and the test store.
     public static var sandbox: LedgerConfiguration { LedgerConfiguration(environment: .sandbox) }
+}
+
+/// Who may own a non-consumable a store transaction paid for.
+public enum OwnershipTransferPolicy: String, Hashable, Sendable, CaseIterable {
+    /// A transaction fulfilled for one player is rejected for any other (`ownedByAnotherPlayer`).
+    case never
+    /// An explicit restore by another player moves the non-consumable's entitlements to
+    /// that player, and records the move in both players' event logs.
+    case nonConsumablesOnRestore
 }
 
 /// The fulfillment ledger: turns verified store transactions into exactly-once grants.

@@ -24,6 +24,7 @@ public final class InMemoryLedgerStore: LedgerStore {
         try state.withLock { (current: inout InMemoryLedgerState) throws(LedgerError) -> T in
             let session = InMemoryLedgerSession(current)
             let result = try body(session)
+            try session.checkDeferredConstraints()
             current = session.state
             return result
         }
@@ -54,11 +55,24 @@ struct InMemoryLedgerState: Sendable {
     var pendingFinishes: [TransactionKey: PendingFinish] = [:]
     var operations: [String: OperationRecord] = [:]
     var events: [LedgerEvent] = []
+    var revocationEvents: [String: RevocationRecord] = [:]
+    var refundStates: [TransactionKey: RefundState] = [:]
+    var entitlementVersions: [String: Int64] = [:]
+    /// Every flag with its player, oldest first, as the SQLite sequence orders them.
+    var playerFlags: [PlayerFlagRow] = []
+
+    /// A flag and the player it was set on.
+    struct PlayerFlagRow: Hashable, Sendable {
+        var playerID: String
+        var flag: PlayerFlag
+    }
 }
 
 /// A reader and writer over one copy of the in-memory state.
 final class InMemoryLedgerSession: LedgerWriter {
     var state: InMemoryLedgerState
+    /// Refund states written in this session, checked against the ledger at commit like SQLite's deferred key.
+    var refundStatesToCheck: Set<TransactionKey> = []
 
     init(_ state: InMemoryLedgerState) { self.state = state }
 
@@ -172,7 +186,109 @@ final class InMemoryLedgerSession: LedgerWriter {
         return sum
     }
 
-    private static func constraint(_ what: String) -> LedgerError {
+    /// The storage error SQLite would raise for a violated constraint.
+    static func constraint(_ what: String) -> LedgerError {
         .storage(StorageFailure(engine: "memory", resultCode: 19, extendedResultCode: 19, message: "constraint failed: \(what)", sql: nil))
+    }
+}
+
+/// Transaction history, refunds, revocations, flags and entitlement versions, with the SQLite store's ordering.
+extension InMemoryLedgerSession {
+    /// A transaction's events, oldest first.
+    func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        Array(state.events.lazy.filter { $0.transaction == key }.prefix(max(0, limit)))
+    }
+
+    /// A stored revocation event by ID.
+    func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord? { state.revocationEvents[id] }
+
+    /// A transaction's revocation events by store date, then arrival, then event ID.
+    func revocationEvents(for key: TransactionKey, limit: Int) throws(LedgerError) -> [RevocationRecord] {
+        let mine = state.revocationEvents.values.filter { $0.event.key == key }
+        let ordered = mine.sorted { lhs, rhs in
+            (lhs.event.eventDate, lhs.receivedAt, lhs.event.eventID) < (rhs.event.eventDate, rhs.receivedAt, rhs.event.eventID)
+        }
+        return Array(ordered.prefix(max(0, limit)))
+    }
+
+    /// A transaction's refund state, if an event touched it.
+    func refundState(_ key: TransactionKey) throws(LedgerError) -> RefundState? { state.refundStates[key] }
+
+    /// A player's entitlement version; 0 when never bumped.
+    func entitlementVersion(playerID: String) throws(LedgerError) -> Int64 {
+        state.entitlementVersions[playerID, default: 0]
+    }
+
+    /// A player's flags, newest first.
+    func playerFlags(playerID: String, limit: Int) throws(LedgerError) -> [PlayerFlag] {
+        Array(state.playerFlags.reversed().lazy.filter { $0.playerID == playerID }.map(\.flag).prefix(max(0, limit)))
+    }
+
+    /// Stores an event; a known event ID fails like SQLite's primary key.
+    func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
+        guard state.revocationEvents[record.event.eventID] == nil else {
+            throw Self.constraint("revocation events primary key")
+        }
+        state.revocationEvents[record.event.eventID] = Self.stored(record)
+    }
+
+    /// Replaces what a stored event did; the event as received never changes, and an unknown ID changes nothing.
+    func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
+        guard var stored = state.revocationEvents[record.event.eventID] else { return }
+        stored.disposition = record.disposition
+        stored.effect = record.effect
+        stored.debtCreated = record.debtCreated
+        stored.reversed = record.reversed
+        state.revocationEvents[record.event.eventID] = stored
+    }
+
+    /// Inserts or replaces a refund state; its ledger record is checked at commit.
+    func upsertRefundState(_ refund: RefundState) throws(LedgerError) {
+        state.refundStates[refund.key] = RefundState(
+            key: refund.key, status: refund.status, refundedQuantity: refund.refundedQuantity,
+            lastTakeBackDate: refund.lastTakeBackDate, lastReversalDate: refund.lastReversalDate)
+        refundStatesToCheck.insert(refund.key)
+    }
+
+    /// Removes an entitlement; false when it was not owned.
+    func revokeEntitlement(playerID: String, entitlementID: String) throws(LedgerError) -> Bool {
+        state.entitlements.removeValue(forKey: .init(playerID: playerID, id: entitlementID)) != nil
+    }
+
+    /// Adds one to a player's entitlement version.
+    func bumpEntitlementVersion(playerID: String) throws(LedgerError) -> Int64 {
+        let version = state.entitlementVersions[playerID, default: 0] + 1
+        state.entitlementVersions[playerID] = version
+        return version
+    }
+
+    /// Appends a flag.
+    func insertPlayerFlag(_ flag: PlayerFlag, playerID: String) throws(LedgerError) {
+        let stored = PlayerFlag(flag: flag.flag, detail: flag.detail, transaction: flag.transaction, at: flag.at)
+        state.playerFlags.append(.init(playerID: playerID, flag: stored))
+    }
+
+    /// Moves a ledger record and its outbox row; an unknown key changes nothing, as in SQLite.
+    func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError) {
+        state.transactions[key]?.playerID = playerID
+        state.pendingFinishes[key]?.playerID = playerID
+    }
+
+    /// Fails the commit when a refund state written in it has no ledger record, like SQLite's deferred foreign key.
+    func checkDeferredConstraints() throws(LedgerError) {
+        for key in refundStatesToCheck where state.refundStates[key] != nil && state.transactions[key] == nil {
+            throw Self.constraint("refund state without ledger row")
+        }
+    }
+
+    /// The record with its dates cut to milliseconds, as SQLite would store it.
+    private static func stored(_ record: RevocationRecord) -> RevocationRecord {
+        let event = record.event
+        return RevocationRecord(
+            event: RevocationEvent(
+                eventID: event.eventID, store: event.store, transactionID: event.transactionID, kind: event.kind,
+                quantity: event.quantity, eventDate: event.eventDate, reason: event.reason),
+            disposition: record.disposition, effect: record.effect, debtCreated: record.debtCreated,
+            receivedAt: record.receivedAt, reversed: record.reversed)
     }
 }

@@ -121,7 +121,8 @@ public final class TestStore: PlatformFinisher, TransactionSource {
         if failed { throw LedgerError.finishFailed("test store outage while finishing \(request.key)") }
     }
 
-    /// Purchased or pending transactions not yet finished, oldest first.
+    /// Every transaction the ledger has not finished, oldest first: purchased, pending,
+    /// cancelled or revoked, as a real store's unfinished list may hold any of them.
     public func unfinishedTransactions(limit: Int) async throws(LedgerError) -> [TransactionSubmission] {
         let result = state.withLock { state -> [TransactionSubmission]? in
             if consumeOutage(.source, in: &state) { return nil }

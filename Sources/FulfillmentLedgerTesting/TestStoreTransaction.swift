@@ -25,12 +25,15 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
     public var purchaseDate: Date
     /// When it was revoked, if it was.
     public var revocationDate: Date?
+    /// The account the store binds it to (like `appAccountToken`), if any.
+    public var accountBinding: String?
 
     /// Creates a document.
     public init(
         store: PlatformStore = .test, transactionID: String, productID: String, playerID: String,
         quantity: Int = 1, state: PurchaseState = .purchased, verified: Bool = true,
-        environment: StoreEnvironment = .sandbox, purchaseDate: Date, revocationDate: Date? = nil
+        environment: StoreEnvironment = .sandbox, purchaseDate: Date, revocationDate: Date? = nil,
+        accountBinding: String? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
@@ -42,11 +45,12 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
         self.environment = environment
         self.purchaseDate = purchaseDate
         self.revocationDate = revocationDate
+        self.accountBinding = accountBinding
     }
 
     private enum CodingKeys: String, CodingKey {
         case store, transactionID, productID, playerID, quantity, state, verified, environment, purchaseDate,
-            revocationDate
+            revocationDate, accountBinding
     }
 
     /// Decodes with defaults: store `test`, quantity 1, state `purchased`, verified true,
@@ -63,6 +67,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
         environment = try container.decodeIfPresent(StoreEnvironment.self, forKey: .environment) ?? .sandbox
         purchaseDate = try container.decodeIfPresent(Date.self, forKey: .purchaseDate) ?? Date()
         revocationDate = try container.decodeIfPresent(Date.self, forKey: .revocationDate)
+        accountBinding = try container.decodeIfPresent(String.self, forKey: .accountBinding)
     }
 
     /// The encoder every test-store payload uses: ISO 8601 dates with milliseconds, sorted keys.

@@ -35,7 +35,7 @@ public struct TestStoreVerifier: TransactionVerifier {
         return .verified(
             VerifiedTransaction(
                 store: document.store, transactionID: document.transactionID, productID: document.productID,
-                playerID: document.playerID, quantity: document.quantity, state: document.state,
+                accountBinding: document.accountBinding, quantity: document.quantity, state: document.state,
                 environment: document.environment, purchaseDate: document.purchaseDate,
                 revocationDate: document.revocationDate))
     }

@@ -18,8 +18,8 @@ enum CatalogDiffCommand {
             is allowed and explained. With --db, says how many times each product was sold
             (the ledger is only read).
 
-            exit codes: 0 safe, 1 dangerous, 65 a catalog is invalid, 66 a file is missing,
-              64 usage
+            exit codes: 0 safe, 1 dangerous (or the ledger could not be read; the message
+              says which), 65 a catalog is invalid, 66 a file is missing, 64 usage
             """,
         valueOptions: ["db"],
         flagOptions: ["json"],

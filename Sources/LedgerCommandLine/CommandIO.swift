@@ -41,7 +41,11 @@ public struct CommandIO: Sendable {
     func printJSON<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
+        // Milliseconds, the precision the ledger keeps.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+        }
         do {
             print(String(decoding: try encoder.encode(value), as: UTF8.self))
         } catch {

@@ -19,11 +19,12 @@ enum DemoCommand {
 
             options:
               --catalog FILE  the product catalog (default ProductCatalog.json)
-              --db FILE       the ledger file (default: a new file in a temporary folder)
+              --db FILE       a ledger file that does not exist yet (default: a new file in
+                              a temporary folder); the demo narrates a fresh ledger
               --json          print one JSON object per step instead of text
 
             exit codes: 0 every step behaved, 70 a step did not, 1 infrastructure error,
-              65 invalid catalog, 66 catalog missing
+              64 usage (or --db names an existing file), 65 invalid catalog, 66 catalog missing
             """,
         valueOptions: ["catalog", "db"],
         flagOptions: ["json"],
@@ -32,6 +33,10 @@ enum DemoCommand {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "demo")
             }
             let catalogPath = arguments.value("catalog") ?? "ProductCatalog.json"
+            if let given = arguments.value("db"), FileManager.default.fileExists(atPath: given) {
+                return LedgerCommandLine.usageError(
+                    "--db \(given) already exists; the demo needs a fresh ledger", io: io, command: "demo")
+            }
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("ledger-demo-\(UUID().uuidString)")
             let database = arguments.value("db") ?? directory.appendingPathComponent("ledger.sqlite").path

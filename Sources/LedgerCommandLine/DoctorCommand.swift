@@ -8,28 +8,36 @@ enum DoctorCommand {
         words: ["doctor"],
         summary: "check a ledger file read-only: schema, integrity, pending finishes",
         help: """
-            usage: ledger doctor --db FILE [--json]
+            usage: ledger doctor --db FILE [--json] [--finish-warning-hours N]
 
             Opens the ledger read-only and reports its schema version, the result of
-            PRAGMA integrity_check, and every pending finish with its age. Never modifies
-            the file, and never creates one.
+            PRAGMA integrity_check, and every pending finish with its age, marking those
+            older than N hours (default 24) as overdue: Google Play refunds purchases not
+            acknowledged within 3 days. Never modifies the file, and never creates one.
 
             exit codes: 0 healthy, 1 unreadable, foreign, newer or damaged ledger,
               64 usage, 66 file missing
             """,
-        valueOptions: ["db"],
+        valueOptions: ["db", "finish-warning-hours"],
         flagOptions: ["json"],
         run: { arguments, io in
             let database: String
+            var warningHours: Int64 = 24
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try arguments.required("db")
+                if let text = arguments.value("finish-warning-hours") {
+                    guard let hours = Int64(text), hours >= 0, hours <= 24 * 365 else {
+                        throw Arguments.UsageError(message: "--finish-warning-hours needs a whole number of hours")
+                    }
+                    warningHours = hours
+                }
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "doctor")
             }
             let report: LedgerHealthReport
             do throws(LedgerError) {
-                report = try LedgerDoctor.examine(path: database)
+                report = try LedgerDoctor.examine(path: database, finishWarningAgeSeconds: warningHours * 3600)
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "doctor")
             }
@@ -49,8 +57,14 @@ enum DoctorCommand {
         io.print("pending finishes: \(report.pendingFinishes.count)")
         for pending in report.pendingFinishes {
             let error = pending.lastError.map { ", last error: \($0)" } ?? ""
+            let overdue = pending.overdue ? " OVERDUE" : ""
             io.print(
-                "  \(pending.key) player \(pending.playerID): \(pending.ageSeconds)s old, \(pending.attemptCount) failed attempt(s)\(error)"
+                "  \(pending.key) player \(pending.playerID): \(pending.ageSeconds)s old, \(pending.attemptCount) failed attempt(s)\(error)\(overdue)"
+            )
+        }
+        if report.overdueFinishCount > 0 {
+            io.print(
+                "warning: \(report.overdueFinishCount) finish(es) pending longer than \(report.finishWarningAgeSeconds / 3600)h; run `ledger recover`"
             )
         }
         io.print(report.healthy ? "healthy" : "NOT HEALTHY")

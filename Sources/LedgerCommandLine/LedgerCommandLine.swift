@@ -20,8 +20,9 @@ struct Command: Sendable {
 public enum LedgerCommandLine {
     static let commands: [Command] = [
         DemoCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
-        FulfillCommand.command, RecoverCommand.command,
-        PlayerCommands.player, PlayerCommands.reset, DoctorCommand.command,
+        FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
+        EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
+        DoctorCommand.command,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
@@ -64,7 +65,11 @@ public enum LedgerCommandLine {
             let name = command.words.joined(separator: " ")
             lines.append("  " + name.padding(toLength: 16, withPad: " ", startingAt: 0) + command.summary)
         }
-        lines += ["", "exit codes: 0 ok, 1 infrastructure error, 3 rejected, 64 usage, 65 bad data, 66 missing input"]
+        lines += [
+            "",
+            "exit codes: 0 ok, 1 infrastructure error (or a dangerous catalog diff), 3 rejected, 64 usage,",
+            "  65 bad data, 66 missing input, 70 a demo step did not behave",
+        ]
         return lines.joined(separator: "\n")
     }
 

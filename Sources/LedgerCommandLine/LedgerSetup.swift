@@ -10,15 +10,17 @@ enum LedgerSetup {
     /// Opens the database and catalog and wires the test-store ports.
     static func ledger(
         database: String, catalogPath: String, faults: any FaultInjector = NoFaults(),
-        createIfMissing: Bool = true
+        createIfMissing: Bool = true, ownershipTransfer: OwnershipTransferPolicy = .never
     ) throws(LedgerError) -> Ledger {
         let catalog = try CatalogLoader.load(path: catalogPath)
         var options = SQLiteLedgerStore.Options()
         options.createIfMissing = createIfMissing
         let store = try SQLiteLedgerStore(path: database, options: options)
+        var configuration = LedgerConfiguration.sandbox
+        configuration.ownershipTransfer = ownershipTransfer
         return try Ledger(
             catalog: catalog, store: store, verifier: TestStoreVerifier(), finisher: TestStore(),
-            faults: faults, configuration: .sandbox)
+            faults: faults, configuration: configuration)
     }
 
     /// Opens an existing database only (never creates one).

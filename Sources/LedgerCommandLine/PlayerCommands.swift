@@ -72,6 +72,10 @@ enum PlayerCommands {
         guard let playerID = arguments.positionals.first, !playerID.isEmpty else {
             throw Arguments.UsageError(message: "PLAYER is required")
         }
+        let identifierByteCountMax = LedgerConfiguration.sandbox.identifierByteCountMax
+        guard playerID.utf8.count <= identifierByteCountMax else {
+            throw Arguments.UsageError(message: "PLAYER is longer than \(identifierByteCountMax) bytes")
+        }
         return (playerID, try arguments.required("db"))
     }
 }

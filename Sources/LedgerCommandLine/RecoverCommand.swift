@@ -12,7 +12,7 @@ enum RecoverCommand {
             port) and prints a JSON report. The database must exist.
 
             exit codes: 0 everything recovered, 1 some finish still failing or
-              infrastructure error, 64 usage, 66 database or catalog missing
+              infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
         valueOptions: ["db", "catalog"],
         run: { arguments, io in

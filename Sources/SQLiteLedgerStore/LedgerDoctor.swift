@@ -15,6 +15,8 @@ public struct LedgerHealthReport: Hashable, Sendable, Codable {
         public var attemptCount: Int
         /// The last failure.
         public var lastError: String?
+        /// Older than the warning age: Google Play refunds what is not acknowledged in 3 days.
+        public var overdue: Bool
     }
 
     /// The file inspected.
@@ -29,6 +31,10 @@ public struct LedgerHealthReport: Hashable, Sendable, Codable {
     public var transactionCount: Int64
     /// Pending finishes, oldest first (at most `pendingFinishCountMax`).
     public var pendingFinishes: [PendingFinishAge]
+    /// The age in seconds beyond which a pending finish is overdue.
+    public var finishWarningAgeSeconds: Int64
+    /// How many pending finishes are overdue.
+    public var overdueFinishCount: Int
     /// Whether the file is healthy: integrity ok and schema current.
     public var healthy: Bool
 }
@@ -40,7 +46,9 @@ public enum LedgerDoctor {
 
     /// Opens `path` read-only and reports schema, integrity and pending finishes.
     /// Throws the same typed errors as opening the store for an unreadable file.
-    public static func examine(path: String, now: Date = Date()) throws(LedgerError) -> LedgerHealthReport {
+    public static func examine(
+        path: String, now: Date = Date(), finishWarningAgeSeconds: Int64 = 24 * 60 * 60
+    ) throws(LedgerError) -> LedgerHealthReport {
         guard FileManager.default.fileExists(atPath: path) else { throw LedgerError.ledgerMissing(path: path) }
         let connection: SQLiteConnection
         do {
@@ -57,15 +65,16 @@ public enum LedgerDoctor {
             try connection.integer("SELECT count(*) FROM ledger_transactions")
         }
         let nowMilliseconds = now.ledgerMilliseconds
+        let ages = pending.map { row -> LedgerHealthReport.PendingFinishAge in
+            let age = max(0, (nowMilliseconds - row.enqueuedAt.ledgerMilliseconds) / 1000)
+            return .init(
+                key: row.key, playerID: row.playerID, ageSeconds: age, attemptCount: row.attemptCount,
+                lastError: row.lastError, overdue: age >= finishWarningAgeSeconds)
+        }
         return LedgerHealthReport(
             path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
-            integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count,
-            pendingFinishes: pending.map {
-                .init(
-                    key: $0.key, playerID: $0.playerID,
-                    ageSeconds: max(0, (nowMilliseconds - $0.enqueuedAt.ledgerMilliseconds) / 1000),
-                    attemptCount: $0.attemptCount, lastError: $0.lastError)
-            },
+            integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count, pendingFinishes: ages,
+            finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: ages.filter(\.overdue).count,
             healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
     }
 }

@@ -19,6 +19,14 @@ enum LedgerSchema {
             EconomyOperationsTable.createSQL,
             EventsTable.createSQL,
             "PRAGMA application_id = \(applicationID);",
-        ].joined(separator: "\n")
+        ].joined(separator: "\n"),
+        // 2: refunds and revocations.
+        [
+            RevocationEventsTable.createSQL,
+            RefundStatesTable.createSQL,
+            PlayerFlagsTable.createSQL,
+            EntitlementVersionsTable.createSQL,
+            EventsTable.createTransactionIndexSQL,
+        ].joined(separator: "\n"),
     ]
 }

@@ -14,7 +14,9 @@ public final class SQLiteLedgerStore: LedgerStore {
         /// fsync on every commit: a committed grant survives power loss. The default.
         case full = "FULL"
         /// In WAL mode, commits survive a process crash but the last ones may be lost on
-        /// power loss or an OS crash; the ledger then relies on the platform redelivering.
+        /// power loss or an OS crash. A grant lost that way after its platform finish was
+        /// called is lost for good, so use it only where the ledger is replicated or the
+        /// platform can be asked again (for example a Play purchase token).
         case normal = "NORMAL"
     }
 
@@ -43,34 +45,49 @@ public final class SQLiteLedgerStore: LedgerStore {
         public init() {}
     }
 
-    /// Paths open in this process: one connection per database, because Debian's
-    /// SQLite 3.40 can corrupt a WAL file when two connections of one process write.
-    private static let openPaths = Mutex<Set<String>>([])
+    /// Files open in this process, by device and inode so links and symlinks to one file
+    /// count as one: one connection per database, because Debian's SQLite 3.40 can
+    /// corrupt a WAL file when two connections of one process write.
+    private static let openFiles = Mutex<Set<String>>([])
 
     /// The file's path as given.
     public let path: String
-    private let canonicalPath: String
+    private let fileIdentity: String
     private let connection: Mutex<SQLiteConnection>
 
     /// Opens or creates a ledger.
     public init(path: String, options: Options = Options()) throws(LedgerError) {
-        let canonical = Self.canonicalPath(path)
-        guard Self.openPaths.withLock({ $0.insert(canonical).inserted }) else {
+        guard !path.isEmpty, path != ":memory:", !path.hasPrefix("file:") else {
+            throw LedgerError.configuration(
+                "\(path.isEmpty ? "an empty path" : path) is not a file on disk: WAL is required, and SQLite keeps in-memory and temporary databases out of WAL")
+        }
+        if !FileManager.default.fileExists(atPath: path) {
+            guard options.createIfMissing else { throw LedgerError.ledgerMissing(path: path) }
+            // An empty file is an empty database to SQLite; creating it first gives it an inode to register.
+            guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                throw LedgerError.storage(
+                    StorageFailure(
+                        engine: "sqlite", resultCode: 14, extendedResultCode: 14, message: "cannot create the file",
+                        sql: nil))
+            }
+        }
+        let identity = try Self.identity(of: path)
+        guard Self.openFiles.withLock({ $0.insert(identity).inserted }) else {
             throw LedgerError.ledgerInUse(path: path)
         }
         do {
             let opened = try Self.open(path: path, options: options)
             self.connection = Mutex(opened)
         } catch {
-            _ = Self.openPaths.withLock { $0.remove(canonical) }
+            _ = Self.openFiles.withLock { $0.remove(identity) }
             throw error
         }
         self.path = path
-        self.canonicalPath = canonical
+        self.fileIdentity = identity
     }
 
     deinit {
-        _ = Self.openPaths.withLock { $0.remove(canonicalPath) }
+        _ = Self.openFiles.withLock { $0.remove(fileIdentity) }
     }
 
     /// Runs `body` in a read transaction, so it sees one consistent snapshot.
@@ -91,18 +108,22 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
-    private static func canonicalPath(_ path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let directory = url.deletingLastPathComponent().resolvingSymlinksInPath()
-        return directory.appendingPathComponent(url.lastPathComponent).standardizedFileURL.path
+    /// `device:inode` of an existing file.
+    private static func identity(of path: String) throws(LedgerError) -> String {
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard let device = attributes[.systemNumber] as? NSNumber, let inode = attributes[.systemFileNumber] as? NSNumber
+            else { return URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
+            return "\(device.uint64Value):\(inode.uint64Value)"
+        } catch {
+            throw LedgerError.ledgerMissing(path: path)
+        }
     }
 
     private static func open(path: String, options: Options) throws(LedgerError) -> SQLiteConnection {
-        let exists = FileManager.default.fileExists(atPath: path)
-        guard exists || options.createIfMissing else { throw LedgerError.ledgerMissing(path: path) }
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteConnection(path: path, mode: exists ? .readWrite : .readWriteCreate)
+            connection = try SQLiteConnection(path: path, mode: .readWrite)
         } catch {
             throw LedgerError.notALedger(path: path, detail: error.message)
         }

@@ -28,7 +28,8 @@ import Testing
     }
 
     static let shapes: [(String, CatalogFields.Shape)] = [
-        ("root", CatalogFields.root), ("definition", CatalogFields.definition), ("product", CatalogFields.product),
+        ("root", CatalogFields.root), ("definition", CatalogFields.definition), ("entitlement", CatalogFields.entitlement),
+        ("product", CatalogFields.product),
         ("storeProductIDs", CatalogFields.storeProductIDs), ("rewards", CatalogFields.rewards),
         ("currencyLine", CatalogFields.currencyLine), ("itemLine", CatalogFields.itemLine), ("limit", CatalogFields.limit),
     ]

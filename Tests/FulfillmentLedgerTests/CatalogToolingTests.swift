@@ -89,7 +89,7 @@ import Testing
 
         var withoutWeekly = Self.sample
         let start = try #require(withoutWeekly.range(of: #"    {\#n      "id": "weekly_offer""#))
-        let end = try #require(withoutWeekly.range(of: #"    {\#n      "id": "remove_ads""#))
+        let end = try #require(withoutWeekly.range(of: #"    {\#n      "id": "remove_ads""#, range: start.upperBound..<withoutWeekly.endIndex))
         withoutWeekly.removeSubrange(start.lowerBound..<end.lowerBound)
         let removed = CatalogDiff.compare(old: old, new: try Self.catalog(withoutWeekly), saleCounts: ["weekly_offer": 2])
         let removal = try #require(removed.changes.first { $0.kind == .productRemoved })

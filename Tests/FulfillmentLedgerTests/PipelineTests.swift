@@ -136,9 +136,12 @@ import Testing
         var tampered = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
         tampered.productID = "test.gems_large"
         #expect(try await harness.ledger.fulfill(tampered).rejection?.reason == .unverified)
-        var otherPlayer = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let bound = TestStoreTransaction(
+            transactionID: "bound-1", productID: "test.gems_small", playerID: "p1", purchaseDate: harness.clock.now(),
+            accountBinding: "p1")
+        var otherPlayer = bound.submission()
         otherPlayer.playerID = "p2"
-        #expect(try await harness.ledger.fulfill(otherPlayer).rejection?.reason == .unverified)
+        #expect(try await harness.ledger.fulfill(otherPlayer).rejection?.reason == .accountMismatch)
         var garbage = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
         garbage.payload = "not json"
         #expect(try await harness.ledger.fulfill(garbage).rejection?.reason == .unverified)

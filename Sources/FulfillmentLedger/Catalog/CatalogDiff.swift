@@ -108,7 +108,7 @@ public enum CatalogDiff {
     private static func removed(_ product: Product, sold: Int?) -> CatalogChange {
         CatalogChange(
             kind: .productRemoved, productID: product.id, dangerous: sold != 0,
-            message: "removed \(product.id): \(soldText(sold)); a redelivery of a transaction already sold would be rejected as unknownProduct. To retire it, remove its store product IDs from the stores first and keep it in the catalog",
+            message: "removed \(product.id): \(soldText(sold)); a purchase paid for but not yet fulfilled (a pending payment, a grant awaiting retry) would be rejected as unknownProduct and the player would get nothing. To retire it, stop selling it in the stores first, wait until no purchase of it is pending, then remove it here",
             soldCount: sold)
     }
 
@@ -138,7 +138,7 @@ public enum CatalogDiff {
             let after = new.storeProductIDs[store]
             guard before != after else { continue }
             if let before {
-                add(.storeIDRemoved, sold != 0, "\(old.id) no longer maps \(store)/\(before): \(soldText(sold)); redeliveries of transactions sold under it would be rejected as unknownProduct")
+                add(.storeIDRemoved, sold != 0, "\(old.id) no longer maps \(store)/\(before): \(soldText(sold)); a purchase under it paid for but not yet fulfilled would be rejected as unknownProduct")
             }
             if let after {
                 add(.storeIDAdded, false, "\(old.id) is now also sold as \(store)/\(after)")

@@ -13,8 +13,11 @@ public enum CatalogFields {
     public static let root = Shape(
         allowed: ["$schema", "schemaVersion", "currencies", "items", "entitlements", "products"],
         required: ["schemaVersion", "currencies", "items", "entitlements", "products"])
-    /// A currency, item or entitlement declaration.
+    /// A currency or item declaration.
     public static let definition = Shape(allowed: ["id", "name", "description"], required: ["id"])
+    /// An entitlement declaration.
+    public static let entitlement = Shape(
+        allowed: ["id", "name", "description", "unknownPolicy", "removesAds"], required: ["id"])
     /// A product.
     public static let product = Shape(
         allowed: ["id", "name", "description", "kind", "storeProductIDs", "rewards", "limit", "refundPolicy"],

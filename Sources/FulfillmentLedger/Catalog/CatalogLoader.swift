@@ -106,9 +106,10 @@ public enum CatalogLoader {
                     at: value)
             }
         }
-        let currencies = definitions(object["currencies"], at: "$.currencies", reader: &reader)
-        let items = definitions(object["items"], at: "$.items", reader: &reader)
-        let entitlements = definitions(object["entitlements"], at: "$.entitlements", reader: &reader)
+        let currencies = definitions(object["currencies"], at: "$.currencies", shape: CatalogFields.definition, reader: &reader)
+        let items = definitions(object["items"], at: "$.items", shape: CatalogFields.definition, reader: &reader)
+        let entitlements = definitions(
+            object["entitlements"], at: "$.entitlements", shape: CatalogFields.entitlement, reader: &reader)
         var products: [Product] = []
         if let value = object["products"],
             let elements = reader.array(value, at: "$.products", countMax: Limits.productCountMax)
@@ -125,28 +126,49 @@ public enum CatalogLoader {
             schemaVersion: schemaVersion,
             currencies: currencies.map { CurrencyDefinition(id: $0.id, name: $0.name) },
             items: items.map { ItemDefinition(id: $0.id, name: $0.name) },
-            entitlements: entitlements.map { EntitlementDefinition(id: $0.id, name: $0.name) },
+            entitlements: entitlements.compactMap { entitlement($0, reader: &reader) },
             products: products, versionHash: versionHash)
     }
 
+    /// A declaration as read: its ID, name, JSON object and path.
+    private typealias Declaration = (id: String, name: String?, object: JSONObject, path: String)
+
     private static func definitions(
-        _ value: JSONValue?, at path: String, reader: inout CatalogReader
-    ) -> [(id: String, name: String?)]? {
+        _ value: JSONValue?, at path: String, shape: CatalogFields.Shape, reader: inout CatalogReader
+    ) -> [Declaration]? {
         guard let value, let elements = reader.array(value, at: path, countMax: Limits.definitionCountMax) else {
             return nil
         }
-        var result: [(id: String, name: String?)] = []
+        var result: [Declaration] = []
         for (index, element) in elements.enumerated() {
             let elementPath = "\(path)[\(index)]"
             guard
-                let object = reader.object(element, at: elementPath, shape: CatalogFields.definition),
+                let object = reader.object(element, at: elementPath, shape: shape),
                 let idValue = object["id"], let id = reader.identifier(idValue, at: "\(elementPath).id")
             else { continue }
             let name = object["name"].flatMap { reader.string($0, at: "\(elementPath).name") }
             if let description = object["description"] { _ = reader.string(description, at: "\(elementPath).description") }
-            result.append((id, name))
+            result.append((id, name, object, elementPath))
         }
         return result
+    }
+
+    /// An entitlement declaration with its policies; nil (and a problem reported) when a policy is invalid.
+    private static func entitlement(_ declaration: Declaration, reader: inout CatalogReader) -> EntitlementDefinition? {
+        var definition = EntitlementDefinition(id: declaration.id, name: declaration.name)
+        if let value = declaration.object["unknownPolicy"] {
+            guard let policy = reader.choice(value, at: "\(declaration.path).unknownPolicy", of: UnknownPolicy.allCases)
+            else { return nil }
+            definition.unknownPolicy = policy
+        }
+        if let value = declaration.object["removesAds"] {
+            guard case .bool(let flag, _) = value else {
+                reader.report("\(declaration.path).removesAds", "removesAds must be true or false", at: value)
+                return nil
+            }
+            definition.removesAds = flag
+        }
+        return definition
     }
 }
 

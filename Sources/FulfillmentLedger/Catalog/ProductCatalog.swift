@@ -24,9 +24,9 @@ public enum RefundPolicy: String, Hashable, Sendable, Codable, CaseIterable {
     case floor
 }
 
-/// At most `count` purchases of a product per `period`, checked before payment.
+/// At most `count` units of a product bought per `period`, checked before payment.
 public struct PurchaseLimit: Hashable, Sendable, Codable {
-    /// Purchases allowed per period.
+    /// Units allowed per period (a transaction of quantity 3 counts 3).
     public var count: Int
     /// The counting window.
     public var period: LimitPeriod
@@ -54,12 +54,24 @@ public struct ItemDefinition: Hashable, Sendable {
     public var name: String?
 }
 
+/// How to treat an entitlement while the ledger cannot be read.
+public enum UnknownPolicy: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Treat it as not owned (the default): never give away what may not be paid for.
+    case failClosed
+    /// Treat it as owned: never take away what may have been paid for.
+    case failOpen
+}
+
 /// A declared entitlement.
 public struct EntitlementDefinition: Hashable, Sendable {
     /// Stable ID, such as `remove_ads`.
     public var id: String
     /// A display name for tools, optional.
     public var name: String?
+    /// How to treat it while ownership is unknown.
+    public var unknownPolicy: UnknownPolicy = .failClosed
+    /// Whether owning it turns ads off.
+    public var removesAds = false
 }
 
 /// What one unit of a product grants.
@@ -95,7 +107,7 @@ public struct Product: Hashable, Sendable {
 
 /// The validated product catalog: currencies, items, entitlements and products.
 ///
-/// Build one with `ProductCatalog.load(path:)` or `ProductCatalog.parse(_:)`, which
+/// Build one with `CatalogLoader.load(path:)` or `CatalogLoader.parse(_:)`, which
 /// validate everything and report every problem at once.
 public struct ProductCatalog: Hashable, Sendable {
     /// The only schema version this build reads.
@@ -162,4 +174,7 @@ public struct ProductCatalog: Hashable, Sendable {
 
     /// Whether an entitlement ID is declared.
     public func hasEntitlement(_ id: String) -> Bool { entitlements.contains { $0.id == id } }
+
+    /// The declaration of an entitlement, if any.
+    public func entitlement(id: String) -> EntitlementDefinition? { entitlements.first { $0.id == id } }
 }

@@ -41,27 +41,14 @@ public struct EntitlementRecord: Hashable, Sendable, Codable {
 }
 
 /// The kind of an append-only event-log entry.
-public struct LedgerEventKind: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+public struct LedgerEventKind: OpenStringEnumeration {
     /// The stable name.
     public let rawValue: String
     /// Wraps a name.
     public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// Decodes a bare string.
-    public init(from decoder: any Decoder) throws {
-        self.rawValue = try decoder.singleValueContainer().decode(String.self)
-    }
-
-    /// Encodes as a bare string.
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
-
     /// A purchase was granted and recorded.
     public static let purchaseGranted = LedgerEventKind(rawValue: "purchaseGranted")
-    /// One reward line of a purchase was applied.
-    public static let rewardApplied = LedgerEventKind(rawValue: "rewardApplied")
     /// The platform finish succeeded.
     public static let finishSucceeded = LedgerEventKind(rawValue: "finishSucceeded")
     /// A platform finish attempt failed; the outbox row stays.
@@ -70,9 +57,18 @@ public struct LedgerEventKind: RawRepresentable, Hashable, Sendable, Codable, Cu
     public static let playerReset = LedgerEventKind(rawValue: "playerReset")
     /// A game economy operation (spend or grant) was applied.
     public static let operationApplied = LedgerEventKind(rawValue: "operationApplied")
-
-    /// The raw name.
-    public var description: String { rawValue }
+    /// A refund or revoke took back what a purchase granted.
+    public static let refundApplied = LedgerEventKind(rawValue: "refundApplied")
+    /// A clawback went below zero: the shortfall is owed as debt.
+    public static let debtRecorded = LedgerEventKind(rawValue: "debtRecorded")
+    /// A grant paid off (part of) a debt first.
+    public static let debtRepaid = LedgerEventKind(rawValue: "debtRepaid")
+    /// A refund was reversed: what it took was given back.
+    public static let refundReversed = LedgerEventKind(rawValue: "refundReversed")
+    /// A revocation event changed nothing (stale, nothing left, or awaiting the purchase).
+    public static let revocationRecorded = LedgerEventKind(rawValue: "revocationRecorded")
+    /// A non-consumable's entitlements moved to another player on restore.
+    public static let entitlementTransferred = LedgerEventKind(rawValue: "entitlementTransferred")
 }
 
 /// One entry of the append-only event log.

@@ -17,12 +17,19 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
     case wrongEnvironment
     /// The quantity is zero, negative, above the limit, or not 1 for a non-consumable.
     case invalidQuantity
+    /// The store binds the transaction to an account (App Store `appAccountToken`, Google
+    /// Play `obfuscatedExternalAccountId`) that is not this player's.
+    case accountMismatch
+    /// A revocation event of a kind this version does not apply; nothing changed.
+    case unsupportedEvent
     /// The transaction ID was already fulfilled for another product.
     case conflictProduct
-    /// The transaction ID was already fulfilled for another player.
-    case conflictPlayer
+    /// The transaction ID was already fulfilled for another player (and no transfer applies).
+    case ownedByAnotherPlayer
     /// The transaction ID was already fulfilled with another quantity.
     case conflictQuantity
+    /// The revocation event ID was already applied with different content.
+    case conflictEvent
 
     /// The stable numeric code (see Docs/ErrorCodes.md).
     public var code: Int {
@@ -34,9 +41,12 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
         case .unknownProduct: 105
         case .wrongEnvironment: 106
         case .invalidQuantity: 107
+        case .accountMismatch: 108
+        case .unsupportedEvent: 109
         case .conflictProduct: 201
-        case .conflictPlayer: 202
+        case .ownedByAnotherPlayer: 202
         case .conflictQuantity: 203
+        case .conflictEvent: 204
         }
     }
 

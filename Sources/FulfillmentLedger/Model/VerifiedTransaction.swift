@@ -8,9 +8,9 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     public var transactionID: String
     /// The store's product ID.
     public var productID: String
-    /// The player the store says the purchase belongs to, when the store carries one
-    /// (for example an app account token); `nil` when the store does not say.
-    public var playerID: String?
+    /// The account the store binds the purchase to, when it carries one (App Store
+    /// `appAccountToken`, Google Play `obfuscatedExternalAccountId`); nil when it does not.
+    public var accountBinding: String?
     /// Units bought.
     public var quantity: Int
     /// Payment state.
@@ -24,14 +24,14 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
 
     /// Creates verified facts.
     public init(
-        store: PlatformStore, transactionID: String, productID: String, playerID: String?,
+        store: PlatformStore, transactionID: String, productID: String, accountBinding: String?,
         quantity: Int, state: PurchaseState, environment: StoreEnvironment, purchaseDate: Date,
         revocationDate: Date? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
         self.productID = productID
-        self.playerID = playerID
+        self.accountBinding = accountBinding
         self.quantity = quantity
         self.state = state
         self.environment = environment

@@ -27,6 +27,11 @@ extension Ledger {
             switch operation.asset {
             case .currency:
                 after = try writer.addToBalance(playerID: operation.playerID, currencyID: operation.assetID, delta: delta)
+                if operation.direction == .grant {
+                    try Ledger.noteDebtRepaid(
+                        before: after - delta, granted: delta, currencyID: operation.assetID,
+                        playerID: operation.playerID, source: nil, now: now, writer: writer)
+                }
             case .item:
                 after = try writer.addToInventory(playerID: operation.playerID, itemID: operation.assetID, delta: delta)
             case .entitlement:

@@ -33,6 +33,9 @@ extension Ledger {
         if let mismatch = Self.mismatch(between: submission, and: verified) {
             return .rejected(Rejection(.unverified, mismatch))
         }
+        if let binding = verified.accountBinding, binding != configuration.accountBinding(submission.playerID) {
+            return .rejected(Rejection(.accountMismatch, "the store binds \(verified.key) to another account"))
+        }
         try faults.check(.afterVerify)
         guard verified.environment == configuration.environment else {
             return .rejected(
@@ -43,6 +46,13 @@ extension Ledger {
 
         // 2. Map the store's product to the catalog.
         guard let product = catalog.product(store: verified.store, storeProductID: verified.productID) else {
+            // A transaction fulfilled before its product left the catalog is still known:
+            // acknowledge it and retry its finish instead of losing track of it.
+            if let existing = try store.read({ reader throws(LedgerError) in try reader.transaction(verified.key) }),
+                existing.storeProductID == verified.productID
+            {
+                return try await replay(existing, verified: verified, productID: existing.productID, playerID: submission.playerID)
+            }
             return .rejected(
                 Rejection(.unknownProduct, "no catalog product maps \(verified.store)/\(verified.productID)"))
         }
@@ -57,22 +67,20 @@ extension Ledger {
         let key = verified.key
         let playerID = submission.playerID
         if let existing = try store.read({ reader throws(LedgerError) in try reader.transaction(key) }) {
-            return try await replay(existing, verified: verified, product: product, playerID: playerID)
+            return try await replay(existing, verified: verified, productID: product.id, playerID: playerID)
         }
         if let rejection = Self.stateRejection(verified) { return .rejected(rejection) }
 
         // 4 and 5. Grant, record and commit as one store transaction.
         let now = clock.now()
         let written = try store.write { writer throws(LedgerError) -> GrantWrite in
-            try self.grant(
-                verified, product: product, playerID: playerID, catalogVersion: catalog.versionHash, now: now,
-                writer: writer)
+            try self.grant(verified, product: product, playerID: playerID, catalog: catalog, now: now, writer: writer)
         }
         let record: TransactionRecord
         switch written {
         case .raced(let existing):
             // Another delivery of the same transaction committed first.
-            return try await replay(existing, verified: verified, product: product, playerID: playerID)
+            return try await replay(existing, verified: verified, productID: product.id, playerID: playerID)
         case .granted(let granted):
             record = granted
         }
@@ -95,7 +103,7 @@ extension Ledger {
 
     /// Step 4, inside the store transaction: every change of one purchase.
     func grant(
-        _ verified: VerifiedTransaction, product: Product, playerID: String, catalogVersion: String, now: Date,
+        _ verified: VerifiedTransaction, product: Product, playerID: String, catalog: ProductCatalog, now: Date,
         writer: any LedgerWriter
     ) throws(LedgerError) -> GrantWrite {
         // Re-check inside the write lock: a concurrent delivery may have committed meanwhile.
@@ -112,7 +120,7 @@ extension Ledger {
         let record = TransactionRecord(
             key: verified.key, playerID: playerID, productID: product.id, storeProductID: verified.productID,
             productKind: product.kind, quantity: verified.quantity, environment: verified.environment,
-            purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalogVersion,
+            purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalog.versionHash,
             grants: granted, finishedAt: nil)
         try writer.insertTransaction(record)
         for period in PurchasePeriod.keys(for: verified.purchaseDate) {
@@ -126,6 +134,8 @@ extension Ledger {
             LedgerEvent(
                 kind: .purchaseGranted, playerID: playerID, transaction: verified.key, at: now,
                 detail: "\(product.id) x\(verified.quantity): \(summary)"))
+        // Refunds that arrived before the purchase apply now, in store-date order.
+        try applyAwaitingRevocations(for: record, catalog: catalog, now: now, writer: writer)
         try faults.check(.beforeCommit)
         return .granted(record)
     }
@@ -138,7 +148,10 @@ extension Ledger {
         guard !overflow else { throw LedgerError.amountOverflow(playerID: playerID, assetID: line.id) }
         switch line.kind {
         case .currency:
-            _ = try writer.addToBalance(playerID: playerID, currencyID: line.id, delta: total)
+            let after = try writer.addToBalance(playerID: playerID, currencyID: line.id, delta: total)
+            try Self.noteDebtRepaid(
+                before: after - total, granted: total, currencyID: line.id, playerID: playerID, source: source, now: now,
+                writer: writer)
         case .item:
             _ = try writer.addToInventory(playerID: playerID, itemID: line.id, delta: total)
         case .entitlement:
@@ -146,23 +159,37 @@ extension Ledger {
             // An entitlement already owned stays owned and is not recorded as granted again,
             // so refunding this transaction later cannot take away what another one granted.
             guard try writer.grantEntitlement(record, playerID: playerID) else { return nil }
+            _ = try writer.bumpEntitlementVersion(playerID: playerID)
             return GrantLine(kind: .entitlement, id: line.id, quantity: 1)
         }
         return GrantLine(kind: line.kind, id: line.id, quantity: total)
     }
 
+    /// Logs the part of a grant that paid off debt from an earlier clawback.
+    static func noteDebtRepaid(
+        before: Int64, granted: Int64, currencyID: String, playerID: String, source: TransactionKey?, now: Date,
+        writer: any LedgerWriter
+    ) throws(LedgerError) {
+        guard before < 0 else { return }
+        let repaid = min(granted, -before)
+        try writer.appendEvent(
+            LedgerEvent(
+                kind: .debtRepaid, playerID: playerID, transaction: source, at: now,
+                detail: "\(repaid) \(currencyID) repaid debt first; \(max(0, -before - repaid)) still owed"))
+    }
+
     /// A transaction the ledger already holds: never grants; retries a pending finish.
     private func replay(
-        _ existing: TransactionRecord, verified: VerifiedTransaction, product: Product, playerID: String
+        _ existing: TransactionRecord, verified: VerifiedTransaction, productID: String, playerID: String
     ) async throws(LedgerError) -> FulfillmentOutcome {
-        if existing.productID != product.id {
+        if existing.productID != productID {
             return .rejected(
                 Rejection(
                     .conflictProduct,
-                    "\(existing.key) was fulfilled for product \(existing.productID), not \(product.id)"))
+                    "\(existing.key) was fulfilled for product \(existing.productID), not \(productID)"))
         }
         if existing.playerID != playerID {
-            return .rejected(Rejection(.conflictPlayer, "\(existing.key) was fulfilled for another player"))
+            return .rejected(Rejection(.ownedByAnotherPlayer, "\(existing.key) was fulfilled for another player"))
         }
         if existing.quantity != verified.quantity {
             return .rejected(
@@ -189,9 +216,6 @@ extension Ledger {
         }
         if verified.quantity != submission.quantity {
             return "verified quantity \(verified.quantity) differs from submitted \(submission.quantity)"
-        }
-        if let owner = verified.playerID, owner != submission.playerID {
-            return "the store says this purchase belongs to another player"
         }
         return nil
     }

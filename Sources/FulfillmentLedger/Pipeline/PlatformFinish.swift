@@ -7,6 +7,8 @@ extension Ledger {
         var record: TransactionRecord
         var finished: Bool
         var error: String?
+        /// Another call in this process was already finishing it; not a failure.
+        var inFlightElsewhere = false
     }
 
     /// Calls the platform finish for a committed transaction and marks it finished.
@@ -18,7 +20,9 @@ extension Ledger {
         // One finish per transaction at a time in this process; concurrent duplicate
         // deliveries leave it to the call already running.
         guard finishesInFlight.withLock({ $0.insert(key).inserted }) else {
-            return FinishAttempt(record: record, finished: false, error: "a finish for \(key) is already running")
+            return FinishAttempt(
+                record: record, finished: false, error: "a finish for \(key) is already running",
+                inFlightElsewhere: true)
         }
         defer { _ = finishesInFlight.withLock { $0.remove(key) } }
 

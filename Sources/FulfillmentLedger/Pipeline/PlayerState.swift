@@ -12,6 +12,12 @@ public struct PlayerSnapshot: Hashable, Sendable, Codable {
     public var history: [TransactionRecord]
     /// Recent events, newest first.
     public var events: [LedgerEvent]
+    /// Currency owed after clawbacks (the negative part of each balance).
+    public var debts: [String: Int64]
+    /// Flags for support, newest first.
+    public var flags: [PlayerFlag]
+    /// The entitlement version (see `EntitlementSnapshot`).
+    public var entitlementVersion: Int64
 }
 
 import Foundation
@@ -20,13 +26,17 @@ extension LedgerStore {
     /// A player's balances, inventory, entitlements, newest `historyCountMax` records and events.
     public func playerSnapshot(_ playerID: String, historyCountMax: Int) throws(LedgerError) -> PlayerSnapshot {
         try read { reader throws(LedgerError) in
-            PlayerSnapshot(
+            let balances = try reader.balances(playerID: playerID)
+            return PlayerSnapshot(
                 playerID: playerID,
-                balances: try reader.balances(playerID: playerID),
+                balances: balances,
                 inventory: try reader.inventory(playerID: playerID),
                 entitlements: try reader.entitlements(playerID: playerID),
                 history: try reader.transactions(playerID: playerID, limit: historyCountMax),
-                events: try reader.events(playerID: playerID, limit: historyCountMax))
+                events: try reader.events(playerID: playerID, limit: historyCountMax),
+                debts: balances.filter { $0.value < 0 }.mapValues { -$0 },
+                flags: try reader.playerFlags(playerID: playerID, limit: historyCountMax),
+                entitlementVersion: try reader.entitlementVersion(playerID: playerID))
         }
     }
 

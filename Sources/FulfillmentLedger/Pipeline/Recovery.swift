@@ -4,6 +4,8 @@ public struct RecoveryReport: Hashable, Sendable {
     public var finishesSucceeded: [TransactionKey] = []
     /// Pending finishes that failed again, with the error; they stay in the outbox.
     public var finishesFailed: [TransactionKey: String] = [:]
+    /// Pending finishes another call in this process was already running; not failures.
+    public var finishesInFlight: [TransactionKey] = []
     /// Unfinished transactions the source reported, and the outcome of re-submitting each.
     public var resubmitted: [TransactionKey: FulfillmentOutcome] = [:]
     /// Re-submissions that failed with an infrastructure error; the platform still holds them.
@@ -27,11 +29,15 @@ extension Ledger {
         for row in pending {
             guard let record = try store.read({ reader throws(LedgerError) in try reader.transaction(row.key) })
             else {
-                preconditionFailure("outbox row \(row.key) has no ledger record; the store broke its contract")
+                // The store enforces this link; a missing record means the file was changed outside the ledger.
+                throw LedgerError.integrityCheckFailed(
+                    path: "ledger", detail: "outbox row \(row.key) has no ledger record")
             }
             let attempt = await finishPending(record)
             if attempt.finished {
                 report.finishesSucceeded.append(row.key)
+            } else if attempt.inFlightElsewhere {
+                report.finishesInFlight.append(row.key)
             } else {
                 report.finishesFailed[row.key] = attempt.error ?? "not finished"
             }

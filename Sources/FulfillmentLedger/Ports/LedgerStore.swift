@@ -30,7 +30,7 @@ public protocol LedgerReader {
     func inventory(playerID: String) throws(LedgerError) -> [String: Int64]
     /// A player's owned entitlements.
     func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord]
-    /// Purchases of a product by a player in a limit period (`lifetime` or `2026-W48`).
+    /// Units of a product bought by a player in a limit period (`lifetime` or `2026-W48`).
     func purchaseCount(playerID: String, productID: String, period: String) throws(LedgerError) -> Int
     /// The outbox row of a transaction, if its finish is pending.
     func pendingFinish(_ key: TransactionKey) throws(LedgerError) -> PendingFinish?
@@ -40,6 +40,18 @@ public protocol LedgerReader {
     func operation(id: String) throws(LedgerError) -> OperationRecord?
     /// A player's events, newest first, at most `limit`.
     func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent]
+    /// A transaction's events, oldest first, at most `limit`.
+    func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent]
+    /// A stored revocation event, if its ID was seen.
+    func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord?
+    /// A transaction's revocation events, by store event date then arrival, at most `limit`.
+    func revocationEvents(for key: TransactionKey, limit: Int) throws(LedgerError) -> [RevocationRecord]
+    /// A transaction's refund state; nil when no event has touched it.
+    func refundState(_ key: TransactionKey) throws(LedgerError) -> RefundState?
+    /// A player's entitlement version: 0 before any change, +1 on every change.
+    func entitlementVersion(playerID: String) throws(LedgerError) -> Int64
+    /// A player's flags, newest first, at most `limit`.
+    func playerFlags(playerID: String, limit: Int) throws(LedgerError) -> [PlayerFlag]
 }
 
 /// Writes of ledger state, available inside `write` only.
@@ -53,7 +65,7 @@ public protocol LedgerWriter: LedgerReader {
     func addToInventory(playerID: String, itemID: String, delta: Int64) throws(LedgerError) -> Int64
     /// Marks an entitlement owned; returns false if it was already owned (nothing changes then).
     func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool
-    /// Adds one purchase to a product's count for a period.
+    /// Adds `count` units to a product's purchase count for a period.
     func incrementPurchaseCount(playerID: String, productID: String, period: String, by count: Int) throws(LedgerError)
     /// Adds an outbox row for a transaction's finish.
     func enqueueFinish(_ pending: PendingFinish) throws(LedgerError)
@@ -67,4 +79,18 @@ public protocol LedgerWriter: LedgerReader {
     @discardableResult func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64
     /// Clears a player's balances, inventory and purchase counts; keeps the ledger and entitlements.
     func resetProgress(playerID: String) throws(LedgerError)
+    /// Stores a revocation event; its ID must be new.
+    func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError)
+    /// Replaces the disposition, effect, debt and reversed flag of a stored revocation event.
+    func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError)
+    /// Inserts or replaces a transaction's refund state.
+    func upsertRefundState(_ state: RefundState) throws(LedgerError)
+    /// Removes an entitlement; returns false if the player did not own it.
+    func revokeEntitlement(playerID: String, entitlementID: String) throws(LedgerError) -> Bool
+    /// Adds one to the player's entitlement version and returns the new version.
+    func bumpEntitlementVersion(playerID: String) throws(LedgerError) -> Int64
+    /// Adds a flag to a player.
+    func insertPlayerFlag(_ flag: PlayerFlag, playerID: String) throws(LedgerError)
+    /// Moves a transaction's ledger record (and its outbox row, if any) to another player.
+    func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError)
 }

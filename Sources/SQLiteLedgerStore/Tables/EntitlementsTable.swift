@@ -52,4 +52,13 @@ extension SQLiteLedgerSession {
             return connection.changes == 1
         }
     }
+
+    /// Deletes an owned entitlement; false when the player did not own it.
+    func revokeEntitlement(playerID: String, entitlementID: String) throws(LedgerError) -> Bool {
+        try sql { () throws(SQLiteError) in
+            try connection.statement("DELETE FROM entitlements WHERE player_id = ? AND entitlement_id = ?")
+                .run([.text(playerID), .text(entitlementID)])
+            return connection.changes == 1
+        }
+    }
 }

@@ -20,24 +20,43 @@ enum EventsTable {
         CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
             BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
         """
+
+    /// Added by migration 2: refunds read a transaction's history.
+    static let createTransactionIndexSQL = """
+        CREATE INDEX events_by_transaction ON events (store, transaction_id, sequence);
+        """
+
+    static let columns = "sequence, kind, player_id, store, transaction_id, at_ms, detail"
+
+    /// An event from a row of `columns`.
+    static func decode(_ row: SQLiteRow) -> LedgerEvent {
+        let key = row.optionalText(3).map { TransactionKey(store: PlatformStore(rawValue: $0), transactionID: row.text(4)) }
+        return LedgerEvent(
+            sequence: row.int64(0), kind: LedgerEventKind(rawValue: row.text(1)), playerID: row.text(2),
+            transaction: key, at: Date(ledgerMilliseconds: row.int64(5)), detail: row.text(6))
+    }
 }
 
 extension SQLiteLedgerSession {
     func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try sql { () throws(SQLiteError) in
             try connection.statement(
+                "SELECT \(EventsTable.columns) FROM events WHERE player_id = ? ORDER BY sequence DESC LIMIT ?"
+            ).query([.text(playerID), .integer(Int64(limit))], rowCountMax: limit, EventsTable.decode)
+        }
+    }
+
+    /// A transaction's events, oldest first.
+    func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
                 """
-                SELECT sequence, kind, player_id, store, transaction_id, at_ms, detail
-                FROM events WHERE player_id = ? ORDER BY sequence DESC LIMIT ?
+                SELECT \(EventsTable.columns) FROM events WHERE store = ? AND transaction_id = ?
+                ORDER BY sequence LIMIT ?
                 """
-            ).query([.text(playerID), .integer(Int64(limit))], rowCountMax: limit) { row in
-                let key = row.optionalText(3).map {
-                    TransactionKey(store: PlatformStore(rawValue: $0), transactionID: row.text(4))
-                }
-                return LedgerEvent(
-                    sequence: row.int64(0), kind: LedgerEventKind(rawValue: row.text(1)), playerID: row.text(2),
-                    transaction: key, at: Date(ledgerMilliseconds: row.int64(5)), detail: row.text(6))
-            }
+            ).query(
+                [.text(key.store.rawValue), .text(key.transactionID), .integer(Int64(limit))], rowCountMax: limit,
+                EventsTable.decode)
         }
     }
 

@@ -80,4 +80,12 @@ extension SQLiteLedgerSession {
         }
         try stampFinished(key, at: date)
     }
+
+    /// Moves the outbox row, if any, with its ledger record to another player.
+    func reassignPendingFinish(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError) {
+        try sql { () throws(SQLiteError) in
+            try connection.statement("UPDATE pending_finishes SET player_id = ? WHERE store = ? AND transaction_id = ?")
+                .run([.text(playerID), .text(key.store.rawValue), .text(key.transactionID)])
+        }
+    }
 }

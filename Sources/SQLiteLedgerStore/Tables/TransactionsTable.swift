@@ -90,6 +90,15 @@ extension SQLiteLedgerSession {
         }
     }
 
+    /// Moves a ledger record and its outbox row to another player; an unknown key changes nothing.
+    func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError) {
+        try sql { () throws(SQLiteError) in
+            try connection.statement("UPDATE ledger_transactions SET player_id = ? WHERE store = ? AND transaction_id = ?")
+                .run([.text(playerID), .text(key.store.rawValue), .text(key.transactionID)])
+        }
+        try reassignPendingFinish(key, toPlayerID: playerID)
+    }
+
     private struct TransactionRow {
         var store, transactionID, playerID, productID, storeProductID, kind: String
         var quantity: Int64
@@ -119,7 +128,7 @@ extension SQLiteLedgerSession {
     }
 
     /// Grants are stored as a small JSON array so an operator can read them in any SQLite shell.
-    private func encodeGrants(_ grants: [GrantLine]) throws(LedgerError) -> String {
+    func encodeGrants(_ grants: [GrantLine]) throws(LedgerError) -> String {
         do {
             return String(decoding: try JSONEncoder().encode(grants), as: UTF8.self)
         } catch {
@@ -127,7 +136,8 @@ extension SQLiteLedgerSession {
         }
     }
 
-    private func decodeGrants(_ text: String) throws(LedgerError) -> [GrantLine] {
+    /// Reads grant lines stored by `encodeGrants`; unreadable text means the file was edited outside the ledger.
+    func decodeGrants(_ text: String) throws(LedgerError) -> [GrantLine] {
         do {
             return try JSONDecoder().decode([GrantLine].self, from: Data(text.utf8))
         } catch {

@@ -1,0 +1,163 @@
+import Foundation
+
+/// The result of submitting a revocation event.
+public enum RevocationOutcome: Hashable, Sendable {
+    /// Recorded now; the record's disposition says whether it changed anything.
+    case recorded(RevocationRecord)
+    /// The event ID was already recorded with the same content; nothing changed now.
+    case alreadyRecorded(RevocationRecord)
+    /// Refused; nothing changed.
+    case rejected(Rejection)
+
+    /// The stored record, unless rejected.
+    public var record: RevocationRecord? {
+        switch self {
+        case .recorded(let record), .alreadyRecorded(let record): record
+        case .rejected: nil
+        }
+    }
+
+    /// The rejection, if rejected.
+    public var rejection: Rejection? {
+        if case .rejected(let rejection) = self { return rejection }
+        return nil
+    }
+}
+
+/// Refunds, revokes and reversals: each event applied exactly once, in one store
+/// transaction with its event-log entries, in store-date order.
+extension Ledger {
+    /// Applies a refund, partial refund, revoke or reversal. Idempotent by event ID.
+    ///
+    /// What is taken back is read from the ledger record, never from the current catalog.
+    /// An event older (by store date) than one of the opposite kind already applied is
+    /// stale and changes nothing, so late deliveries never overwrite newer state.
+    public func applyRevocation(_ event: RevocationEvent) throws(LedgerError) -> RevocationOutcome {
+        try checkIdentifier(event.eventID, "eventID")
+        try checkIdentifier(event.transactionID, "transactionID")
+        guard RevocationKind.supported.contains(event.kind) else {
+            return .rejected(Rejection(.unsupportedEvent, "revocation kind \(event.kind) is not supported"))
+        }
+        if event.kind == .partialRefund {
+            guard let quantity = event.quantity, quantity >= 1, quantity <= configuration.quantityMax else {
+                return .rejected(Rejection(.invalidQuantity, "a partialRefund needs a quantity of 1 to \(configuration.quantityMax)"))
+            }
+        }
+        let catalog = self.catalog
+        let now = clock.now()
+        return try store.write { writer throws(LedgerError) -> RevocationOutcome in
+            if let existing = try writer.revocationEvent(id: event.eventID) {
+                guard existing.event == event else {
+                    return .rejected(Rejection(.conflictEvent, "event \(event.eventID) was recorded with other content"))
+                }
+                return .alreadyRecorded(existing)
+            }
+            var record = RevocationRecord(
+                event: event, disposition: .awaitingPurchase, effect: [], debtCreated: [:], receivedAt: now,
+                reversed: false)
+            guard let transaction = try writer.transaction(event.key) else {
+                // Kept, and applied in date order when the purchase is fulfilled.
+                try writer.insertRevocationEvent(record)
+                return .recorded(record)
+            }
+            record = try apply(record, to: transaction, catalog: catalog, now: now, writer: writer)
+            try writer.insertRevocationEvent(record)
+            return .recorded(record)
+        }
+    }
+
+    /// Applies events that arrived before their purchase, right after it is recorded.
+    func applyAwaitingRevocations(
+        for transaction: TransactionRecord, catalog: ProductCatalog, now: Date, writer: any LedgerWriter
+    ) throws(LedgerError) {
+        let waiting = try writer.revocationEvents(for: transaction.key, limit: configuration.revocationEventCountMax)
+            .filter { $0.disposition == .awaitingPurchase }
+        for stored in waiting {
+            let applied = try apply(stored, to: transaction, catalog: catalog, now: now, writer: writer)
+            try writer.updateRevocationEvent(applied)
+        }
+    }
+
+    /// Decides what an event does to a fulfilled transaction, does it, and logs it.
+    private func apply(
+        _ record: RevocationRecord, to transaction: TransactionRecord, catalog: ProductCatalog, now: Date,
+        writer: any LedgerWriter
+    ) throws(LedgerError) -> RevocationRecord {
+        var result = record
+        let event = record.event
+        var state = try writer.refundState(transaction.key) ?? .active(transaction.key)
+        if event.kind.takesBack {
+            if let reversal = state.lastReversalDate, event.eventDate <= reversal {
+                result.disposition = .stale
+            } else {
+                let take = takeBack(event, from: transaction, state: &state)
+                if take.units == 0 {
+                    result.disposition = .noChange
+                } else {
+                    let policy = catalog.product(id: transaction.productID)?.refundPolicy ?? .clawback
+                    let applied = try RefundEffects.takeBack(
+                        transaction, units: take.units, removeEntitlements: take.removesEntitlements, policy: policy,
+                        now: now, writer: writer)
+                    result.disposition = .applied
+                    result.effect = applied.effect
+                    result.debtCreated = applied.debt
+                }
+            }
+        } else {
+            if let takeBack = state.lastTakeBackDate, event.eventDate <= takeBack {
+                result.disposition = .stale
+            } else {
+                result.effect = try RefundEffects.giveBack(transaction, now: now, writer: writer, eventCountMax: configuration.revocationEventCountMax)
+                result.disposition = result.effect.isEmpty ? .noChange : .applied
+                state.status = .active
+                state.refundedQuantity = 0
+            }
+            state.lastReversalDate = max(state.lastReversalDate ?? event.eventDate, event.eventDate)
+        }
+        if result.disposition != .stale { try writer.upsertRefundState(state) }
+        try logRevocation(result, transaction: transaction, now: now, writer: writer)
+        return result
+    }
+
+    /// Updates the refund state for a take-back event and says how much to take.
+    private func takeBack(
+        _ event: RevocationEvent, from transaction: TransactionRecord, state: inout RefundState
+    ) -> (units: Int, removesEntitlements: Bool) {
+        let remaining = transaction.quantity - state.refundedQuantity
+        let units = event.kind == .partialRefund ? min(event.quantity ?? 0, remaining) : remaining
+        state.refundedQuantity += units
+        state.lastTakeBackDate = max(state.lastTakeBackDate ?? event.eventDate, event.eventDate)
+        let everything = state.refundedQuantity >= transaction.quantity
+        if event.kind == .revoke {
+            state.status = .revoked
+        } else if everything {
+            state.status = state.status == .revoked ? .revoked : .refunded
+        } else {
+            state.status = .partiallyRefunded
+        }
+        return (units, everything)
+    }
+
+    private func logRevocation(
+        _ record: RevocationRecord, transaction: TransactionRecord, now: Date, writer: any LedgerWriter
+    ) throws(LedgerError) {
+        let event = record.event
+        let effect = record.effect.map(\.description).joined(separator: ", ")
+        let kind: LedgerEventKind
+        switch (record.disposition, event.kind.takesBack) {
+        case (.applied, true): kind = .refundApplied
+        case (.applied, false): kind = .refundReversed
+        default: kind = .revocationRecorded
+        }
+        try writer.appendEvent(
+            LedgerEvent(
+                kind: kind, playerID: transaction.playerID, transaction: transaction.key, at: now,
+                detail: "\(event.kind) \(event.eventID) (\(record.disposition.rawValue))\(effect.isEmpty ? "" : ": \(effect)")"))
+        for (currency, amount) in record.debtCreated.sorted(by: { $0.key < $1.key }) {
+            try writer.appendEvent(
+                LedgerEvent(
+                    kind: .debtRecorded, playerID: transaction.playerID, transaction: transaction.key, at: now,
+                    detail: "clawback of \(currency) left \(amount) owed; future grants of \(currency) repay it first"))
+        }
+    }
+}

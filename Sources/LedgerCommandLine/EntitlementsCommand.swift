@@ -1,0 +1,52 @@
+import FulfillmentLedger
+
+/// `ledger entitlements`: a player's entitlement states and version.
+enum EntitlementsCommand {
+    static let command = Command(
+        words: ["entitlements"],
+        summary: "show a player's entitlements with their state and version",
+        help: """
+            usage: ledger entitlements --db FILE --player P [--catalog FILE]
+
+            Prints every catalog entitlement as owned or notOwned, the player's entitlement
+            version (it increases with every change), and whether ads may be shown to a
+            consenting player. The database must exist. Catalog default: ProductCatalog.json.
+
+            exit codes: 0 ok, 1 unreadable ledger, 64 usage, 65 invalid catalog,
+              66 database or catalog missing
+            """,
+        valueOptions: ["db", "player", "catalog"],
+        run: { arguments, io in
+            let database: String
+            let playerID: String
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 0)
+                database = try arguments.required("db")
+                playerID = try arguments.required("player")
+            } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "entitlements")
+            }
+            do throws(LedgerError) {
+                let ledger = try LedgerSetup.ledger(
+                    database: database, catalogPath: arguments.value("catalog") ?? "ProductCatalog.json",
+                    createIfMissing: false)
+                let snapshot = try ledger.entitlements(playerID)
+                io.printJSON(
+                    Output(
+                        playerID: playerID, version: snapshot.version ?? 0,
+                        entitlements: snapshot.statuses.mapValues(\.rawValue),
+                        owned: snapshot.owned, adsAllowedWithConsent: ledger.adsAllowed(playerID, consent: true)))
+                return .ok
+            } catch {
+                return LedgerCommandLine.report(error, io: io, command: "entitlements")
+            }
+        })
+
+    struct Output: Encodable {
+        var playerID: String
+        var version: Int64
+        var entitlements: [String: String]
+        var owned: [EntitlementRecord]
+        var adsAllowedWithConsent: Bool
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+
+/// `ledger revoke`: one refund, revoke or reversal event from stdin.
+enum RevokeCommand {
+    static let command = Command(
+        words: ["revoke"],
+        summary: "apply one refund, partial refund, revoke or reversal read as JSON from stdin",
+        help: """
+            usage: ledger revoke --db FILE --catalog FILE
+
+            Reads one revocation event as a JSON object on stdin, applies it exactly once
+            (idempotent by eventID) and prints the outcome as one JSON object.
+
+            input fields: eventID, store ("test"), transactionID, kind ("fullRefund" |
+              "partialRefund" | "revoke" | "refundReversed"), quantity (partialRefund only),
+              eventDate (ISO 8601, the store's date; orders events), reason (optional)
+            output fields: outcome ("recorded" | "alreadyRecorded" | "rejected"), reason,
+              disposition ("applied" | "awaitingPurchase" | "stale" | "noChange"),
+              effect (negative: taken back, positive: given back), debtCreated
+
+            exit codes: 0 recorded or already recorded, 3 rejected, 1 infrastructure error,
+              64 usage, 65 invalid input or catalog, 66 catalog missing
+            """,
+        valueOptions: ["db", "catalog"],
+        run: { arguments, io in
+            let database: String
+            let catalogPath: String
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 0)
+                database = try arguments.required("db")
+                catalogPath = try arguments.required("catalog")
+            } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "revoke")
+            }
+            guard let data = io.readInput(FulfillCommand.inputByteCountMax) else {
+                io.printError("ledger revoke: stdin is larger than \(FulfillCommand.inputByteCountMax) bytes")
+                return .dataError
+            }
+            let event: RevocationEvent
+            do {
+                event = try TestStoreTransaction.decoder().decode(RevocationEvent.self, from: data)
+            } catch {
+                io.printError("ledger revoke: stdin is not a revocation event: \(FulfillCommand.describe(error))")
+                return .dataError
+            }
+            do throws(LedgerError) {
+                let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath)
+                let outcome = try ledger.applyRevocation(event)
+                io.printJSON(Output(outcome))
+                return outcome.record == nil ? .rejected : .ok
+            } catch {
+                return LedgerCommandLine.report(error, io: io, command: "revoke")
+            }
+        })
+
+    struct Output: Encodable {
+        var outcome: String
+        var reason: String?
+        var reasonCode: Int?
+        var message: String?
+        var eventID: String?
+        var disposition: String?
+        var effect: [GrantLine]?
+        var debtCreated: [String: Int64]?
+
+        init(_ outcome: RevocationOutcome) {
+            switch outcome {
+            case .recorded(let record), .alreadyRecorded(let record):
+                self.outcome = { if case .recorded = outcome { return "recorded" } else { return "alreadyRecorded" } }()
+                eventID = record.event.eventID
+                disposition = record.disposition.rawValue
+                effect = record.effect
+                debtCreated = record.debtCreated
+            case .rejected(let rejection):
+                self.outcome = "rejected"
+                reason = rejection.reason.rawValue
+                reasonCode = rejection.reason.code
+                message = rejection.message
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import FulfillmentLedger
+
+/// `revocation_events`: every refund, revoke and reversal received, keyed by the store's
+/// event ID so each applies once. No foreign key to the ledger: a store may report a
+/// refund before the purchase reaches the ledger, and the event waits for it.
+enum RevocationEventsTable {
+    static let createSQL = """
+        CREATE TABLE revocation_events (
+            event_id TEXT PRIMARY KEY NOT NULL,
+            store TEXT NOT NULL,
+            transaction_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            quantity INTEGER,
+            event_date_ms INTEGER NOT NULL,
+            reason TEXT,
+            disposition TEXT NOT NULL,
+            effect TEXT NOT NULL,
+            debt_created TEXT NOT NULL,
+            received_at_ms INTEGER NOT NULL,
+            reversed INTEGER NOT NULL CHECK (reversed IN (0, 1))
+        ) WITHOUT ROWID;
+        CREATE INDEX revocation_events_by_transaction
+            ON revocation_events (store, transaction_id, event_date_ms);
+        """
+
+    static let columns = """
+        event_id, store, transaction_id, kind, quantity, event_date_ms, reason, disposition, effect, debt_created,
+        received_at_ms, reversed
+        """
+
+    static let selectOneSQL = "SELECT \(columns) FROM revocation_events WHERE event_id = ?"
+    static let selectByTransactionSQL = """
+        SELECT \(columns) FROM revocation_events WHERE store = ? AND transaction_id = ?
+        ORDER BY event_date_ms, received_at_ms, event_id LIMIT ?
+        """
+    static let insertSQL = "INSERT INTO revocation_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let updateSQL = """
+        UPDATE revocation_events SET disposition = ?, effect = ?, debt_created = ?, reversed = ?
+        WHERE event_id = ?
+        """
+}
+
+extension SQLiteLedgerSession {
+    /// A stored event by its ID.
+    func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord? {
+        let rows = try sql { () throws(SQLiteError) in
+            try connection.statement(RevocationEventsTable.selectOneSQL)
+                .query([.text(id)], rowCountMax: 1, Self.revocationRow)
+        }
+        return try rows.first.map { row throws(LedgerError) in try decodeRevocation(row) }
+    }
+
+    /// A transaction's events by store date, then arrival, then event ID (the index covers the first).
+    func revocationEvents(for key: TransactionKey, limit: Int) throws(LedgerError) -> [RevocationRecord] {
+        let rows = try sql { () throws(SQLiteError) in
+            try connection.statement(RevocationEventsTable.selectByTransactionSQL).query(
+                [.text(key.store.rawValue), .text(key.transactionID), .integer(Int64(limit))], rowCountMax: limit,
+                Self.revocationRow)
+        }
+        var records: [RevocationRecord] = []
+        for row in rows { records.append(try decodeRevocation(row)) }
+        return records
+    }
+
+    /// Stores an event; a known event ID fails on the primary key.
+    func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
+        let effect = try encodeGrants(record.effect)
+        let debt = try encodeDebt(record.debtCreated)
+        let event = record.event
+        try sql { () throws(SQLiteError) in
+            try connection.statement(RevocationEventsTable.insertSQL).run([
+                .text(event.eventID), .text(event.store.rawValue), .text(event.transactionID),
+                .text(event.kind.rawValue), .integer(event.quantity.map(Int64.init)),
+                .integer(event.eventDate.ledgerMilliseconds), .text(event.reason),
+                .text(record.disposition.rawValue), .text(effect), .text(debt),
+                .integer(record.receivedAt.ledgerMilliseconds), .integer(record.reversed ? 1 : 0),
+            ])
+        }
+    }
+
+    /// Rewrites what an event did; the event as received is never rewritten.
+    func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
+        let effect = try encodeGrants(record.effect)
+        let debt = try encodeDebt(record.debtCreated)
+        try sql { () throws(SQLiteError) in
+            try connection.statement(RevocationEventsTable.updateSQL).run([
+                .text(record.disposition.rawValue), .text(effect), .text(debt), .integer(record.reversed ? 1 : 0),
+                .text(record.event.eventID),
+            ])
+        }
+    }
+
+    /// A row as read, decoded outside the SQLite closure so a bad value throws a `LedgerError`.
+    private struct RevocationRow {
+        var eventID, store, transactionID, kind: String
+        var quantity: Int64?
+        var eventDateMilliseconds: Int64
+        var reason: String?
+        var disposition, effect, debt: String
+        var receivedMilliseconds, reversed: Int64
+    }
+
+    /// Copies the columns of `RevocationEventsTable.columns` out of the current row.
+    private static func revocationRow(_ row: SQLiteRow) -> RevocationRow {
+        RevocationRow(
+            eventID: row.text(0), store: row.text(1), transactionID: row.text(2), kind: row.text(3),
+            quantity: row.optionalInt64(4), eventDateMilliseconds: row.int64(5), reason: row.optionalText(6),
+            disposition: row.text(7), effect: row.text(8), debt: row.text(9), receivedMilliseconds: row.int64(10),
+            reversed: row.int64(11))
+    }
+
+    /// Builds the record; an unknown disposition means the file was edited outside the ledger.
+    private func decodeRevocation(_ row: RevocationRow) throws(LedgerError) -> RevocationRecord {
+        guard let disposition = RevocationDisposition(rawValue: row.disposition) else {
+            throw corrupt("revocation disposition \(row.disposition)")
+        }
+        let event = RevocationEvent(
+            eventID: row.eventID, store: PlatformStore(rawValue: row.store), transactionID: row.transactionID,
+            kind: RevocationKind(rawValue: row.kind), quantity: row.quantity.map { Int($0) },
+            eventDate: Date(ledgerMilliseconds: row.eventDateMilliseconds), reason: row.reason)
+        return RevocationRecord(
+            event: event, disposition: disposition, effect: try decodeGrants(row.effect),
+            debtCreated: try decodeDebt(row.debt), receivedAt: Date(ledgerMilliseconds: row.receivedMilliseconds),
+            reversed: row.reversed != 0)
+    }
+
+    /// Debt is a JSON object with sorted keys, so the same debt is always stored as the same text.
+    private func encodeDebt(_ debt: [String: Int64]) throws(LedgerError) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        do {
+            return String(decoding: try encoder.encode(debt), as: UTF8.self)
+        } catch {
+            throw LedgerError.invalidArgument("debt does not encode: \(error)")
+        }
+    }
+
+    /// Reads debt stored by `encodeDebt`.
+    private func decodeDebt(_ text: String) throws(LedgerError) -> [String: Int64] {
+        do {
+            return try JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
+        } catch {
+            throw corrupt("debt \(text)")
+        }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import Testing
+
+/// Restore, ownership across accounts, unknown entitlement state and the finish deadline.
+@Suite struct RestoreOwnershipTests {
+    @Test(arguments: StoreKind.allCases)
+    func restoreRecoversOwnershipOnANewDeviceAndNeverGrantsTwice(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let gems = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        _ = try await harness.ledger.fulfill(ads)
+        // The gems purchase never reached the server (app killed); the store still lists it.
+        for _ in 0..<2 {
+            let report = try await harness.ledger.restore(playerID: "p1", query: .answered([ads, gems], authoritative: false))
+            #expect(report.errors.isEmpty && report.queryError == nil)
+            #expect(report.outcomes[ads.key]?.name == "alreadyFulfilled")
+        }
+        #expect(try harness.balance("p1", "gems") == 100, "granted once over two restores")
+        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func emptyAndFailedQueriesAreDifferentAndRevokeNothing(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        _ = try await harness.ledger.fulfill(ads)
+        let failed = try await harness.ledger.restore(
+            playerID: "p1", query: .failed(.transactionSourceUnavailable("store unreachable")))
+        #expect(failed.queryError == .transactionSourceUnavailable("store unreachable"))
+        let empty = try await harness.ledger.restore(playerID: "p1", query: .answered([], authoritative: false))
+        #expect(empty.queryError == nil && empty.revoked.isEmpty)
+        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+        let authoritative = try await harness.ledger.restore(playerID: "p1", query: .answered([], authoritative: true))
+        #expect(authoritative.revoked == [ads.key])
+        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func crossAccountReplayIsRejectedUnlessTransferIsAllowed(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "alice")
+        let gems = harness.testStore.purchase(productID: "test.gems_small", playerID: "alice")
+        _ = try await harness.ledger.fulfill(ads)
+        _ = try await harness.ledger.fulfill(gems)
+        var replay = ads
+        replay.playerID = "bob"
+        #expect(try await harness.ledger.fulfill(replay).rejection?.reason == .ownedByAnotherPlayer)
+        let refused = try await harness.ledger.restore(playerID: "bob", query: .answered([ads], authoritative: false))
+        #expect(refused.outcomes[ads.key]?.rejection?.reason == .ownedByAnotherPlayer)
+        #expect(refused.transferred.isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func transferPolicyMovesNonConsumablesOnlyOnRestore(kind: StoreKind) async throws {
+        var configuration = LedgerConfiguration.sandbox
+        configuration.ownershipTransfer = .nonConsumablesOnRestore
+        let clock = ManualClock()
+        let platform = TestStore(clock: clock)
+        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try LedgerHarness(.sqlite).ledger.store
+        let ledger = try Ledger(
+            catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
+            clock: clock, configuration: configuration)
+        let ads = platform.purchase(productID: "test.remove_ads", playerID: "alice")
+        let gems = platform.purchase(productID: "test.gems_small", playerID: "alice")
+        _ = try await ledger.fulfill(ads)
+        _ = try await ledger.fulfill(gems)
+        var direct = ads
+        direct.playerID = "bob"
+        #expect(try await ledger.fulfill(direct).rejection?.reason == .ownedByAnotherPlayer, "only an explicit restore moves")
+        let report = try await ledger.restore(playerID: "bob", query: .answered([ads, gems], authoritative: false))
+        #expect(report.transferred == [ads.key])
+        #expect(report.outcomes[gems.key]?.rejection?.reason == .ownedByAnotherPlayer, "consumables never move")
+        #expect(try ledger.entitlements("bob").statuses["remove_ads"] == .owned)
+        #expect(try ledger.entitlements("alice").statuses["remove_ads"] == .notOwned)
+        #expect(try ledger.player("alice").events.first?.kind == .entitlementTransferred)
+        #expect(try ledger.player("bob").events.first?.kind == .entitlementTransferred)
+        #expect(try await ledger.fulfill(direct).name == "alreadyFulfilled", "the record now belongs to bob")
+    }
+
+    /// A store whose reads fail, as an unreadable ledger would.
+    final class UnreadableStore: LedgerStore {
+        func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
+            throw LedgerError.notALedger(path: "ledger.sqlite", detail: "file is not a database")
+        }
+
+        func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
+            throw LedgerError.notALedger(path: "ledger.sqlite", detail: "file is not a database")
+        }
+    }
+
+    @Test func unreadableLedgerIsUnknownNeverEmpty() throws {
+        let catalogText = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8).replacingOccurrences(
+            of: #""entitlements": [\#n    {"#,
+            with: #""entitlements": [\#n    { "id": "vip_lounge" },\#n    {"#)
+        let ledger = try Ledger(
+            catalog: try CatalogLoader.parse(Array(catalogText.utf8)), store: UnreadableStore(),
+            verifier: TestStoreVerifier(), finisher: TestStore(), configuration: .sandbox)
+        #expect(throws: LedgerError.self) { _ = try ledger.entitlements("p1") }
+        let snapshot = ledger.entitlementSnapshot("p1")
+        #expect(!snapshot.isKnown && snapshot.version == nil)
+        #expect(snapshot.statuses == ["remove_ads": .unknown, "vip_lounge": .unknown])
+        #expect(ledger.treatsAsOwned("remove_ads", in: snapshot), "remove_ads is declared failOpen")
+        #expect(!ledger.treatsAsOwned("vip_lounge", in: snapshot), "fail closed by default")
+        #expect(!ledger.adsAllowed("p1", consent: true), "never show ads while the state is unknown")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func overdueFinishesAreListedAfterTheWarningAge(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        harness.testStore.failNext(.finish)
+        _ = try await harness.ledger.fulfill(purchase)
+        harness.clock.advance(seconds: 23 * 3600)
+        #expect(try harness.ledger.overdueFinishes().isEmpty)
+        harness.clock.advance(seconds: 2 * 3600)
+        #expect(try harness.ledger.overdueFinishes().map(\.key) == [purchase.key])
+        #expect(try harness.ledger.overdueFinishes(olderThanSeconds: 30 * 3600).isEmpty)
+    }
+}

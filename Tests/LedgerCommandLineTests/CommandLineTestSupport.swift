@@ -1,0 +1,86 @@
+import Foundation
+import LedgerCommandLine
+import Testing
+
+/// The package's root folder, found from this file's location.
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+/// The repository's sample catalog.
+let repoCatalogPath = packageRoot.appendingPathComponent("ProductCatalog.json").path
+
+/// A fresh directory under the system temporary directory, removed when released.
+final class ScratchDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+
+    /// The path of `name` inside the directory.
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    /// Writes `text` to `name` and returns its path.
+    func write(_ text: String, to name: String) throws -> String {
+        let path = self.path(name)
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// The names of the files in the directory, sorted.
+    func fileNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
+}
+
+/// One in-process run of the `ledger` tool.
+struct LedgerRun {
+    var code: Int32
+    var output: String
+    var error: String
+
+    /// Standard output parsed as one JSON object.
+    func json(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(output.utf8))
+        return try #require(object as? [String: Any], "stdout is not a JSON object: \(output)", sourceLocation: sourceLocation)
+    }
+
+    /// Standard output parsed as one JSON object per line.
+    func jsonLines() throws -> [[String: Any]] {
+        try output.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+        }
+    }
+
+    /// The lines of standard output.
+    var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
+}
+
+/// Runs `ledger` with `arguments`, serving `input` on standard input.
+func ledger(_ arguments: [String], input: String = "") async -> LedgerRun {
+    let captured = CapturedIO(input: input)
+    let code = await LedgerCommandLine.run(arguments, io: captured.io)
+    return LedgerRun(code: code, output: captured.output, error: captured.error)
+}
+
+/// Runs `ledger fulfill` on a ledger and the repository catalog with a transaction document.
+func fulfill(_ document: [String: Any], db: String, extra: [String] = []) async throws -> LedgerRun {
+    let data = try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys])
+    return await ledger(["fulfill", "--db", db, "--catalog", repoCatalogPath] + extra, input: String(decoding: data, as: UTF8.self))
+}
+
+/// The `player` snapshot of a ledger as JSON.
+func playerSnapshot(_ player: String, db: String) async throws -> [String: Any] {
+    let run = await ledger(["player", player, "--db", db])
+    try #require(run.code == 0, "player failed: \(run.error)")
+    return try run.json()
+}
+
+/// A player's balances from the `player` command.
+func balances(_ player: String, db: String) async throws -> [String: Int] {
+    try #require(try await playerSnapshot(player, db: db)["balances"] as? [String: Int])
+}
+
+/// Reads a file's bytes.
+func contents(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }

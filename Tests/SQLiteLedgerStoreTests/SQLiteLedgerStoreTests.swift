@@ -1,0 +1,238 @@
+import Foundation
+import FulfillmentLedger
+import Testing
+
+@testable import SQLiteLedgerStore
+
+/// A new SQLite ledger's file settings, reopening, and the one-store-per-file rule.
+@Suite("SQLite ledger store")
+struct SQLiteLedgerStoreTests {
+    @Test("a new ledger is in WAL mode, stamped with the application ID and the current schema")
+    func freshLedgerHeader() throws {
+        let directory = try ScratchDirectory()
+        let path = directory.path("ledger.sqlite")
+        do {
+            let store = try SQLiteLedgerStore(path: path)
+            #expect(store.path == path)
+            #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
+        }
+        let raw = try RawDatabase(path: path)
+        #expect(try raw.text("PRAGMA journal_mode") == "wal")
+        #expect(try raw.integer("PRAGMA application_id") == 0x464C_4447)
+        #expect(try raw.integer("PRAGMA user_version") == Int64(LedgerSchema.versionSupported))
+        #expect(LedgerSchema.versionSupported == LedgerSchema.migrations.count)
+        #expect(LedgerSchema.versionSupported >= 1)
+        var tables: [String] = []
+        for table in ledgerTables {
+            let count = try raw.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = '\(table)'")
+            if count == 1 { tables.append(table) }
+        }
+        #expect(tables == ledgerTables)
+        let triggers = try raw.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events'")
+        #expect(triggers == 2)
+    }
+
+    @Test(
+        "per-connection settings: foreign keys on, synchronous as configured, busy timeout as configured",
+        arguments: [
+            (SQLiteLedgerStore.Synchronous?.none, Int64(2)), (.full, 2), (.normal, 1),
+        ])
+    func connectionSettings(synchronous: SQLiteLedgerStore.Synchronous?, expectedLevel: Int64) throws {
+        let directory = try ScratchDirectory()
+        var options = SQLiteLedgerStore.Options()
+        if let synchronous { options.synchronous = synchronous }
+        options.busyTimeoutMilliseconds = 1_234
+        let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"), options: options)
+
+        #expect(try connectionPragma("synchronous", of: store) == expectedLevel)
+        #expect(try connectionPragma("foreign_keys", of: store) == 1)
+        #expect(try connectionPragma("busy_timeout", of: store) == 1_234)
+    }
+
+    @Test("the default options are FULL durability, a quick check, a 5 s busy timeout, and create if missing")
+    func defaultOptions() {
+        let options = SQLiteLedgerStore.Options()
+        #expect(options.synchronous == .full)
+        #expect(options.openCheck == .quick)
+        #expect(options.busyTimeoutMilliseconds == 5_000)
+        #expect(options.createIfMissing)
+    }
+
+    @Test("data survives closing and reopening, with every open check", arguments: SQLiteLedgerStore.OpenCheck.allCases)
+    func reopenPersists(check: SQLiteLedgerStore.OpenCheck) throws {
+        let directory = try ScratchDirectory()
+        let path = directory.path("ledger.sqlite")
+        let written: PlayerRows
+        do {
+            let store = try SQLiteLedgerStore(path: path)
+            try store.write { writer throws(LedgerError) in
+                _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 250)
+                _ = try writer.addToInventory(playerID: "p1", itemID: "frost_tower", delta: 2)
+                try writer.insertTransaction(Rows.record("t1"))
+                _ = try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t1"), playerID: "p1")
+                try writer.incrementPurchaseCount(playerID: "p1", productID: "gems_small", period: "lifetime", by: 1)
+                try writer.enqueueFinish(Rows.pending("t1"))
+                try writer.appendEvent(Rows.event("p1", "bought gems"))
+            }
+            written = try playerRows("p1", in: store)
+        }
+        #expect(
+            written
+                == PlayerRows(
+                    balances: ["gems": 250], inventory: ["frost_tower": 2], entitlements: ["remove_ads"], history: ["t1"],
+                    events: ["bought gems"], lifetimePurchases: 1))
+
+        var options = SQLiteLedgerStore.Options()
+        options.openCheck = check
+        options.createIfMissing = false
+        let reopened = try SQLiteLedgerStore(path: path, options: options)
+        #expect(try playerRows("p1", in: reopened) == written)
+        let record = try reopened.read { reader throws(LedgerError) in try reader.transaction(Rows.key("t1")) }
+        #expect(record == Rows.record("t1"))
+        let pending = try reopened.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
+        #expect(pending == Rows.pending("t1"))
+    }
+
+    @Test("a second store for the same file in one process is refused until the first is released")
+    func ledgerInUse() throws {
+        let directory = try ScratchDirectory()
+        let path = directory.path("ledger.sqlite")
+        do {
+            let first = try SQLiteLedgerStore(path: path)
+            withExtendedLifetime(first) {
+                #expect(throws: LedgerError.ledgerInUse(path: path)) { _ = try SQLiteLedgerStore(path: path) }
+                // A refused open must not release the first store's claim.
+                #expect(throws: LedgerError.ledgerInUse(path: path)) { _ = try SQLiteLedgerStore(path: path) }
+            }
+            try first.write { writer throws(LedgerError) in
+                _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 7)
+            }
+        }
+        let second = try SQLiteLedgerStore(path: path)
+        #expect(try playerRows("p1", in: second).balances == ["gems": 7])
+    }
+
+    /// Other spellings of one file's path.
+    enum PathAlias: String, CaseIterable, CustomTestStringConvertible {
+        case dotComponent
+        case parentComponent
+        case symlinkedDirectory
+
+        var testDescription: String { rawValue }
+
+        /// Makes the alias of `directory/real/ledger.sqlite` and returns it.
+        func make(in directory: ScratchDirectory) throws -> String {
+            switch self {
+            case .dotComponent: return directory.path("real/./ledger.sqlite")
+            case .parentComponent:
+                try FileManager.default.createDirectory(
+                    atPath: directory.path("real/sub"), withIntermediateDirectories: true)
+                return directory.path("real/sub/../ledger.sqlite")
+            case .symlinkedDirectory:
+                try FileManager.default.createSymbolicLink(
+                    atPath: directory.path("link"), withDestinationPath: directory.path("real"))
+                return directory.path("link/ledger.sqlite")
+            }
+        }
+    }
+
+    @Test("another spelling of the same path is also refused while the file is open", arguments: PathAlias.allCases)
+    func ledgerInUseThroughAlias(alias: PathAlias) throws {
+        let directory = try ScratchDirectory()
+        try FileManager.default.createDirectory(atPath: directory.path("real"), withIntermediateDirectories: true)
+        let path = directory.path("real/ledger.sqlite")
+        let aliasPath = try alias.make(in: directory)
+        do {
+            let first = try SQLiteLedgerStore(path: path)
+            withExtendedLifetime(first) {
+                #expect(throws: LedgerError.ledgerInUse(path: aliasPath)) { _ = try SQLiteLedgerStore(path: aliasPath) }
+                #expect(first.path == path)
+            }
+        }
+        // Released: the alias now opens the same ledger.
+        _ = try SQLiteLedgerStore(path: aliasPath)
+    }
+
+    @Test("two different files can be open at the same time")
+    func differentFilesCoexist() throws {
+        let directory = try ScratchDirectory()
+        let first = try SQLiteLedgerStore(path: directory.path("a.sqlite"))
+        let second = try SQLiteLedgerStore(path: directory.path("b.sqlite"))
+        try first.write { writer throws(LedgerError) in
+            _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
+        }
+        try second.write { writer throws(LedgerError) in
+            _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 2)
+        }
+        #expect(try playerRows("p1", in: first).balances == ["gems": 1])
+        #expect(try playerRows("p1", in: second).balances == ["gems": 2])
+    }
+
+    @Test("a write blocked by another connection's write lock fails after the busy timeout, and the store recovers")
+    func busyTimeout() throws {
+        let directory = try ScratchDirectory()
+        let path = directory.path("ledger.sqlite")
+        var options = SQLiteLedgerStore.Options()
+        options.busyTimeoutMilliseconds = 100
+        let store = try SQLiteLedgerStore(path: path, options: options)
+        let other = try RawDatabase(path: path)
+        try other.execute("BEGIN IMMEDIATE")
+
+        let started = Date()
+        let error = #expect(throws: LedgerError.self) {
+            try store.write { writer throws(LedgerError) in
+                _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
+            }
+        }
+        #expect(Date().timeIntervalSince(started) >= 0.09)
+        guard case .storage(let failure)? = error else {
+            Issue.record("expected .storage, got \(String(describing: error))")
+            return
+        }
+        #expect(failure.resultCode == 5)  // SQLITE_BUSY
+        #expect(failure.sql == "BEGIN IMMEDIATE")
+
+        try other.execute("ROLLBACK")
+        try store.write { writer throws(LedgerError) in
+            _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
+        }
+        #expect(try playerRows("p1", in: store).balances == ["gems": 1])
+    }
+
+    @Test("a path SQLite would not keep on disk in WAL mode is refused as a configuration error", arguments: ["", ":memory:"])
+    func nonFilePathRefused(path: String) throws {
+        let error = try #require(#expect(throws: LedgerError.self) { _ = try SQLiteLedgerStore(path: path) })
+        guard case .configuration(let message) = error else {
+            Issue.record("expected .configuration, got \(error)")
+            return
+        }
+        #expect(message.contains("WAL is required"))
+        // The failed open released its claim on the path.
+        #expect(throws: LedgerError.self) { _ = try SQLiteLedgerStore(path: path) }
+        #expect(!FileManager.default.fileExists(atPath: ":memory:"))
+    }
+
+    @Test("concurrent writes from many tasks are serialized and none is lost")
+    func concurrentWritesSerialize() async throws {
+        let directory = try ScratchDirectory()
+        let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
+        let taskCount = 16
+        let writesPerTask = 25
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for task in 0..<taskCount {
+                group.addTask {
+                    for write in 0..<writesPerTask {
+                        try store.write { writer throws(LedgerError) in
+                            _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
+                            try writer.appendEvent(Rows.event("p1", "task \(task) write \(write)"))
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let rows = try playerRows("p1", in: store)
+        #expect(rows.balances == ["gems": Int64(taskCount * writesPerTask)])
+        #expect(try tableRowCounts(of: store)["events"] == Int64(taskCount * writesPerTask))
+    }
+}
