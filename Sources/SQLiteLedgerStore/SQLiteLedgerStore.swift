@@ -40,6 +40,9 @@ public final class SQLiteLedgerStore: LedgerStore {
         public var openCheck: OpenCheck = .quick
         /// Whether a missing file is created.
         public var createIfMissing = true
+        /// The SQLite VFS to open the file through; nil for the default. Test suites name a
+        /// fault-injecting VFS here.
+        public var vfsName: String?
 
         /// Default options.
         public init() {}
@@ -123,7 +126,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     private static func open(path: String, options: Options) throws(LedgerError) -> SQLiteConnection {
         let connection: SQLiteConnection
         do {
-            connection = try SQLiteConnection(path: path, mode: .readWrite)
+            connection = try SQLiteConnection(path: path, mode: .readWrite, vfsName: options.vfsName)
         } catch {
             throw LedgerError.notALedger(path: path, detail: error.message)
         }

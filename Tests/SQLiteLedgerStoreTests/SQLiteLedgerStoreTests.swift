@@ -117,10 +117,11 @@ struct SQLiteLedgerStoreTests {
         case dotComponent
         case parentComponent
         case symlinkedDirectory
+        case hardLink
 
         var testDescription: String { rawValue }
 
-        /// Makes the alias of `directory/real/ledger.sqlite` and returns it.
+        /// Makes the alias of the existing `directory/real/ledger.sqlite` and returns it.
         func make(in directory: ScratchDirectory) throws -> String {
             switch self {
             case .dotComponent: return directory.path("real/./ledger.sqlite")
@@ -132,6 +133,10 @@ struct SQLiteLedgerStoreTests {
                 try FileManager.default.createSymbolicLink(
                     atPath: directory.path("link"), withDestinationPath: directory.path("real"))
                 return directory.path("link/ledger.sqlite")
+            case .hardLink:
+                try FileManager.default.linkItem(
+                    atPath: directory.path("real/ledger.sqlite"), toPath: directory.path("hard.sqlite"))
+                return directory.path("hard.sqlite")
             }
         }
     }
@@ -141,16 +146,18 @@ struct SQLiteLedgerStoreTests {
         let directory = try ScratchDirectory()
         try FileManager.default.createDirectory(atPath: directory.path("real"), withIntermediateDirectories: true)
         let path = directory.path("real/ledger.sqlite")
-        let aliasPath = try alias.make(in: directory)
+        let aliasPath: String
         do {
             let first = try SQLiteLedgerStore(path: path)
+            aliasPath = try alias.make(in: directory)
             withExtendedLifetime(first) {
                 #expect(throws: LedgerError.ledgerInUse(path: aliasPath)) { _ = try SQLiteLedgerStore(path: aliasPath) }
                 #expect(first.path == path)
             }
         }
         // Released: the alias now opens the same ledger.
-        _ = try SQLiteLedgerStore(path: aliasPath)
+        let reopened = try SQLiteLedgerStore(path: aliasPath)
+        #expect(try tableRowCounts(of: reopened) == emptyTableRowCounts)
     }
 
     @Test("two different files can be open at the same time")
@@ -199,7 +206,9 @@ struct SQLiteLedgerStoreTests {
         #expect(try playerRows("p1", in: store).balances == ["gems": 1])
     }
 
-    @Test("a path SQLite would not keep on disk in WAL mode is refused as a configuration error", arguments: ["", ":memory:"])
+    @Test(
+        "a path SQLite would not keep on disk in WAL mode is refused as a configuration error",
+        arguments: ["", ":memory:", "file:ledger.sqlite?mode=memory"])
     func nonFilePathRefused(path: String) throws {
         let error = try #require(#expect(throws: LedgerError.self) { _ = try SQLiteLedgerStore(path: path) })
         guard case .configuration(let message) = error else {
@@ -209,7 +218,7 @@ struct SQLiteLedgerStoreTests {
         #expect(message.contains("WAL is required"))
         // The failed open released its claim on the path.
         #expect(throws: LedgerError.self) { _ = try SQLiteLedgerStore(path: path) }
-        #expect(!FileManager.default.fileExists(atPath: ":memory:"))
+        #expect(!FileManager.default.fileExists(atPath: path) || path.isEmpty)
     }
 
     @Test("concurrent writes from many tasks are serialized and none is lost")

@@ -20,7 +20,7 @@ final class SQLiteConnection {
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
 
-    init(path: String, mode: OpenMode) throws(SQLiteError) {
+    init(path: String, mode: OpenMode, vfsName: String? = nil) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -28,7 +28,7 @@ final class SQLiteConnection {
         case .readWriteCreate: flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
         }
         var connection: OpaquePointer?
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        let code = sqlite3_open_v2(path, &connection, flags, vfsName)
         guard code == SQLITE_OK, let connection else {
             let error = SQLiteError(connection: connection, code: code, sql: nil)
             // sqlite3_open_v2 allocates a handle even on failure; it must still be closed.
