@@ -65,6 +65,7 @@ enum DemoCommand {
                 return .failure
             }
             narrator.say("demo finished: every step behaved as promised")
+            if arguments.value("db") == nil { try? FileManager.default.removeItem(at: directory) }
             return .ok
         })
 }

@@ -43,6 +43,17 @@ public struct LedgerHealthReport: Hashable, Sendable, Codable {
 public enum LedgerDoctor {
     /// Most pending finishes listed in a report.
     public static let pendingFinishCountMax = 1_000
+    /// How long the doctor waits for another process's lock.
+    public static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    /// Removes side files the doctor created, but never a -wal that holds data.
+    private static func removeSideFiles(_ created: [String]) {
+        let wal = created.first { $0.hasSuffix("-wal") }
+        if let wal, let size = (try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int, size > 0 {
+            return
+        }
+        for file in created { try? FileManager.default.removeItem(atPath: file) }
+    }
 
     /// Opens `path` read-only and reports schema, integrity and pending finishes.
     /// Throws the same typed errors as opening the store for an unreadable file.
@@ -50,12 +61,19 @@ public enum LedgerDoctor {
         path: String, now: Date = Date(), finishWarningAgeSeconds: Int64 = 24 * 60 * 60
     ) throws(LedgerError) -> LedgerHealthReport {
         guard FileManager.default.fileExists(atPath: path) else { throw LedgerError.ledgerMissing(path: path) }
+        let sideFiles = ["-wal", "-shm"].map { path + $0 }
+        let sideFilesBefore = Set(sideFiles.filter { FileManager.default.fileExists(atPath: $0) })
+        // A read-only connection to a WAL file creates -wal and -shm it cannot remove on close;
+        // remove the ones this look created, when the -wal holds nothing.
+        defer { removeSideFiles(sideFiles.filter { !sideFilesBefore.contains($0) }) }
         let connection: SQLiteConnection
         do {
             connection = try SQLiteConnection(path: path, mode: .readOnly)
         } catch {
             throw LedgerError.notALedger(path: path, detail: error.message)
         }
+        defer { connection.close() }
+        connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         let header = try LedgerFileInspector.inspectHeader(connection, path: path)
         guard !header.isEmpty else { throw LedgerError.notALedger(path: path, detail: "the database is empty") }
         let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)

@@ -25,6 +25,8 @@ enum LedgerFileInspector {
                 userVersion: Int(try connection.integer("PRAGMA user_version")),
                 objectCount: Int(try connection.integer("SELECT count(*) FROM sqlite_schema")))
         } catch {
+            // Only "not a database" means the file is not ours; a lock or an I/O error is reported as such.
+            guard error.resultCode == SQLITE_NOTADB else { throw error.ledgerError }
             throw LedgerError.notALedger(path: path, detail: error.message)
         }
         if header.isEmpty { return header }

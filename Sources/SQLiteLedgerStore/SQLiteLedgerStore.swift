@@ -90,6 +90,8 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     deinit {
+        // Close before unregistering, so no second store opens the file while this one still holds it.
+        connection.withLock { $0.close() }
         _ = Self.openFiles.withLock { $0.remove(fileIdentity) }
     }
 
@@ -114,7 +116,9 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// `device:inode` of an existing file.
     private static func identity(of path: String) throws(LedgerError) -> String {
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            // Follow symlinks, as SQLite does, so an alias of an open file is recognised.
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let attributes = try FileManager.default.attributesOfItem(atPath: resolved)
             guard let device = attributes[.systemNumber] as? NSNumber, let inode = attributes[.systemFileNumber] as? NSNumber
             else { return URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
             return "\(device.uint64Value):\(inode.uint64Value)"

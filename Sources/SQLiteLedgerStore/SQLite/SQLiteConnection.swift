@@ -19,6 +19,7 @@ final class SQLiteConnection {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    private var isClosed = false
 
     init(path: String, mode: OpenMode, vfsName: String? = nil) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -40,7 +41,12 @@ final class SQLiteConnection {
         sqlite3_extended_result_codes(connection, 1)
     }
 
-    deinit {
+    deinit { close() }
+
+    /// Finalizes every cached statement and closes the connection; later use is a programmer error.
+    func close() {
+        guard !isClosed else { return }
+        isClosed = true
         // Statements must be finalized before the connection closes.
         statements.removeAll()
         sqlite3_close_v2(handle)
