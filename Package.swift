@@ -35,8 +35,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LedgerCommandLineTests",
-            dependencies: ["LedgerCommandLine", "FulfillmentLedger"],
-            resources: []
+            dependencies: ["LedgerCommandLine", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -96,6 +96,9 @@ public final class TestStore: PlatformFinisher, TransactionSource {
         state.withLock { $0.outages[port] = count }
     }
 
+    /// How many scripted failures of `port` are still to come.
+    public func pendingFailureCount(_ port: Port) -> Int { state.withLock { $0.outages[port, default: 0] } }
+
     /// Whether the ledger has finished a transaction.
     public func isFinished(_ transactionID: String) -> Bool { state.withLock { $0.finished.contains(transactionID) } }
 

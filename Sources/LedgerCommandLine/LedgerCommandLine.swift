@@ -22,7 +22,7 @@ public enum LedgerCommandLine {
         DemoCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
         FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
         EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
-        DoctorCommand.command,
+        DoctorCommand.command, SimulateCommand.command, WorkloadCommand.command,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.

@@ -16,9 +16,20 @@ struct SimulationModel {
     var fulfilled: [TransactionKey: (playerID: String, productID: String, quantity: Int)] = [:]
     /// Applied economy operations and their parameters.
     var operations: [String: EconomyOperation] = [:]
+    /// Units bought per player, product and period (`lifetime` or a week key).
+    var purchaseCounts: [String: Int] = [:]
+
+    static func countKey(_ playerID: String, _ productID: String, _ period: String) -> String {
+        "\(playerID)|\(productID)|\(period)"
+    }
 
     /// Applies what one purchase grants.
-    mutating func grant(_ product: Product, quantity: Int, to playerID: String, key: TransactionKey) {
+    mutating func grant(
+        _ product: Product, quantity: Int, to playerID: String, key: TransactionKey, purchaseDate: Date
+    ) {
+        for period in [PurchasePeriod.lifetime, PurchasePeriod.weekKey(for: purchaseDate)] {
+            purchaseCounts[Self.countKey(playerID, product.id, period), default: 0] += quantity
+        }
         var holdings = players[playerID, default: Holdings()]
         for line in product.rewards.lines {
             switch line.kind {
@@ -54,6 +65,7 @@ struct SimulationModel {
     mutating func reset(_ playerID: String) {
         let entitlements = players[playerID]?.entitlements ?? []
         players[playerID] = Holdings(entitlements: entitlements)
+        purchaseCounts = purchaseCounts.filter { !$0.key.hasPrefix(playerID + "|") }
     }
 
     /// The holdings without zero entries, as the ledger reports them.

@@ -1,0 +1,76 @@
+import Foundation
+import FulfillmentLedger
+
+/// How a simulation runs; every limit is named.
+public struct SimulationOptions: Sendable {
+    /// The first run's seed; run `r` uses `seed + r`, so any run replays alone.
+    public var seed: UInt64
+    /// Runs to do.
+    public var runCount: Int
+    /// Steps per run.
+    public var stepCount: Int
+    /// Players per run.
+    public var playerCount = 6
+    /// Percent of fulfillment steps that arm a fault or a port failure.
+    public var faultPercent = 25
+    /// Most submissions remembered for redelivery in one run.
+    public var deliveryMemoryMax = 256
+    /// The catalog.
+    public var catalog: ProductCatalog
+    /// Where each run's database goes.
+    public var databaseDirectory: URL
+    /// Opens the store for a database path (the simulation drops and reopens it to restart).
+    public var openStore: @Sendable (String) throws(LedgerError) -> any LedgerStore
+    /// Runs an integrity check on a closed database path: nil when ok, else what is wrong.
+    public var integrityCheck: @Sendable (String) -> String?
+
+    /// Creates options.
+    public init(
+        seed: UInt64, runCount: Int, stepCount: Int, catalog: ProductCatalog, databaseDirectory: URL,
+        openStore: @escaping @Sendable (String) throws(LedgerError) -> any LedgerStore,
+        integrityCheck: @escaping @Sendable (String) -> String?
+    ) {
+        self.seed = seed
+        self.runCount = runCount
+        self.stepCount = stepCount
+        self.catalog = catalog
+        self.databaseDirectory = databaseDirectory
+        self.openStore = openStore
+        self.integrityCheck = integrityCheck
+    }
+}
+
+/// A broken promise found by the simulation, with what is needed to replay it.
+public struct SimulationViolation: Error, Sendable, CustomStringConvertible {
+    /// The seed of the run that broke (replay with `--seed` this and `--runs 1`).
+    public var runSeed: UInt64
+    /// The run's index.
+    public var run: Int
+    /// The step at which the check failed.
+    public var step: Int
+    /// What was broken.
+    public var message: String
+
+    /// `run R (seed S), step K: message`.
+    public var description: String { "run \(run) (seed \(runSeed)), step \(step): \(message)" }
+}
+
+/// What a simulation did.
+public struct SimulationSummary: Sendable, Codable {
+    /// Runs completed.
+    public var runs = 0
+    /// Steps taken.
+    public var steps = 0
+    /// Faults injected, by fault point or port.
+    public var faultsInjected: [String: Int] = [:]
+    /// Store transactions created.
+    public var transactions = 0
+    /// Grants the ledger made.
+    public var grants = 0
+    /// Restarts (ledger dropped and database reopened).
+    public var restarts = 0
+    /// Broken promises found.
+    public var violations: [String] = []
+    /// SHA-256 over every run's trace: the same seed gives the same trace.
+    public var trace = ""
+}

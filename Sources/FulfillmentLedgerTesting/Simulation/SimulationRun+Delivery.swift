@@ -1,0 +1,105 @@
+import Foundation
+import FulfillmentLedger
+
+/// Deliveries with faults, and the check of each outcome against the model.
+extension SimulationRun {
+    /// Submits a transaction, maybe with one fault armed, and checks what came back.
+    func deliver(_ submission: TransactionSubmission) async throws(SimulationViolation) {
+        let ledger = try currentLedger()
+        let armed = armFault()
+        let result: Result<FulfillmentOutcome, LedgerError>
+        do throws(LedgerError) {
+            result = .success(try await ledger.fulfill(submission))
+        } catch {
+            result = .failure(error)
+        }
+        let fired = disarm(armed)
+        if let fired { summary.faultsInjected[fired.name, default: 0] += 1 }
+        switch result {
+        case .failure(let error):
+            note("deliver \(submission.transactionID) -> error")
+            guard let fired, Self.failsBeforeCommit(fired) else {
+                throw violation("\(submission.key) failed without a fault before the commit: \(error)")
+            }
+        case .success(let outcome):
+            note("deliver \(submission.transactionID) -> \(outcome.name)")
+            try check(outcome, for: submission, fired: fired)
+        }
+    }
+
+    /// Whether a fault makes `fulfill` throw with nothing changed.
+    static func failsBeforeCommit(_ fault: ArmedFault) -> Bool {
+        switch fault {
+        case .point(let point): point == .afterVerify || point.isInsideGrantTransaction
+        case .port(let port): port == .verify
+        case .finishTimeout: false
+        }
+    }
+
+    private func armFault() -> ArmedFault? {
+        guard random.chance(options.faultPercent) else { return nil }
+        let choices: [ArmedFault] =
+            FaultPoint.allCases.map { .point($0) } + [.port(.verify), .port(.finish), .finishTimeout]
+        let fault = random.pick(choices)
+        switch fault {
+        case .point(let point): faults.arm(point, .error)
+        case .port(let port): platform.failNext(port)
+        case .finishTimeout: finisher.armTimeout()
+        }
+        return fault
+    }
+
+    /// Disarms whatever was armed and returns it if it fired.
+    private func disarm(_ fault: ArmedFault?) -> ArmedFault? {
+        guard let fault else { return nil }
+        var fired = false
+        switch fault {
+        case .point(let point):
+            fired = faults.firedCount(point) > (summary.faultsInjected[fault.name] ?? 0)
+            faults.disarmAll()
+        case .port(let port):
+            fired = platform.pendingFailureCount(port) == 0
+            platform.failNext(port, count: 0)
+        case .finishTimeout:
+            fired = !finisher.disarmTimeout()
+        }
+        return fired ? fault : nil
+    }
+
+    private func check(
+        _ outcome: FulfillmentOutcome, for submission: TransactionSubmission, fired: ArmedFault?
+    ) throws(SimulationViolation) {
+        let key = submission.key
+        let document = deliveries.first { $0.submission == submission }?.document
+        switch outcome {
+        case .granted(let receipt):
+            guard model.fulfilled[key] == nil else { throw violation("\(key) granted twice") }
+            guard document?.state == .purchased, let product = options.catalog.product(id: receipt.record.productID)
+            else { throw violation("\(key) granted although not purchased") }
+            model.grant(
+                product, quantity: receipt.record.quantity, to: receipt.record.playerID, key: key,
+                purchaseDate: receipt.record.purchaseDate)
+            summary.grants += 1
+            if !receipt.finished && fired == nil { throw violation("\(key) left unfinished without a fault") }
+        case .alreadyFulfilled(let receipt):
+            guard let known = model.fulfilled[key], known.playerID == receipt.record.playerID else {
+                throw violation("\(key) reported alreadyFulfilled but the model never saw it granted")
+            }
+        case .rejected(let rejection):
+            try checkRejection(rejection, key: key, document: document)
+        }
+    }
+
+    private func checkRejection(
+        _ rejection: Rejection, key: TransactionKey, document: TestStoreTransaction?
+    ) throws(SimulationViolation) {
+        let expected: Bool
+        switch rejection.reason {
+        case .pending: expected = document?.state == .pending && model.fulfilled[key] == nil
+        case .cancelled: expected = document?.state == .cancelled && model.fulfilled[key] == nil
+        case .conflictProduct, .ownedByAnotherPlayer, .conflictQuantity: expected = model.fulfilled[key] != nil
+        default: expected = false
+        }
+        guard expected else { throw violation("\(key) rejected unexpectedly: \(rejection)") }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import FulfillmentLedger
+
+/// One seeded run: a workload of purchases, redeliveries, pending payments, spends,
+/// resets and restarts, with faults at every point and port, checked after every step
+/// against an independent model.
+final class SimulationRun {
+    /// A fault armed for one step, and how to tell whether it fired.
+    enum ArmedFault: Equatable {
+        case point(FaultPoint)
+        case port(TestStore.Port)
+        case finishTimeout
+
+        var name: String {
+            switch self {
+            case .point(let point): point.rawValue
+            case .port(let port): "\(port.rawValue)Port"
+            case .finishTimeout: "finishTimeout"
+            }
+        }
+    }
+
+    let options: SimulationOptions
+    let runIndex: Int
+    let runSeed: UInt64
+    var random: SplitMix64
+    let clock = ManualClock()
+    let platform: TestStore
+    let finisher: SimulatedFinisher
+    let faults = ScriptedFaultInjector()
+    let databasePath: String
+    var ledger: Ledger?
+    var model = SimulationModel()
+    /// Every version of every submission delivered or deliverable, with its document.
+    var deliveries: [(submission: TransactionSubmission, document: TestStoreTransaction)] = []
+    var pendingIDs: [String] = []
+    var step = 0
+    var traceText = ""
+    var summary = SimulationSummary()
+    var operationNumber = 0
+    let players: [String]
+
+    init(options: SimulationOptions, runIndex: Int) {
+        self.options = options
+        self.runIndex = runIndex
+        self.runSeed = options.seed &+ UInt64(runIndex)
+        self.random = SplitMix64(seed: runSeed)
+        self.platform = TestStore(clock: clock)
+        self.finisher = SimulatedFinisher(platform: platform)
+        self.databasePath = options.databaseDirectory.appendingPathComponent("run-\(runSeed).sqlite").path
+        self.players = (0..<options.playerCount).map { "player-\($0)" }
+    }
+
+    /// Runs every step; throws the first broken promise.
+    func run() async throws(SimulationViolation) -> SimulationSummary {
+        removeDatabase()
+        defer { removeDatabase() }
+        try openLedger()
+        summary.runs = 1
+        for index in 0..<options.stepCount {
+            step = index
+            try await takeStep()
+            try checkInvariants()
+            summary.steps += 1
+        }
+        try await finishRun()
+        summary.trace = SHA256.hexDigest(Array(traceText.utf8))
+        return summary
+    }
+
+    /// Picks and performs one action.
+    private func takeStep() async throws(SimulationViolation) {
+        let roll = random.below(100)
+        switch roll {
+        case 0..<30: try await purchase()
+        case 30..<50: try await redeliver()
+        case 50..<60: try await resolvePending()
+        case 60..<68: try spend()
+        case 68..<72: try await forgeConflict()
+        case 72..<75: try resetPlayer()
+        case 75..<79: try await restart()
+        case 79..<86: try await recover(after: "recover")
+        case 86..<91: advanceClock()
+        default: try checkEligibility()
+        }
+    }
+
+    func note(_ line: String) { traceText += "\(step) \(line)\n" }
+
+    func violation(_ message: String) -> SimulationViolation {
+        SimulationViolation(runSeed: runSeed, run: runIndex, step: step, message: message)
+    }
+
+    func currentLedger() throws(SimulationViolation) -> Ledger {
+        guard let ledger else { throw violation("no ledger open") }
+        return ledger
+    }
+
+    func openLedger() throws(SimulationViolation) {
+        do {
+            let store = try options.openStore(databasePath)
+            ledger = try Ledger(
+                catalog: options.catalog, store: store, verifier: platform.verifier, finisher: finisher,
+                source: platform, clock: clock, faults: faults, configuration: .sandbox)
+        } catch {
+            throw violation("cannot open the ledger: \(error)")
+        }
+    }
+
+    private func removeDatabase() {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: databasePath + suffix)
+        }
+    }
+
+    // MARK: Actions
+
+    private func purchase() async throws(SimulationViolation) {
+        let product = random.pick(options.catalog.products)
+        guard let storeProductID = product.storeProductIDs[.test] else { return }
+        let player = random.pick(players)
+        let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
+        let roll = random.below(100)
+        let state: PurchaseState = roll < 85 ? .purchased : roll < 95 ? .pending : .cancelled
+        let submission = platform.purchase(productID: storeProductID, playerID: player, quantity: quantity, state: state)
+        summary.transactions += 1
+        remember(submission)
+        if state == .pending { pendingIDs.append(submission.transactionID) }
+        note("purchase \(submission.transactionID) \(product.id) x\(quantity) \(state) for \(player)")
+        if random.chance(80) { try await deliver(submission) }
+    }
+
+    private func redeliver() async throws(SimulationViolation) {
+        guard !deliveries.isEmpty else { return }
+        try await deliver(random.pick(deliveries).submission)
+    }
+
+    private func resolvePending() async throws(SimulationViolation) {
+        guard !pendingIDs.isEmpty else { return }
+        let id = pendingIDs.remove(at: random.below(pendingIDs.count))
+        let approve = random.chance(70)
+        guard let updated = approve ? platform.approve(id) : platform.cancel(id) else { return }
+        remember(updated)
+        note("\(approve ? "approve" : "cancel") \(id)")
+        if random.chance(70) { try await deliver(updated) }
+    }
+
+    func remember(_ submission: TransactionSubmission) {
+        guard let document = try? TestStoreTransaction.decoder().decode(
+            TestStoreTransaction.self, from: Data(submission.payload.utf8))
+        else { return }
+        if deliveries.count >= options.deliveryMemoryMax { deliveries.removeFirst() }
+        deliveries.append((submission, document))
+    }
+
+    private func advanceClock() {
+        let seconds = random.pick([60, 3_600, 86_400, 3 * 86_400])
+        clock.advance(seconds: TimeInterval(seconds))
+        note("advance \(seconds)s")
+    }
+
+    private func resetPlayer() throws(SimulationViolation) {
+        let player = random.pick(players)
+        let ledger = try currentLedger()
+        do throws(LedgerError) {
+            try ledger.resetPlayer(player)
+        } catch {
+            throw violation("reset failed: \(error)")
+        }
+        model.reset(player)
+        note("reset \(player)")
+    }
+
+    private func restart() async throws(SimulationViolation) {
+        ledger = nil
+        summary.restarts += 1
+        note("restart")
+        try openLedger()
+        try await recover(after: "restart")
+    }
+}

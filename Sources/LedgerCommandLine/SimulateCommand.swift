@@ -1,0 +1,110 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import SQLiteLedgerStore
+
+/// `ledger simulate`: the deterministic fault simulation.
+enum SimulateCommand {
+    static let command = Command(
+        words: ["simulate"],
+        summary: "seeded simulation of purchases under faults, checked against a model",
+        help: """
+            usage: ledger simulate --seed S --runs N [--steps K] [--db-dir DIR] [--catalog FILE] [--json]
+
+            Runs N seeded runs (run r uses seed S+r) of K steps (default 100): purchases,
+            duplicate and out-of-order deliveries, forged conflicting IDs, pending payments
+            approved or cancelled, spends, Reset Game, restarts (the ledger is dropped and
+            the SQLite file reopened) and recoveries, with faults at every fault point and
+            port (verify, grant, save, finish, finish timeout). After every step the ledger is
+            compared with an independent model; each run ends with recovery, an
+            exactly-once check and PRAGMA integrity_check. Time is simulated.
+
+            Prints progress on a terminal, a summary and a final line `trace <hex>`: the
+            same seed gives the same trace. A violation prints its seed, run and step, and
+            replays with --seed <run seed> --runs 1. Long mode: --runs 10000.
+
+            options:
+              --db-dir DIR   where run databases go (default: /dev/shm if present, else the
+                             temporary folder); each is removed after its run
+
+            exit codes: 0 no violation, 1 a violation, 64 usage, 65/66 catalog invalid/missing
+            """,
+        valueOptions: ["seed", "runs", "steps", "db-dir", "catalog"],
+        flagOptions: ["json"],
+        run: { arguments, io in await run(arguments, io: io) })
+
+    static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let seed: UInt64
+        let runs: Int
+        let steps: Int
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 0)
+            guard let parsedSeed = UInt64(try arguments.required("seed")) else {
+                throw Arguments.UsageError(message: "--seed needs a whole number")
+            }
+            guard let parsedRuns = Int(try arguments.required("runs")), (1...Simulator.runCountMax).contains(parsedRuns)
+            else { throw Arguments.UsageError(message: "--runs needs 1 to \(Simulator.runCountMax)") }
+            guard let parsedSteps = Int(arguments.value("steps") ?? "100"), (1...Simulator.stepCountMax).contains(parsedSteps)
+            else { throw Arguments.UsageError(message: "--steps needs 1 to \(Simulator.stepCountMax)") }
+            (seed, runs, steps) = (parsedSeed, parsedRuns, parsedSteps)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "simulate")
+        }
+        let catalog: ProductCatalog
+        do throws(LedgerError) {
+            catalog = try CatalogLoader.load(path: arguments.value("catalog") ?? "ProductCatalog.json")
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "simulate")
+        }
+        let directory = databaseDirectory(arguments.value("db-dir"))
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        } catch {
+            io.printError("ledger simulate: cannot create \(directory.path): \(error.localizedDescription)")
+            return .failure
+        }
+        let options = SimulationOptions(
+            seed: seed, runCount: runs, stepCount: steps, catalog: catalog, databaseDirectory: directory,
+            openStore: { path throws(LedgerError) in try SQLiteLedgerStore(path: path) },
+            integrityCheck: { path in
+                do throws(LedgerError) {
+                    let report = try LedgerDoctor.examine(path: path)
+                    return report.integrity == ["ok"] ? nil : report.integrity.joined(separator: "; ")
+                } catch {
+                    return error.description
+                }
+            })
+        // Each run removes its database; the folder goes too unless the caller named it.
+        defer { if arguments.value("db-dir") == nil { try? FileManager.default.removeItem(at: directory) } }
+        let interactive = isatty(STDERR_FILENO) == 1
+        let result = await Simulator.run(options) { done, total in
+            if interactive && (done % 10 == 0 || done == total) { io.writeError("\rsimulate: run \(done)/\(total)") }
+        }
+        if interactive { io.writeError("\n") }
+        report(result, json: arguments.flag("json"), io: io)
+        return result.violation == nil ? .ok : .failure
+    }
+
+    static func databaseDirectory(_ given: String?) -> URL {
+        if let given { return URL(fileURLWithPath: given) }
+        let base = FileManager.default.fileExists(atPath: "/dev/shm")
+            ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
+        return base.appendingPathComponent("ledger-simulate-\(UUID().uuidString)")
+    }
+
+    static func report(_ result: Simulator.Result, json: Bool, io: CommandIO) {
+        let summary = result.summary
+        if json {
+            io.printJSON(summary)
+            return
+        }
+        if let violation = result.violation {
+            io.print("VIOLATION in \(violation)")
+            io.print("replay: ledger simulate --seed \(violation.runSeed) --runs 1")
+        }
+        io.print("runs \(summary.runs), steps \(summary.steps), transactions \(summary.transactions), grants \(summary.grants), restarts \(summary.restarts), violations \(summary.violations.count)")
+        let faults = summary.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        io.print("faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))")
+        io.print("trace \(summary.trace)")
+    }
+}
