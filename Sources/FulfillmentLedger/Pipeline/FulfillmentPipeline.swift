@@ -26,22 +26,9 @@ extension Ledger {
 
         // 1. Verify. Only what the verifier vouches for is used from here on.
         let verified: VerifiedTransaction
-        switch try await verifier.verify(submission) {
-        case .invalid(let reason): return .rejected(Rejection(.unverified, reason))
+        switch try await verify(submission) {
+        case .rejected(let rejection): return .rejected(rejection)
         case .verified(let facts): verified = facts
-        }
-        if let mismatch = Self.mismatch(between: submission, and: verified) {
-            return .rejected(Rejection(.unverified, mismatch))
-        }
-        if let binding = verified.accountBinding, binding != configuration.accountBinding(submission.playerID) {
-            return .rejected(Rejection(.accountMismatch, "the store binds \(verified.key) to another account"))
-        }
-        try faults.check(.afterVerify)
-        guard verified.environment == configuration.environment else {
-            return .rejected(
-                Rejection(
-                    .wrongEnvironment,
-                    "transaction is from \(verified.environment); this ledger serves \(configuration.environment)"))
         }
 
         // 2. Map the store's product to the catalog.
@@ -93,6 +80,36 @@ extension Ledger {
         }
         let finish = await finishPending(record)
         return .granted(FulfillmentReceipt(record: finish.record, finished: finish.finished, finishError: finish.error))
+    }
+
+    /// Step 1: the verifier's verdict, checked against the submission, the player's
+    /// account binding and the ledger's environment.
+    private func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> Verdict {
+        let verified: VerifiedTransaction
+        switch try await verifier.verify(submission) {
+        case .invalid(let reason): return .rejected(Rejection(.unverified, reason))
+        case .verified(let facts): verified = facts
+        }
+        if let mismatch = Self.mismatch(between: submission, and: verified) {
+            return .rejected(Rejection(.unverified, mismatch))
+        }
+        if let binding = verified.accountBinding, binding != configuration.accountBinding(submission.playerID) {
+            return .rejected(Rejection(.accountMismatch, "the store binds \(verified.key) to another account"))
+        }
+        try faults.check(.afterVerify)
+        guard verified.environment == configuration.environment else {
+            return .rejected(
+                Rejection(
+                    .wrongEnvironment,
+                    "transaction is from \(verified.environment); this ledger serves \(configuration.environment)"))
+        }
+        return .verified(verified)
+    }
+
+    /// The outcome of step 1.
+    enum Verdict {
+        case verified(VerifiedTransaction)
+        case rejected(Rejection)
     }
 
     /// The result of the grant transaction.
