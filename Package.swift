@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),
+        .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "FulfillmentLedgerTesting", targets: ["FulfillmentLedgerTesting"]),
         .executable(name: "ledger", targets: ["ledger"]),
     ],
@@ -17,12 +18,19 @@ let package = Package(
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "libcrypto",
+            providers: [.apt(["libssl-dev"])]
+        ),
         .target(name: "FulfillmentLedger"),
+        .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
-        .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger"]),
+        .target(
+            name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "COpenSSL"]),
         .target(
             name: "LedgerCommandLine",
-            dependencies: ["FulfillmentLedger", "SQLiteLedgerStore", "FulfillmentLedgerTesting"]
+            dependencies: ["FulfillmentLedger", "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreAdapter"]
         ),
         .executableTarget(name: "ledger", dependencies: ["LedgerCommandLine"]),
         .testTarget(
@@ -36,6 +44,10 @@ let package = Package(
         .testTarget(
             name: "LedgerCommandLineTests",
             dependencies: ["LedgerCommandLine", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore"]
+        ),
+        .testTarget(
+            name: "AppStoreAdapterTests",
+            dependencies: ["AppStoreAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL"]
         ),
     ],
     swiftLanguageModes: [.v6]

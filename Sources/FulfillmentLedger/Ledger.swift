@@ -107,7 +107,9 @@ public final class Ledger: Sendable {
         }
         guard configuration.quantityMax >= 1, configuration.recoveryFinishCountMax >= 1,
             configuration.recoverySourceCountMax >= 1, configuration.historyCountMax >= 1,
-            configuration.operationAmountMax >= 1, configuration.identifierByteCountMax >= 1
+            configuration.operationAmountMax >= 1, configuration.identifierByteCountMax >= 1,
+            configuration.restoreCountMax >= 1, configuration.revocationEventCountMax >= 1,
+            configuration.finishWarningAgeSeconds >= 0
         else { throw LedgerError.configuration("every limit must be at least 1") }
         self.catalogInForce = Mutex(catalog)
         self.store = store

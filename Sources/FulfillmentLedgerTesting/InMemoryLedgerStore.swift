@@ -55,6 +55,7 @@ struct InMemoryLedgerState: Sendable {
     var pendingFinishes: [TransactionKey: PendingFinish] = [:]
     var operations: [String: OperationRecord] = [:]
     var events: [LedgerEvent] = []
+    var storeNotifications: [String: StoreNotificationRecord] = [:]
     var revocationEvents: [String: RevocationRecord] = [:]
     var refundStates: [TransactionKey: RefundState] = [:]
     var entitlementVersions: [String: Int64] = [:]
@@ -272,6 +273,15 @@ extension InMemoryLedgerSession {
     func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError) {
         state.transactions[key]?.playerID = playerID
         state.pendingFinishes[key]?.playerID = playerID
+    }
+
+    func storeNotification(id: String) throws(LedgerError) -> StoreNotificationRecord? { state.storeNotifications[id] }
+
+    func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError) {
+        guard state.storeNotifications[record.notificationID] == nil else {
+            throw Self.constraint("store_notifications primary key")
+        }
+        state.storeNotifications[record.notificationID] = record
     }
 
     /// Fails the commit when a refund state written in it has no ledger record, like SQLite's deferred foreign key.

@@ -98,11 +98,14 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
 
     /// Formats a date as ISO 8601 UTC with milliseconds.
     public static func formatDate(_ date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
     }
 
     /// Parses ISO 8601 with or without fractional seconds.
     public static func parseDate(_ text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
+            return date
+        }
         if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
             return date
         }

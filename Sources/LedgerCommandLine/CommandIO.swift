@@ -44,7 +44,7 @@ public struct CommandIO: Sendable {
         // Milliseconds, the precision the ledger keeps.
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)))
+            try container.encode(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date))
         }
         do {
             print(String(decoding: try encoder.encode(value), as: UTF8.self))

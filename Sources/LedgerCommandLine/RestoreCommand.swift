@@ -17,7 +17,7 @@ enum RestoreCommand {
             --transfer, a non-consumable fulfilled for another player moves to P.
 
             exit codes: 0 done (see the report), 1 infrastructure error, 64 usage,
-              65 invalid input or catalog, 66 catalog missing
+              65 invalid input or catalog, 66 database or catalog missing
             """,
         valueOptions: ["db", "catalog", "player"],
         flagOptions: ["transfer"],
@@ -66,7 +66,7 @@ enum RestoreCommand {
         }
         do throws(LedgerError) {
             let ledger = try LedgerSetup.ledger(
-                database: database, catalogPath: catalogPath,
+                database: database, catalogPath: catalogPath, createIfMissing: false,
                 ownershipTransfer: arguments.flag("transfer") ? .nonConsumablesOnRestore : .never)
             let query = RestoreQuery.answered(
                 input.transactions.map { $0.submission() }, authoritative: input.authoritative ?? false)

@@ -13,7 +13,7 @@ enum RevokeCommand {
             Reads one revocation event as a JSON object on stdin, applies it exactly once
             (idempotent by eventID) and prints the outcome as one JSON object.
 
-            input fields: eventID, store ("test"), transactionID, kind ("fullRefund" |
+            input fields: eventID, store (required, e.g. "test"), transactionID, kind ("fullRefund" |
               "partialRefund" | "revoke" | "refundReversed"), quantity (partialRefund only),
               eventDate (ISO 8601, the store's date; orders events), reason (optional)
             output fields: outcome ("recorded" | "alreadyRecorded" | "rejected"), reason,
@@ -21,7 +21,7 @@ enum RevokeCommand {
               effect (negative: taken back, positive: given back), debtCreated
 
             exit codes: 0 recorded or already recorded, 3 rejected, 1 infrastructure error,
-              64 usage, 65 invalid input or catalog, 66 catalog missing
+              64 usage, 65 invalid input or catalog, 66 database or catalog missing
             """,
         valueOptions: ["db", "catalog"],
         run: { arguments, io in
@@ -46,7 +46,7 @@ enum RevokeCommand {
                 return .dataError
             }
             do throws(LedgerError) {
-                let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath)
+                let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath, createIfMissing: false)
                 let outcome = try ledger.applyRevocation(event)
                 io.printJSON(Output(outcome))
                 return outcome.record == nil ? .rejected : .ok

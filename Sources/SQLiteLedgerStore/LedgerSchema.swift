@@ -28,5 +28,7 @@ enum LedgerSchema {
             EntitlementVersionsTable.createSQL,
             EventsTable.createTransactionIndexSQL,
         ].joined(separator: "\n"),
+        // 3: store server notifications, applied once.
+        StoreNotificationsTable.createSQL,
     ]
 }

@@ -119,3 +119,50 @@ import Testing
         #expect(try harness.ledger.overdueFinishes(olderThanSeconds: 30 * 3600).isEmpty)
     }
 }
+
+/// Refunds and transfers never take away what another purchase pays for.
+@Suite struct EntitlementOwnershipEdgeTests {
+    static func refund(_ purchase: TransactionSubmission, id: String, at date: Date) -> RevocationEvent {
+        RevocationEvent(
+            eventID: id, store: purchase.store, transactionID: purchase.transactionID, kind: .fullRefund, eventDate: date)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func refundingOneOfTwoPaidPurchasesKeepsTheEntitlement(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let first = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let second = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        _ = try await harness.ledger.fulfill(first)
+        _ = try await harness.ledger.fulfill(second)
+        harness.clock.advance(seconds: 1)
+        let outcome = try harness.ledger.applyRevocation(Self.refund(first, id: "r1", at: harness.clock.now()))
+        #expect(outcome.record?.effect.isEmpty == true)
+        let owned = try harness.ledger.entitlements("p1").owned
+        #expect(owned.map(\.entitlementID) == ["remove_ads"])
+        #expect(owned.first?.source == second.key, "ownership moves to the purchase still paid for")
+        harness.clock.advance(seconds: 1)
+        _ = try harness.ledger.applyRevocation(Self.refund(second, id: "r2", at: harness.clock.now()))
+        #expect(try harness.ledger.entitlements("p1").owned.isEmpty)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aRefundedPurchaseIsNeverTransferred(kind: StoreKind) async throws {
+        var configuration = LedgerConfiguration.sandbox
+        configuration.ownershipTransfer = .nonConsumablesOnRestore
+        let clock = ManualClock()
+        let platform = TestStore(clock: clock)
+        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try LedgerHarness(.sqlite).ledger.store
+        let ledger = try Ledger(
+            catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
+            clock: clock, configuration: configuration)
+        let ads = platform.purchase(productID: "test.remove_ads", playerID: "alice")
+        _ = try await ledger.fulfill(ads)
+        clock.advance(seconds: 1)
+        _ = try ledger.applyRevocation(Self.refund(ads, id: "r1", at: clock.now()))
+        let report = try await ledger.restore(playerID: "bob", query: .answered([ads], authoritative: false))
+        #expect(report.transferred.isEmpty)
+        #expect(try ledger.entitlements("bob").owned.isEmpty)
+        let again = try await ledger.restore(playerID: "alice", query: .answered([], authoritative: true))
+        #expect(again.revoked.isEmpty, "an already refunded purchase needs no second revoke")
+    }
+}

@@ -67,6 +67,11 @@ import Testing
     @Test func badRevocationInputIsRefused() async throws {
         let scratch = try ScratchDirectory()
         let db = scratch.path("ledger.sqlite")
+        let missing = try await Self.revoke(
+            ["eventID": "x", "store": "test", "transactionID": "t", "kind": "fullRefund", "eventDate": "2026-11-02T10:00:00Z"],
+            db: db)
+        #expect(missing.code == 66, "a missing ledger is never created by revoke")
+        try #require(try await fulfill(["transactionID": "seed", "productID": "test.gems_small", "playerID": "p0"], db: db).code == 0)
         #expect(await ledger(["revoke", "--db", db, "--catalog", repoCatalogPath], input: "{").code == 65)
         let missingDate = try await Self.revoke(
             ["eventID": "x", "store": "test", "transactionID": "t", "kind": "fullRefund"], db: db)

@@ -156,19 +156,23 @@ public enum CatalogLoader {
     /// An entitlement declaration with its policies; nil (and a problem reported) when a policy is invalid.
     private static func entitlement(_ declaration: Declaration, reader: inout CatalogReader) -> EntitlementDefinition? {
         var definition = EntitlementDefinition(id: declaration.id, name: declaration.name)
+        var valid = true
         if let value = declaration.object["unknownPolicy"] {
-            guard let policy = reader.choice(value, at: "\(declaration.path).unknownPolicy", of: UnknownPolicy.allCases)
-            else { return nil }
-            definition.unknownPolicy = policy
+            if let policy = reader.choice(value, at: "\(declaration.path).unknownPolicy", of: UnknownPolicy.allCases) {
+                definition.unknownPolicy = policy
+            } else {
+                valid = false
+            }
         }
         if let value = declaration.object["removesAds"] {
-            guard case .bool(let flag, _) = value else {
+            if case .bool(let flag, _) = value {
+                definition.removesAds = flag
+            } else {
                 reader.report("\(declaration.path).removesAds", "removesAds must be true or false", at: value)
-                return nil
+                valid = false
             }
-            definition.removesAds = flag
         }
-        return definition
+        return valid ? definition : nil
     }
 }
 

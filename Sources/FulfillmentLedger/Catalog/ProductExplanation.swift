@@ -30,7 +30,7 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
         lines.append("one purchase grants:")
         for line in product.rewards.lines {
             switch line.kind {
-            case .entitlement: lines.append("  - entitlement \(line.id), kept forever (also across Reset Game)")
+            case .entitlement: lines.append("  - entitlement \(line.id), kept across Reset Game; removed by a refund or revoke")
             case .currency: lines.append("  - \(line.quantity) \(line.id) (currency), times the quantity bought")
             case .item: lines.append("  - \(line.quantity) x \(line.id) (item), times the quantity bought")
             }

@@ -65,7 +65,7 @@ public struct LedgerEventKind: OpenStringEnumeration {
     public static let debtRepaid = LedgerEventKind(rawValue: "debtRepaid")
     /// A refund was reversed: what it took was given back.
     public static let refundReversed = LedgerEventKind(rawValue: "refundReversed")
-    /// A revocation event changed nothing (stale, nothing left, or awaiting the purchase).
+    /// A revocation event changed nothing (stale, or nothing left to take or give back).
     public static let revocationRecorded = LedgerEventKind(rawValue: "revocationRecorded")
     /// A non-consumable's entitlements moved to another player on restore.
     public static let entitlementTransferred = LedgerEventKind(rawValue: "entitlementTransferred")

@@ -52,6 +52,8 @@ public protocol LedgerReader {
     func entitlementVersion(playerID: String) throws(LedgerError) -> Int64
     /// A player's flags, newest first, at most `limit`.
     func playerFlags(playerID: String, limit: Int) throws(LedgerError) -> [PlayerFlag]
+    /// A processed store notification, if its ID was seen.
+    func storeNotification(id: String) throws(LedgerError) -> StoreNotificationRecord?
 }
 
 /// Writes of ledger state, available inside `write` only.
@@ -93,4 +95,6 @@ public protocol LedgerWriter: LedgerReader {
     func insertPlayerFlag(_ flag: PlayerFlag, playerID: String) throws(LedgerError)
     /// Moves a transaction's ledger record (and its outbox row, if any) to another player.
     func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError)
+    /// Records a processed store notification; its ID must be new.
+    func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError)
 }

@@ -15,7 +15,17 @@ enum RefundEffects {
         var effect: [GrantLine] = []
         var debt: [String: Int64] = [:]
         let player = transaction.playerID
-        for line in transaction.grants {
+        var lines = transaction.grants
+        if removeEntitlements {
+            // An entitlement this purchase came to hold after its grant (handed over when another
+            // purchase was refunded) goes with it too.
+            let granted = Set(lines.filter { $0.kind == .entitlement }.map(\.id))
+            for held in try writer.entitlements(playerID: player)
+            where held.source == transaction.key && !granted.contains(held.entitlementID) {
+                lines.append(GrantLine(kind: .entitlement, id: held.entitlementID, quantity: 1))
+            }
+        }
+        for line in lines {
             switch line.kind {
             case .currency:
                 let amount = share(of: line, units: units, of: transaction.quantity)
@@ -48,13 +58,39 @@ enum RefundEffects {
                 }
             case .entitlement:
                 guard removeEntitlements else { continue }
-                if try writer.revokeEntitlement(playerID: player, entitlementID: line.id) {
-                    _ = try writer.bumpEntitlementVersion(playerID: player)
+                if try takeBackEntitlement(line.id, of: transaction, now: now, writer: writer) {
                     effect.append(GrantLine(kind: .entitlement, id: line.id, quantity: -1))
                 }
             }
         }
         return (effect, debt)
+    }
+
+    /// Most of a player's records searched for another purchase that still pays for an entitlement.
+    static let ownerSearchCountMax = 1_000
+
+    /// Removes an entitlement this transaction holds, unless another unrefunded purchase of
+    /// the same product pays for it too, in which case ownership moves to that purchase.
+    /// Returns whether the player lost it.
+    private static func takeBackEntitlement(
+        _ entitlementID: String, of transaction: TransactionRecord, now: Date, writer: any LedgerWriter
+    ) throws(LedgerError) -> Bool {
+        let player = transaction.playerID
+        let held = try writer.entitlements(playerID: player).first { $0.entitlementID == entitlementID }
+        // Another transaction holds it: refunding this one takes nothing away.
+        guard let held, held.source == transaction.key else { return false }
+        _ = try writer.revokeEntitlement(playerID: player, entitlementID: entitlementID)
+        for other in try writer.transactions(playerID: player, limit: ownerSearchCountMax)
+        where other.key != transaction.key && other.productID == transaction.productID {
+            let status = try writer.refundState(other.key)?.status ?? .active
+            guard status == .active || status == .partiallyRefunded else { continue }
+            let record = EntitlementRecord(entitlementID: entitlementID, grantedAt: now, source: other.key)
+            _ = try writer.grantEntitlement(record, playerID: player)
+            _ = try writer.bumpEntitlementVersion(playerID: player)
+            return false
+        }
+        _ = try writer.bumpEntitlementVersion(playerID: player)
+        return true
     }
 
     /// Gives back exactly what the not-yet-reversed take-back events of `transaction` took,
@@ -70,7 +106,10 @@ enum RefundEffects {
                 let amount = -line.quantity
                 switch line.kind {
                 case .currency:
-                    _ = try writer.addToBalance(playerID: player, currencyID: line.id, delta: amount)
+                    let after = try writer.addToBalance(playerID: player, currencyID: line.id, delta: amount)
+                    try Ledger.noteDebtRepaid(
+                        before: after - amount, granted: amount, currencyID: line.id, playerID: player,
+                        source: transaction.key, now: now, writer: writer)
                 case .item:
                     _ = try writer.addToInventory(playerID: player, itemID: line.id, delta: amount)
                 case .entitlement:

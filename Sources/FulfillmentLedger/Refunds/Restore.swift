@@ -72,9 +72,14 @@ extension Ledger {
             guard var record = try writer.transaction(key), record.productKind == .nonConsumable,
                 record.playerID != playerID
             else { return nil }
+            // A refunded or revoked purchase pays for nothing any more: there is nothing to move.
+            let status = try writer.refundState(key)?.status ?? .active
+            guard status == .active else { return nil }
             let previous = record.playerID
             for line in record.grants where line.kind == .entitlement {
-                if try writer.revokeEntitlement(playerID: previous, entitlementID: line.id) {
+                // Only what this purchase holds moves; another purchase of the old owner keeps its own.
+                let held = try writer.entitlements(playerID: previous).first { $0.entitlementID == line.id }
+                if held?.source == key, try writer.revokeEntitlement(playerID: previous, entitlementID: line.id) {
                     _ = try writer.bumpEntitlementVersion(playerID: previous)
                 }
                 let entitlement = EntitlementRecord(entitlementID: line.id, grantedAt: now, source: key)
@@ -95,10 +100,19 @@ extension Ledger {
     /// Revokes the player's active non-consumables that an authoritative list lacks.
     private func revokeUnlisted(playerID: String, listed: Set<TransactionKey>) throws(LedgerError) -> [TransactionKey] {
         let limit = configuration.restoreCountMax
-        let records = try store.read { reader throws(LedgerError) in try reader.transactions(playerID: playerID, limit: limit) }
+        let candidates = try store.read { reader throws(LedgerError) -> [TransactionRecord] in
+            // Only purchases still in force; one already refunded or revoked needs no second revoke.
+            var inForce: [TransactionRecord] = []
+            for record in try reader.transactions(playerID: playerID, limit: limit)
+            where record.productKind == .nonConsumable && !listed.contains(record.key) {
+                let status = try reader.refundState(record.key)?.status ?? .active
+                if status == .active { inForce.append(record) }
+            }
+            return inForce
+        }
         var revoked: [TransactionKey] = []
         let now = clock.now()
-        for record in records where record.productKind == .nonConsumable && !listed.contains(record.key) {
+        for record in candidates {
             let event = RevocationEvent(
                 eventID: "restore-revoke:\(record.key):\(now.ledgerMilliseconds)", store: record.key.store,
                 transactionID: record.key.transactionID, kind: .revoke, eventDate: now,

@@ -98,7 +98,8 @@ extension Ledger {
                     let applied = try RefundEffects.takeBack(
                         transaction, units: take.units, removeEntitlements: take.removesEntitlements, policy: policy,
                         now: now, writer: writer)
-                    result.disposition = .applied
+                    // A floored refund of what was already spent takes nothing; the flag records it.
+                    result.disposition = applied.effect.isEmpty ? .noChange : .applied
                     result.effect = applied.effect
                     result.debtCreated = applied.debt
                 }

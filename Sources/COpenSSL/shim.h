@@ -1,0 +1,15 @@
+#ifndef FULFILLMENT_LEDGER_COPENSSL_SHIM_H
+#define FULFILLMENT_LEDGER_COPENSSL_SHIM_H
+#include <openssl/bn.h>
+#include <openssl/ec.h>
+#include <openssl/ecdsa.h>
+#include <openssl/err.h>
+#include <openssl/evp.h>
+#include <openssl/obj_mac.h>
+#include <openssl/objects.h>
+#include <openssl/rand.h>
+#include <openssl/sha.h>
+#include <openssl/x509.h>
+#include <openssl/x509_vfy.h>
+#include <openssl/x509v3.h>
+#endif
