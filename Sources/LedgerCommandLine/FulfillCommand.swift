@@ -96,9 +96,13 @@ enum FulfillCommand {
     }
 
     static func output(_ outcome: FulfillmentOutcome, document: TestStoreTransaction) -> Output {
+        output(outcome, transactionID: document.transactionID, productID: document.productID, playerID: document.playerID)
+    }
+
+    static func output(_ outcome: FulfillmentOutcome, transactionID: String, productID: String, playerID: String) -> Output {
         var output = Output(
-            outcome: outcome.name, transactionID: document.transactionID, productID: document.productID,
-            playerID: document.playerID, granted: [], finished: false)
+            outcome: outcome.name, transactionID: transactionID, productID: productID, playerID: playerID, granted: [],
+            finished: false)
         switch outcome {
         case .granted(let receipt):
             output.granted = receipt.record.grants
