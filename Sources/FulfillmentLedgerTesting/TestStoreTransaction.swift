@@ -98,7 +98,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
 
     /// Formats a date as ISO 8601 UTC with milliseconds.
     public static func formatDate(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        date.ledgerISO8601
     }
 
     /// Parses ISO 8601 with or without fractional seconds.

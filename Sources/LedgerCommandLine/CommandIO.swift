@@ -44,7 +44,7 @@ public struct CommandIO: Sendable {
         // Milliseconds, the precision the ledger keeps.
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            try container.encode(Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date))
+            try container.encode(date.ledgerISO8601)
         }
         do {
             print(String(decoding: try encoder.encode(value), as: UTF8.self))

@@ -22,7 +22,8 @@ public enum LedgerCommandLine {
         DemoCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
         FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
         EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
-        DoctorCommand.command, SimulateCommand.command, WorkloadCommand.command,
+        DoctorCommand.command, SimulateCommand.command, WorkloadCommand.command, AppStoreVerifyCommand.command,
+        AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.
@@ -61,9 +62,10 @@ public enum LedgerCommandLine {
             "ledger: exactly-once fulfillment ledger for game economies", "",
             "usage: ledger <command> [options]   (every command takes --help)", "", "commands:",
         ]
+        let width = (commands.map { $0.words.joined(separator: " ").count }.max() ?? 0) + 2
         for command in commands {
             let name = command.words.joined(separator: " ")
-            lines.append("  " + name.padding(toLength: 16, withPad: " ", startingAt: 0) + command.summary)
+            lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
         }
         lines += [
             "",

@@ -1,3 +1,4 @@
+import CSQLite
 import FulfillmentLedger
 import Foundation
 
@@ -70,7 +71,7 @@ public enum LedgerDoctor {
         do {
             connection = try SQLiteConnection(path: path, mode: .readOnly)
         } catch {
-            throw LedgerError.notALedger(path: path, detail: error.message)
+            throw LedgerFileInspector.fileError(error, path: path)
         }
         defer { connection.close() }
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)

@@ -12,6 +12,20 @@ enum LedgerFileInspector {
         var isEmpty: Bool { applicationID == 0 && userVersion == 0 && objectCount == 0 }
     }
 
+    /// The typed error for a SQLite failure on a ledger file, naming the file: "not a
+    /// database" means the file is not ours, "malformed" means it is damaged, and anything
+    /// else (a lock, an I/O error) is the disk or the OS, never a verdict on the file.
+    static func fileError(_ error: SQLiteError, path: String) -> LedgerError {
+        switch error.resultCode {
+        case SQLITE_NOTADB: return .notALedger(path: path, detail: error.message)
+        case SQLITE_CORRUPT: return .integrityCheckFailed(path: path, detail: error.message)
+        default:
+            var named = error
+            named.message = "\(path): \(error.message)"
+            return named.ledgerError
+        }
+    }
+
     /// Most problems an integrity check reports.
     static let integrityProblemCountMax = 20
 
@@ -25,9 +39,7 @@ enum LedgerFileInspector {
                 userVersion: Int(try connection.integer("PRAGMA user_version")),
                 objectCount: Int(try connection.integer("SELECT count(*) FROM sqlite_schema")))
         } catch {
-            // Only "not a database" means the file is not ours; a lock or an I/O error is reported as such.
-            guard error.resultCode == SQLITE_NOTADB else { throw error.ledgerError }
-            throw LedgerError.notALedger(path: path, detail: error.message)
+            throw fileError(error, path: path)
         }
         if header.isEmpty { return header }
         guard header.applicationID == LedgerSchema.applicationID else {
@@ -64,8 +76,7 @@ enum LedgerFileInspector {
         do {
             lines = try connection.statement(pragma).query(rowCountMax: integrityProblemCountMax) { $0.text(0) }
         } catch {
-            if error.resultCode == SQLITE_NOTADB { throw LedgerError.notALedger(path: path, detail: error.message) }
-            throw LedgerError.integrityCheckFailed(path: path, detail: error.message)
+            throw fileError(error, path: path)
         }
         return lines == ["ok"] ? [] : lines
     }

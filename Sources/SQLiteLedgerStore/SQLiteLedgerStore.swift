@@ -1,3 +1,4 @@
+import CSQLite
 import FulfillmentLedger
 import Foundation
 import Synchronization
@@ -68,9 +69,11 @@ public final class SQLiteLedgerStore: LedgerStore {
             guard options.createIfMissing else { throw LedgerError.ledgerMissing(path: path) }
             // An empty file is an empty database to SQLite; creating it first gives it an inode to register.
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                let reason = FileManager.default.fileExists(atPath: directory) ? "" : ": its directory does not exist"
                 throw LedgerError.storage(
                     StorageFailure(
-                        engine: "sqlite", resultCode: 14, extendedResultCode: 14, message: "cannot create the file",
+                        engine: "sqlite", resultCode: 14, extendedResultCode: 14, message: "cannot create \(path)\(reason)",
                         sql: nil))
             }
         }
@@ -132,7 +135,14 @@ public final class SQLiteLedgerStore: LedgerStore {
         do {
             connection = try SQLiteConnection(path: path, mode: .readWrite, vfsName: options.vfsName)
         } catch {
-            throw LedgerError.notALedger(path: path, detail: error.message)
+            throw LedgerFileInspector.fileError(error, path: path)
+        }
+        // Found now rather than at the first grant: a ledger that cannot be written grants nothing.
+        guard !connection.isReadOnly else {
+            throw LedgerError.storage(
+                StorageFailure(
+                    engine: "sqlite", resultCode: SQLITE_READONLY, extendedResultCode: SQLITE_READONLY,
+                    message: "\(path) is read-only; a ledger must be writable", sql: nil))
         }
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         // Inspect before any write: nothing below this line runs on a file we do not own.
@@ -146,6 +156,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             try connection.execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
             try connection.execute("PRAGMA foreign_keys = ON")
             try migrate(connection, from: header.userVersion)
+            try ensureWAL(connection, path: path)
         } catch let error as SQLiteError {
             throw error.ledgerError
         } catch let error as LedgerError {
@@ -154,6 +165,17 @@ public final class SQLiteLedgerStore: LedgerStore {
             preconditionFailure("unexpected error type \(error)")
         }
         return connection
+    }
+
+    /// Re-checks the journal mode after the first transactions: when the switch of a new file
+    /// to WAL fails on I/O, SQLite 3.40 still answers `wal` and falls back to a rollback
+    /// journal at the next transaction. Switching again fixes it; if that fails, refuse.
+    private static func ensureWAL(_ connection: SQLiteConnection, path: String) throws {
+        guard try connection.text("PRAGMA journal_mode")?.lowercased() != "wal" else { return }
+        let mode = try connection.text("PRAGMA journal_mode = WAL")
+        guard try connection.text("PRAGMA journal_mode")?.lowercased() == "wal" else {
+            throw LedgerError.configuration("\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
+        }
     }
 
     private static func migrate(_ connection: SQLiteConnection, from version: Int) throws(SQLiteError) {

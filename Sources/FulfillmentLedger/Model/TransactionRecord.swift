@@ -54,8 +54,24 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
 }
 
 extension Date {
-    /// Milliseconds since 1970, the precision every ledger store keeps.
-    public var ledgerMilliseconds: Int64 { Int64((timeIntervalSince1970 * 1000).rounded(.down)) }
+    /// Milliseconds since 1970, the precision every ledger store keeps: sub-millisecond parts
+    /// are dropped, but a value a hair below a whole millisecond (binary floating point, as
+    /// when "….002Z" is parsed) counts as that millisecond, so round trips never drift.
+    public var ledgerMilliseconds: Int64 {
+        let milliseconds = timeIntervalSince1970 * 1000
+        let nearest = milliseconds.rounded()
+        return Int64(abs(milliseconds - nearest) < 1e-3 ? nearest : milliseconds.rounded(.down))
+    }
+
+    /// ISO 8601 in UTC with exactly the ledger's milliseconds, such as `2026-11-30T00:42:23.002Z`.
+    public var ledgerISO8601: String {
+        let milliseconds = ledgerMilliseconds
+        let (seconds, remainder) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let whole = remainder < 0 ? seconds - 1 : seconds
+        let fraction = remainder < 0 ? remainder + 1000 : remainder
+        let base = Date(timeIntervalSince1970: TimeInterval(whole)).formatted(.iso8601)
+        return String(base.dropLast()) + "." + String(format: "%03lld", fraction) + "Z"
+    }
 
     /// A date from milliseconds since 1970.
     public init(ledgerMilliseconds: Int64) {

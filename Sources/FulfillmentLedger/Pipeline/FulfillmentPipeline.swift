@@ -16,7 +16,10 @@ import Foundation
 /// the ledger row; a retry or `recover()` calls finish only.
 extension Ledger {
     /// Submits a transaction. Returns `granted`, `alreadyFulfilled` or `rejected`; throws
-    /// only for infrastructure failures, after which nothing was granted and nothing finished.
+    /// only for infrastructure failures. After a throw nothing was finished and the outcome
+    /// is unknown until retried: usually nothing was granted, but a commit whose fsync failed
+    /// can still appear after the file is reopened. The retry then answers `alreadyFulfilled`;
+    /// it never grants twice.
     public func fulfill(_ submission: TransactionSubmission) async throws(LedgerError) -> FulfillmentOutcome {
         try checkIdentifier(submission.transactionID, "transactionID")
         try checkIdentifier(submission.playerID, "playerID")

@@ -1,0 +1,105 @@
+import Foundation
+import FulfillmentLedger
+
+/// What processing one App Store Server Notification V2 did.
+public enum AppStoreNotificationOutcome: Hashable, Sendable {
+    /// The signed payload did not verify; nothing changed.
+    case rejected(AppStoreVerificationError)
+    /// This `notificationUUID` was processed before; nothing changed now.
+    case alreadyProcessed(StoreNotificationRecord)
+    /// A `REFUND`, `REFUND_REVERSED` or `REVOKE`, applied as a revocation event.
+    case revocation(RevocationOutcome)
+    /// A `CONSUMPTION_REQUEST`: the answer to send to Apple.
+    case consumptionRequest(ConsumptionInformation)
+    /// Any other type: accepted and logged.
+    case logged(StoreNotificationRecord)
+}
+
+/// Verifies App Store Server Notifications V2 and drives the ledger from them, each
+/// applied once by its `notificationUUID`.
+public struct AppStoreNotificationProcessor: Sendable {
+    /// Verifies the notification and its nested signed transaction.
+    public let signedDataVerifier: SignedDataVerifier
+    /// The ledger the notifications change.
+    public let ledger: Ledger
+    /// Whether players consented to consumption data being shared with Apple.
+    public var customerConsented: Bool
+    /// The refund preference sent with consumption information (3: no preference).
+    public var refundPreference: Int
+
+    /// Creates a processor.
+    public init(
+        signedDataVerifier: SignedDataVerifier, ledger: Ledger, customerConsented: Bool = true,
+        refundPreference: Int = 3
+    ) {
+        self.signedDataVerifier = signedDataVerifier
+        self.ledger = ledger
+        self.customerConsented = customerConsented
+        self.refundPreference = refundPreference
+    }
+
+    /// Processes the `signedPayload` Apple posts. Throws only when the ledger fails.
+    public func process(_ signedPayload: String) async throws(LedgerError) -> AppStoreNotificationOutcome {
+        let notification: ResponseBodyV2DecodedPayload
+        switch signedDataVerifier.verifyNotification(signedPayload) {
+        case .failure(let error): return .rejected(error)
+        case .success(let payload): notification = payload
+        }
+        guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
+            return .rejected(AppStoreVerificationError(.verificationFailure, "the notification has no notificationUUID"))
+        }
+        if let seen = try ledger.store.read({ reader throws(LedgerError) in try reader.storeNotification(id: uuid) }) {
+            return .alreadyProcessed(seen)
+        }
+        let type = notification.notificationType ?? NotificationTypeV2(rawValue: "UNKNOWN")
+        let key = notification.transaction?.transactionId.map {
+            TransactionKey(store: .appStore, transactionID: $0)
+        }
+        let outcome = try await apply(notification, type: type, key: key, uuid: uuid)
+        let record = StoreNotificationRecord(
+            notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
+            outcome: describe(outcome))
+        // The revocation itself is idempotent by the same UUID, so a crash before this write is safe.
+        try ledger.store.write { writer throws(LedgerError) in
+            if try writer.storeNotification(id: uuid) == nil { try writer.insertStoreNotification(record) }
+        }
+        if case .logged = outcome { return .logged(record) }
+        return outcome
+    }
+
+    private func apply(
+        _ notification: ResponseBodyV2DecodedPayload, type: NotificationTypeV2, key: TransactionKey?, uuid: String
+    ) async throws(LedgerError) -> AppStoreNotificationOutcome {
+        let kinds: [NotificationTypeV2: RevocationKind] = [
+            .refund: .fullRefund, .refundReversed: .refundReversed, NotificationTypeV2(rawValue: "REVOKE"): .revoke,
+        ]
+        if let kind = kinds[type], let key, let transaction = notification.transaction {
+            let date = (kind == .refundReversed ? nil : transaction.revocationDate?.date)
+                ?? notification.signedDate?.date ?? ledger.clock.now()
+            let event = RevocationEvent(
+                eventID: uuid, store: .appStore, transactionID: key.transactionID, kind: kind, eventDate: date,
+                reason: transaction.revocationReason.map { "revocationReason \($0)" })
+            return .revocation(try ledger.applyRevocation(event))
+        }
+        if type == .consumptionRequest, let key {
+            return .consumptionRequest(
+                try ConsumptionInformation.build(
+                    for: key, appAccountToken: notification.transaction?.appAccountToken, ledger: ledger,
+                    customerConsented: customerConsented, refundPreference: refundPreference))
+        }
+        let placeholder = StoreNotificationRecord(
+            notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
+            outcome: "logged")
+        return .logged(placeholder)
+    }
+
+    private func describe(_ outcome: AppStoreNotificationOutcome) -> String {
+        switch outcome {
+        case .revocation(let revocation):
+            if let record = revocation.record { return "revocation \(record.disposition.rawValue)" }
+            return "revocation rejected: \(revocation.rejection?.description ?? "")"
+        case .consumptionRequest(let answer): return "consumption information (status \(answer.consumptionStatus))"
+        default: return "logged"
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+import FulfillmentLedger
+
+/// The ledger's verifier port for the App Store: a StoreKit 2 signed transaction (the
+/// client's `jwsRepresentation`) becomes verified transaction facts, offline.
+public struct AppStoreTransactionVerifier: TransactionVerifier {
+    /// Checks signatures, the chain, the bundle ID and the environment.
+    public let signedDataVerifier: SignedDataVerifier
+    /// The environment the signed-data verifier is configured for.
+    public let environment: AppStoreEnvironment
+
+    /// Wraps a signed-data verifier configured for `environment`.
+    public init(signedDataVerifier: SignedDataVerifier, environment: AppStoreEnvironment) {
+        self.signedDataVerifier = signedDataVerifier
+        self.environment = environment
+    }
+
+    /// The ledger environment matching the App Store environment.
+    public var supportedEnvironments: Set<StoreEnvironment> { [environment.storeEnvironment] }
+
+    /// Verifies the JWS in `submission.payload`. A transaction with a `revocationDate` is
+    /// reported revoked; its `appAccountToken` is the account binding.
+    public func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> VerificationResult {
+        switch signedDataVerifier.verifyTransaction(submission.payload) {
+        case .failure(let error):
+            if error.status == .retryableVerificationFailure { throw LedgerError.verifierUnavailable(error.description) }
+            return .invalid(reason: error.description)
+        case .success(let payload):
+            guard let facts = Self.facts(payload, defaultEnvironment: environment) else {
+                return .invalid(reason: "the signed transaction lacks a transactionId or productId")
+            }
+            return .verified(facts)
+        }
+    }
+
+    /// The ledger's facts of a verified App Store transaction.
+    public static func facts(
+        _ payload: JWSTransactionDecodedPayload, defaultEnvironment: AppStoreEnvironment
+    ) -> VerifiedTransaction? {
+        guard let transactionID = payload.transactionId, let productID = payload.productId else { return nil }
+        let binding = payload.appAccountToken.map { AppAccountToken.canonical($0) ?? $0 }
+        let purchaseDate = payload.purchaseDate?.date ?? payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
+        return VerifiedTransaction(
+            store: .appStore, transactionID: transactionID, productID: productID, accountBinding: binding,
+            quantity: payload.quantity ?? 1, state: .purchased,
+            environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
+            revocationDate: payload.revocationDate?.date)
+    }
+
+    /// The submission for a client's `jwsRepresentation`, with the identifiers read from the
+    /// (not yet verified) payload; the pipeline verifies it before anything is granted.
+    /// Nil when the JWS cannot be read at all.
+    public static func submission(jws: String, playerID: String) -> TransactionSubmission? {
+        let segments = jws.split(separator: ".", omittingEmptySubsequences: false)
+        guard segments.count == 3, let payload = base64URLDecoded(String(segments[1])),
+            let decoded = try? JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: payload),
+            let transactionID = decoded.transactionId, let productID = decoded.productId
+        else { return nil }
+        return TransactionSubmission(
+            store: .appStore, transactionID: transactionID, productID: productID, playerID: playerID,
+            quantity: decoded.quantity ?? 1, payload: jws)
+    }
+
+    private static func base64URLDecoded(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        while base64.count % 4 != 0 { base64 += "=" }
+        return Data(base64Encoded: base64)
+    }
+}
+
+/// The App Store's finish port. A server cannot finish a StoreKit transaction: the game
+/// client calls `Transaction.finish()` once the server says the purchase is fulfilled. This
+/// port is where the server tells its client (or records that it must); by default it
+/// succeeds at once, so the outbox clears when the grant commits.
+public struct AppStoreFinisher: PlatformFinisher {
+    private let tellClient: @Sendable (FinishRequest) async throws(LedgerError) -> Void
+
+    /// A finisher that calls `tellClient` for every fulfilled App Store transaction.
+    public init(tellClient: @escaping @Sendable (FinishRequest) async throws(LedgerError) -> Void = { _ in }) {
+        self.tellClient = tellClient
+    }
+
+    /// Tells the client to finish the transaction.
+    public func finish(_ request: FinishRequest) async throws(LedgerError) { try await tellClient(request) }
+}

@@ -1,0 +1,5 @@
+/// A payload Apple signs as a JWS, with the date its certificate chain is checked at.
+protocol SignedPayload: Decodable {
+    /// When the payload was signed, or nil when it does not say (then "now" is used).
+    var effectiveSigningDate: AppStoreTimestamp? { get }
+}

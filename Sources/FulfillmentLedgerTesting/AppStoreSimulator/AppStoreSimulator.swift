@@ -1,0 +1,240 @@
+import AppStoreAdapter
+import FulfillmentLedger
+import Foundation
+import Synchronization
+
+/// A simulated App Store: sells products, refunds them and sends server notifications, each
+/// signed as Apple signs them but by a chain generated for the simulator. Configure the
+/// verifier under test with `rootCertificateDER` and it accepts what this store signs.
+///
+/// Safe to share between tasks: its state sits behind a `Mutex`.
+public final class AppStoreSimulator: Sendable {
+    /// The app's bundle ID, written into every payload.
+    public let bundleID: String
+    /// The environment written into every payload.
+    public let environment: AppStoreEnvironment
+    /// The app's Apple ID, written into notifications when set.
+    public let appAppleID: Int64?
+    /// The app's build version, written into notifications.
+    public let bundleVersion: String
+    /// The chain that signs everything this store sends.
+    public let certificateAuthority: AppStoreTestCertificateAuthority
+    /// A second, unrelated chain that signs forged payloads; nobody trusts its root.
+    public let untrustedCertificateAuthority: AppStoreTestCertificateAuthority
+    /// The signer: `certificateAuthority`'s leaf with the configured options.
+    public let signer: AppStoreJWSSigner
+
+    private struct State: Sendable {
+        var transactions: [String: AppStoreSimulatedTransaction] = [:]
+        var nextTransactionNumber: Int64 = 1
+        var nextWebOrderNumber: Int64 = 1
+    }
+
+    /// First transaction ID; Apple's IDs are decimal strings of about this size.
+    private static let transactionIDBase: Int64 = 2_000_000_000_000_000
+    /// First web order line item ID.
+    private static let webOrderBase: Int64 = 2_000_000_000_000
+    /// How long a simulated subscription period lasts.
+    private static let subscriptionPeriod: TimeInterval = 30 * 86_400
+
+    private let clock: any LedgerClock
+    private let state = Mutex(State())
+
+    /// A store for `bundleID` in `environment`. Generates a chain unless one is given;
+    /// `signingOptions` bends the JWS rules for every payload this store signs.
+    public init(
+        bundleID: String, environment: AppStoreEnvironment = .sandbox, appAppleID: Int64? = nil,
+        bundleVersion: String = "1", clock: any LedgerClock = SystemClock(),
+        certificateAuthority: AppStoreTestCertificateAuthority? = nil,
+        signingOptions: AppStoreJWSSigner.Options = AppStoreJWSSigner.Options()
+    ) throws {
+        self.bundleID = bundleID
+        self.environment = environment
+        self.appAppleID = appAppleID
+        self.bundleVersion = bundleVersion
+        self.clock = clock
+        let authority = try certificateAuthority ?? AppStoreTestCertificateAuthority()
+        self.certificateAuthority = authority
+        self.untrustedCertificateAuthority = try AppStoreTestCertificateAuthority(
+            options: .init(commonNamePrefix: "Untrusted Forger"))
+        self.signer = AppStoreJWSSigner(certificateAuthority: authority, options: signingOptions)
+    }
+
+    /// The root certificate (DER) a verifier must trust to accept this store's payloads.
+    public var rootCertificateDER: [UInt8] { certificateAuthority.rootCertificateDER }
+
+    /// The `appAccountToken` a game sets for `playerID`; the same as `AppAccountToken.forPlayer`,
+    /// which the ledger uses as its `accountBinding`.
+    public static func accountToken(for playerID: String) -> String {
+        AppAccountToken.forPlayer(playerID)
+    }
+
+    /// Buys `quantity` of `productID` at `date` (default: the clock's now) and returns the
+    /// signed transaction. IDs are sequential decimal strings. A subscription runs 30 days.
+    @discardableResult
+    public func purchase(
+        productID: String, quantity: Int = 1, appAccountToken: String? = nil,
+        type: TransactionType = .consumable, price: Int64 = 990, at date: Date? = nil
+    ) throws -> SignedAppStoreTransaction {
+        let now = date ?? clock.now()
+        let payload = state.withLock { state in
+            let transactionID = String(Self.transactionIDBase + state.nextTransactionNumber)
+            state.nextTransactionNumber += 1
+            var payload = AppStoreSimulatedTransaction(
+                transactionID: transactionID, bundleID: bundleID, productID: productID, purchaseDate: now,
+                quantity: quantity, type: type, appAccountToken: appAccountToken, signedDate: now,
+                environment: environment, price: price)
+            if type == .autoRenewableSubscription {
+                payload.webOrderLineItemID = String(Self.webOrderBase + state.nextWebOrderNumber)
+                state.nextWebOrderNumber += 1
+                payload.subscriptionGroupIdentifier = "21000000"
+                payload.expiresDate = now.addingTimeInterval(Self.subscriptionPeriod)
+            }
+            state.transactions[transactionID] = payload
+            return payload
+        }
+        return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
+    /// Renews the auto-renewable subscription `transactionID` belongs to at `date`: a new
+    /// transaction with the same original transaction, reason `RENEWAL`, a new 30-day period.
+    public func renew(transactionID: String, at date: Date? = nil) throws -> SignedAppStoreTransaction {
+        let now = date ?? clock.now()
+        let payload = try state.withLock { state in
+            guard let previous = state.transactions[transactionID] else { throw Self.unknown(transactionID) }
+            guard previous.type == .autoRenewableSubscription else {
+                throw AppStoreSimulatorError("transaction \(transactionID) is not an auto-renewable subscription")
+            }
+            var payload = previous
+            payload.transactionID = String(Self.transactionIDBase + state.nextTransactionNumber)
+            state.nextTransactionNumber += 1
+            payload.webOrderLineItemID = String(Self.webOrderBase + state.nextWebOrderNumber)
+            state.nextWebOrderNumber += 1
+            payload.purchaseDate = now
+            payload.signedDate = now
+            payload.expiresDate = now.addingTimeInterval(Self.subscriptionPeriod)
+            payload.transactionReason = .renewal
+            payload.revocationDate = nil
+            payload.revocationReason = nil
+            state.transactions[payload.transactionID] = payload
+            return payload
+        }
+        return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
+    /// Refunds `transactionID` at `date`: records `revocationDate` and `revocationReason`
+    /// and returns the transaction re-signed at `date`.
+    public func revoke(
+        transactionID: String, reason: RevocationReason = .refundedForOtherReason, at date: Date? = nil
+    ) throws
+        -> SignedAppStoreTransaction
+    {
+        let now = date ?? clock.now()
+        let payload = try state.withLock { state in
+            guard var payload = state.transactions[transactionID] else { throw Self.unknown(transactionID) }
+            payload.revocationDate = now
+            payload.revocationReason = reason
+            payload.signedDate = now
+            state.transactions[transactionID] = payload
+            return payload
+        }
+        return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
+    /// The current payload of `transactionID`, or nil when this store never sold it.
+    public func transaction(_ transactionID: String) -> AppStoreSimulatedTransaction? {
+        state.withLock { $0.transactions[transactionID] }
+    }
+
+    /// `transactionID` in its current state, re-signed at `date`.
+    public func signedTransaction(_ transactionID: String, at date: Date? = nil) throws -> SignedAppStoreTransaction {
+        var payload = try storedTransaction(transactionID)
+        payload.signedDate = date ?? clock.now()
+        return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
+    /// The signed renewal information (`signedRenewalInfo`) of the auto-renewable subscription
+    /// `transactionID` belongs to, signed at `date`.
+    public func renewalInfo(transactionID: String, at date: Date? = nil) throws -> String {
+        let transaction = try storedTransaction(transactionID)
+        guard transaction.type == .autoRenewableSubscription else {
+            throw AppStoreSimulatorError("transaction \(transactionID) is not an auto-renewable subscription")
+        }
+        return try signer.sign(AppStoreSimulatedRenewalInfo(transaction: transaction, signedDate: date ?? clock.now()))
+    }
+
+    /// A signed App Store Server Notification V2 about `transactionID`, whose
+    /// `data.signedTransactionInfo` is the transaction re-signed at `date` (and, for an
+    /// auto-renewable subscription, `data.signedRenewalInfo` its renewal information).
+    public func notification(
+        type: NotificationTypeV2, subtype: NotificationSubtype? = nil, transactionID: String, at date: Date? = nil
+    ) throws -> String {
+        try sign(notificationPayload(type: type, subtype: subtype, transactionID: transactionID, at: date))
+    }
+
+    /// A notification signed by this store's trusted chain whose nested
+    /// `signedTransactionInfo` is forged: signed by `untrustedCertificateAuthority`, after
+    /// `alter` (default: no change) edits the transaction. Outer verification passes; the
+    /// nested transaction must not.
+    public func forgedNotification(
+        type: NotificationTypeV2, subtype: NotificationSubtype? = nil, transactionID: String, at date: Date? = nil,
+        alter: (inout AppStoreSimulatedTransaction) -> Void = { _ in }
+    ) throws -> String {
+        let now = date ?? clock.now()
+        var notification = try notificationPayload(type: type, subtype: subtype, transactionID: transactionID, at: now)
+        var forged = try storedTransaction(transactionID)
+        forged.signedDate = now
+        alter(&forged)
+        let forger = AppStoreJWSSigner(certificateAuthority: untrustedCertificateAuthority)
+        notification.data.signedTransactionInfo = try forger.sign(forged)
+        return try sign(notification)
+    }
+
+    /// The unsigned notification `notification(type:subtype:transactionID:at:)` would sign,
+    /// for tests that alter it and sign it with `sign(_:)`.
+    public func notificationPayload(
+        type: NotificationTypeV2, subtype: NotificationSubtype? = nil, transactionID: String, at date: Date? = nil
+    ) throws -> AppStoreSimulatedNotification {
+        let now = date ?? clock.now()
+        let signed = try signedTransaction(transactionID, at: now)
+        let isSubscription = signed.payload.type == .autoRenewableSubscription
+        let body = AppStoreSimulatedNotification.Body(
+            environment: environment, appAppleID: appAppleID, bundleID: bundleID,
+            bundleVersion: bundleVersion, signedTransactionInfo: signed.jws,
+            signedRenewalInfo: isSubscription ? try renewalInfo(transactionID: transactionID, at: now) : nil,
+            status: Self.subscriptionStatus(of: signed.payload, at: now))
+        return AppStoreSimulatedNotification(notificationType: type, subtype: subtype, data: body, signedDate: now)
+    }
+
+    /// Signs a transaction payload with this store's signer.
+    public func sign(_ transaction: AppStoreSimulatedTransaction) throws -> String {
+        try signer.sign(transaction)
+    }
+
+    /// Signs a notification payload with this store's signer.
+    public func sign(_ notification: AppStoreSimulatedNotification) throws -> String {
+        try signer.sign(notification)
+    }
+
+    /// The stored payload of `transactionID`, or an error naming it.
+    private func storedTransaction(_ transactionID: String) throws -> AppStoreSimulatedTransaction {
+        guard let payload = transaction(transactionID) else { throw Self.unknown(transactionID) }
+        return payload
+    }
+
+    /// Apple's status of an auto-renewable subscription (active, expired or revoked); nil for
+    /// other product types, as Apple leaves it out.
+    private static func subscriptionStatus(
+        of payload: AppStoreSimulatedTransaction, at date: Date
+    ) -> SubscriptionStatus? {
+        guard payload.type == .autoRenewableSubscription else { return nil }
+        if payload.revocationDate != nil { return .revoked }
+        if let expires = payload.expiresDate, expires <= date { return .expired }
+        return .active
+    }
+
+    /// The error for a transaction this store never sold.
+    private static func unknown(_ transactionID: String) -> AppStoreSimulatorError {
+        AppStoreSimulatorError("unknown transaction \(transactionID)")
+    }
+}

@@ -1,0 +1,142 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+import SQLiteLedgerStore
+
+/// `ledger appstore fulfill` and `ledger appstore notify`: signed App Store input into a ledger.
+enum AppStoreLedgerCommands {
+    static let fulfill = Command(
+        words: ["appstore", "fulfill"],
+        summary: "fulfill a StoreKit 2 signed transaction for a player",
+        help: """
+            usage: ledger appstore fulfill --db FILE --catalog FILE --player P --root CERT.der
+                     --bundle-id ID --environment E [--app-apple-id N] JWS-FILE
+
+            Verifies the signed transaction (JWS-FILE, or - for stdin) offline and runs it
+            through the pipeline for player P, printing the outcome like `ledger fulfill`.
+            The transaction's appAccountToken must be the player's (AppAccountToken.forPlayer).
+
+            options:
+            \(AppStoreCommands.verifierHelp)
+
+            exit codes: 0 granted or alreadyFulfilled, 3 rejected, 1 infrastructure error,
+              64 usage, 65 invalid catalog, 66 catalog missing
+            """,
+        valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog", "player"]),
+        run: { arguments, io in await runFulfill(arguments, io: io) })
+
+    static let notify = Command(
+        words: ["appstore", "notify"],
+        summary: "apply a signed App Store Server Notification V2 to a ledger",
+        help: """
+            usage: ledger appstore notify --db FILE --catalog FILE --root CERT.der --bundle-id ID
+                     --environment E [--app-apple-id N] JWS-FILE
+
+            Verifies the notification (and its nested signed transaction) offline and applies
+            it once by notificationUUID: REFUND, REFUND_REVERSED and REVOKE become revocation
+            events; CONSUMPTION_REQUEST prints the consumption information to send to Apple;
+            other types are logged. The database must exist.
+
+            options:
+            \(AppStoreCommands.verifierHelp)
+
+            exit codes: 0 processed (or already processed), 3 not verified or rejected,
+              1 infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
+            """,
+        valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog"]),
+        run: { arguments, io in await runNotify(arguments, io: io) })
+
+    static func ledger(
+        _ arguments: Arguments, verifier: SignedDataVerifier, environment: AppStoreEnvironment, createIfMissing: Bool
+    ) throws(LedgerError) -> Ledger {
+        let catalog = try CatalogLoader.load(path: try required(arguments, "catalog"))
+        var options = SQLiteLedgerStore.Options()
+        options.createIfMissing = createIfMissing
+        var configuration = LedgerConfiguration(environment: environment.storeEnvironment)
+        configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+        return try Ledger(
+            catalog: catalog, store: try SQLiteLedgerStore(path: try required(arguments, "db"), options: options),
+            verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier, environment: environment),
+            finisher: AppStoreFinisher(), configuration: configuration)
+    }
+
+    private static func required(_ arguments: Arguments, _ name: String) throws(LedgerError) -> String {
+        guard let value = arguments.value(name) else { throw LedgerError.invalidArgument("--\(name) is required") }
+        return value
+    }
+
+    static func runFulfill(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let verifier: SignedDataVerifier
+        let environment: AppStoreEnvironment
+        let jws: String
+        let player: String
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 1)
+            _ = (try arguments.required("db"), try arguments.required("catalog"))
+            player = try arguments.required("player")
+            (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
+            jws = try AppStoreCommands.readJWS(arguments, io: io)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "appstore fulfill")
+        }
+        guard let submission = AppStoreTransactionVerifier.submission(jws: jws, playerID: player) else {
+            return AppStoreCommands.printFailure(
+                AppStoreVerificationError(.verificationFailure, "not a readable signed transaction"), io: io)
+        }
+        do throws(LedgerError) {
+            let ledger = try ledger(arguments, verifier: verifier, environment: environment, createIfMissing: true)
+            let outcome = try await ledger.fulfill(submission)
+            io.printJSON(FulfillCommand.output(outcome, transactionID: submission.transactionID,
+                productID: submission.productID, playerID: player))
+            return outcome.rejection == nil ? .ok : .rejected
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "appstore fulfill")
+        }
+    }
+
+    struct NotifyOutput: Encodable {
+        var outcome: String
+        var error: String?
+        var disposition: String?
+        var effect: [GrantLine]?
+        var consumptionInformation: ConsumptionInformation?
+        var notification: StoreNotificationRecord?
+    }
+
+    static func runNotify(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let verifier: SignedDataVerifier
+        let environment: AppStoreEnvironment
+        let jws: String
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 1)
+            _ = (try arguments.required("db"), try arguments.required("catalog"))
+            (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
+            jws = try AppStoreCommands.readJWS(arguments, io: io)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "appstore notify")
+        }
+        do throws(LedgerError) {
+            let ledger = try ledger(arguments, verifier: verifier, environment: environment, createIfMissing: false)
+            let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
+            switch try await processor.process(jws) {
+            case .rejected(let error):
+                io.printJSON(NotifyOutput(outcome: "rejected", error: error.status.rawValue))
+                return .rejected
+            case .alreadyProcessed(let record):
+                io.printJSON(NotifyOutput(outcome: "alreadyProcessed", notification: record))
+            case .revocation(let revocation):
+                io.printJSON(NotifyOutput(
+                    outcome: "revocation", error: revocation.rejection?.reason.rawValue,
+                    disposition: revocation.record?.disposition.rawValue, effect: revocation.record?.effect))
+                return revocation.record == nil ? .rejected : .ok
+            case .consumptionRequest(let answer):
+                io.printJSON(NotifyOutput(outcome: "consumptionRequest", consumptionInformation: answer))
+            case .logged(let record):
+                io.printJSON(NotifyOutput(outcome: "logged", notification: record))
+            }
+            return .ok
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "appstore notify")
+        }
+    }
+}

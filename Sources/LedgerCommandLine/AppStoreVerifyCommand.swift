@@ -1,0 +1,61 @@
+import AppStoreAdapter
+import FulfillmentLedger
+
+/// `ledger appstore verify`: checks one signed payload offline and prints it decoded.
+enum AppStoreVerifyCommand {
+    static let command = Command(
+        words: ["appstore", "verify"],
+        summary: "verify an App Store JWS offline and print its decoded payload",
+        help: """
+            usage: ledger appstore verify --root CERT.der [--root ...] --bundle-id ID
+                     --environment E [--app-apple-id N] [--kind transaction|notification|renewal] FILE
+
+            Verifies a StoreKit 2 signed transaction, signed renewal info or an App Store
+            Server Notification V2 (FILE, or - for stdin): 3 segments, alg ES256, an x5c
+            chain of 3 certificates valid at the payload's signedDate up to a trusted root,
+            Apple's leaf and intermediate OIDs, the ES256 signature, then bundle ID,
+            environment and (production notifications) app Apple ID. A notification's
+            nested signed transaction and renewal info are verified the same way.
+
+            options:
+            \(AppStoreCommands.verifierHelp)
+              --kind K             transaction (default), notification or renewal
+
+            exit codes: 0 verified (payload printed), 65 not verified ({"error": CODE} printed),
+              64 usage
+            """,
+        valueOptions: AppStoreCommands.verifierOptions.union(["kind"]),
+        run: { arguments, io in
+            let verifier: SignedDataVerifier
+            let jws: String
+            let kind = arguments.value("kind") ?? "transaction"
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 1)
+                guard ["transaction", "notification", "renewal"].contains(kind) else {
+                    throw Arguments.UsageError(message: "--kind must be transaction, notification or renewal")
+                }
+                (verifier, _) = try AppStoreCommands.signedDataVerifier(arguments)
+                jws = try AppStoreCommands.readJWS(arguments, io: io)
+            } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "appstore verify")
+            }
+            switch kind {
+            case "notification":
+                switch verifier.verifyNotification(jws) {
+                case .success(let payload): io.printJSON(payload)
+                case .failure(let error): return AppStoreCommands.printFailure(error, io: io)
+                }
+            case "renewal":
+                switch verifier.verifyRenewalInfo(jws) {
+                case .success(let payload): io.printJSON(payload)
+                case .failure(let error): return AppStoreCommands.printFailure(error, io: io)
+                }
+            default:
+                switch verifier.verifyTransaction(jws) {
+                case .success(let payload): io.printJSON(payload)
+                case .failure(let error): return AppStoreCommands.printFailure(error, io: io)
+                }
+            }
+            return .ok
+        })
+}

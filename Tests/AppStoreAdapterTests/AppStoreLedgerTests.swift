@@ -1,0 +1,147 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import Testing
+
+/// Signed App Store transactions and notifications driving a ledger, end to end.
+@Suite struct AppStoreLedgerTests {
+    static let bundleID = "com.kibblestreet.td"
+
+    struct Setup {
+        let simulator: AppStoreSimulator
+        let verifier: SignedDataVerifier
+        let ledger: Ledger
+        let clock: ManualClock
+
+        init() throws {
+            clock = ManualClock()
+            simulator = try AppStoreSimulator(bundleID: AppStoreLedgerTests.bundleID, environment: .sandbox, clock: clock)
+            verifier = try SignedDataVerifier(
+                AppStoreVerifierConfiguration(
+                    rootCertificates: [simulator.rootCertificateDER], bundleID: AppStoreLedgerTests.bundleID,
+                    environment: .sandbox))
+            var configuration = LedgerConfiguration.sandbox
+            configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+            ledger = try Ledger(
+                catalog: try CatalogLoader.load(path: Self.catalogPath), store: InMemoryLedgerStore(),
+                verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier, environment: .sandbox),
+                finisher: AppStoreFinisher(), clock: clock, configuration: configuration)
+        }
+
+        static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("ProductCatalog.json").path
+
+        func buy(_ productID: String, for player: String, type: TransactionType = .consumable) throws -> SignedAppStoreTransaction {
+            try simulator.purchase(
+                productID: productID, appAccountToken: AppAccountToken.forPlayer(player), type: type)
+        }
+
+        func fulfill(_ signed: SignedAppStoreTransaction, as player: String) async throws -> FulfillmentOutcome {
+            let submission = try #require(AppStoreTransactionVerifier.submission(jws: signed.jws, playerID: player))
+            return try await ledger.fulfill(submission)
+        }
+    }
+
+    @Test func aSignedPurchaseGrantsOnceAndBindsToItsPlayer() async throws {
+        let setup = try Setup()
+        let purchase = try setup.buy("com.kibblestreet.td.gems.small", for: "p1")
+        let outcome = try await setup.fulfill(purchase, as: "p1")
+        #expect(outcome.name == "granted" && outcome.receipt?.finished == true)
+        #expect(outcome.receipt?.record.key == TransactionKey(store: .appStore, transactionID: purchase.transactionID))
+        #expect(try await setup.fulfill(purchase, as: "p1").name == "alreadyFulfilled")
+        #expect(try setup.ledger.player("p1").balances == ["gems": 100])
+        #expect(try await setup.fulfill(purchase, as: "p2").rejection?.reason == .accountMismatch)
+    }
+
+    @Test func aRevokedOrTamperedTransactionNeverGrants() async throws {
+        let setup = try Setup()
+        let purchase = try setup.buy("com.kibblestreet.td.gems.large", for: "p1")
+        let revoked = try setup.simulator.revoke(transactionID: purchase.transactionID)
+        #expect(try await setup.fulfill(revoked, as: "p1").rejection?.reason == .revoked)
+        var tampered = try #require(AppStoreTransactionVerifier.submission(jws: purchase.jws, playerID: "p1"))
+        var segments = tampered.payload.split(separator: ".").map(String.init)
+        segments[2] = String(segments[2].reversed())
+        tampered.payload = segments.joined(separator: ".")
+        #expect(try await setup.ledger.fulfill(tampered).rejection?.reason == .unverified)
+        #expect(try setup.ledger.player("p1").balances.isEmpty)
+    }
+
+    @Test func refundNotificationsRevokeOnceAndReversalsRestore() async throws {
+        let setup = try Setup()
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
+        let purchase = try setup.buy("com.kibblestreet.td.remove_ads", for: "p1", type: .nonConsumable)
+        _ = try await setup.fulfill(purchase, as: "p1")
+        #expect(!setup.ledger.adsAllowed("p1", consent: true))
+        setup.clock.advance(seconds: 60)
+        _ = try setup.simulator.revoke(transactionID: purchase.transactionID)
+        let refund = try setup.simulator.notification(type: .refund, transactionID: purchase.transactionID)
+        guard case .revocation(let outcome) = try await processor.process(refund) else {
+            Issue.record("a REFUND must become a revocation event")
+            return
+        }
+        #expect(outcome.record?.disposition == .applied)
+        #expect(setup.ledger.adsAllowed("p1", consent: true))
+        guard case .alreadyProcessed = try await processor.process(refund) else {
+            Issue.record("the same notificationUUID must apply once")
+            return
+        }
+        setup.clock.advance(seconds: 60)
+        let reversal = try setup.simulator.notification(type: .refundReversed, transactionID: purchase.transactionID)
+        guard case .revocation(let reversed) = try await processor.process(reversal) else {
+            Issue.record("a REFUND_REVERSED must become a revocation event")
+            return
+        }
+        #expect(reversed.record?.disposition == .applied)
+        #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+    }
+
+    @Test func aForgedNestedTransactionIsRejectedAndChangesNothing() async throws {
+        let setup = try Setup()
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
+        let purchase = try setup.buy("com.kibblestreet.td.remove_ads", for: "p1", type: .nonConsumable)
+        _ = try await setup.fulfill(purchase, as: "p1")
+        let forged = try setup.simulator.forgedNotification(type: .refund, transactionID: purchase.transactionID)
+        guard case .rejected(let error) = try await processor.process(forged) else {
+            Issue.record("a forged nested transaction must be rejected")
+            return
+        }
+        #expect(error.status == .verificationFailure)
+        #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+    }
+
+    @Test func consumptionRequestsAreAnsweredFromTheLedgerAndOtherTypesLoggedOnce() async throws {
+        let setup = try Setup()
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
+        let purchase = try setup.buy("com.kibblestreet.td.gems.small", for: "p1")
+        _ = try await setup.fulfill(purchase, as: "p1")
+        _ = try setup.ledger.apply(.spend(40, of: "gems", player: "p1", operationID: "s1"))
+        let request = try setup.simulator.notification(type: .consumptionRequest, transactionID: purchase.transactionID)
+        guard case .consumptionRequest(let answer) = try await processor.process(request) else {
+            Issue.record("a CONSUMPTION_REQUEST must be answered")
+            return
+        }
+        #expect(answer.deliveryStatus == 0 && answer.consumptionStatus == 2 && answer.platform == 1)
+        #expect(answer.appAccountToken == AppAccountToken.forPlayer("p1"))
+        let test = try setup.simulator.notification(type: .test, transactionID: purchase.transactionID)
+        guard case .logged(let record) = try await processor.process(test) else {
+            Issue.record("a TEST notification is logged")
+            return
+        }
+        #expect(record.type == "TEST")
+        guard case .alreadyProcessed = try await processor.process(test) else {
+            Issue.record("logged once")
+            return
+        }
+    }
+
+    @Test func aProductionLedgerRefusesASandboxVerifier() throws {
+        let setup = try Setup()
+        #expect(throws: LedgerError.self) {
+            _ = try Ledger(
+                catalog: setup.ledger.catalog, store: InMemoryLedgerStore(),
+                verifier: AppStoreTransactionVerifier(signedDataVerifier: setup.verifier, environment: .sandbox),
+                finisher: AppStoreFinisher(), configuration: .production)
+        }
+    }
+}
