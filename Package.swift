@@ -43,7 +43,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LedgerCommandLineTests",
-            dependencies: ["LedgerCommandLine", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore"]
+            dependencies: [
+                "LedgerCommandLine", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "AppStoreAdapter",
+            ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",

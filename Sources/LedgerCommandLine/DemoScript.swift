@@ -1,3 +1,4 @@
+import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
@@ -6,18 +7,35 @@ import FulfillmentLedgerTesting
 struct DemoScript {
     let ledger: Ledger
     let testStore: TestStore
+    let appStore: AppStoreSimulator
+    let appStoreVerifier: SignedDataVerifier
     let faults: ScriptedFaultInjector
     let narrator: DemoNarrator
     let player = "player-kibble-1"
+    let appStorePlayer = "player-kibble-2"
+    static let bundleID = "com.kibblestreet.td"
 
-    init(catalog: ProductCatalog, store: any LedgerStore, narrator: DemoNarrator) throws(LedgerError) {
+    init(catalog: ProductCatalog, store: any LedgerStore, narrator: DemoNarrator) throws {
         let clock = SystemClock()
         testStore = TestStore(clock: clock)
+        // A simulated App Store with its own generated certificate chain: its signed
+        // transactions go through the same offline verification as Apple's.
+        appStore = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox, clock: clock)
+        appStoreVerifier = try SignedDataVerifier(
+            AppStoreVerifierConfiguration(
+                rootCertificates: [appStore.rootCertificateDER], bundleID: Self.bundleID, environment: .sandbox))
         faults = ScriptedFaultInjector()
         self.narrator = narrator
+        var configuration = LedgerConfiguration.sandbox
+        configuration.accountBinding = { AppAccountToken.forPlayer($0) }
         ledger = try Ledger(
-            catalog: catalog, store: store, verifier: testStore.verifier, finisher: testStore, source: testStore,
-            clock: clock, faults: faults, configuration: .sandbox)
+            catalog: catalog, store: store,
+            verifier: StoreRoutingVerifier([
+                .test: testStore.verifier,
+                .appStore: AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier, environment: .sandbox),
+            ]),
+            finisher: StoreRoutingFinisher([.test: testStore, .appStore: AppStoreFinisher()]), source: testStore,
+            clock: clock, faults: faults, configuration: configuration)
     }
 
     func run() async throws {
@@ -27,6 +45,7 @@ struct DemoScript {
         try await finishFailureThenRecovery()
         try await pendingThenApproved()
         try await resetKeepsLedger(first)
+        try await appStorePurchaseAndRefund()
     }
 
     private func purchaseAndDuplicate() async throws -> TransactionSubmission {
@@ -103,6 +122,38 @@ struct DemoScript {
         let replay = try await ledger.fulfill(first)
         try expect(replay.name == "alreadyFulfilled" && (try balance("gems")) == 0, "an old transaction after a reset grants nothing", replay)
         narrator.step("   replay after reset", "\(first.transactionID) -> \(describe(replay)); gems still 0")
+    }
+
+    private func appStorePurchaseAndRefund() async throws {
+        let purchase = try appStore.purchase(
+            productID: "com.kibblestreet.td.remove_ads", appAccountToken: AppAccountToken.forPlayer(appStorePlayer),
+            type: .nonConsumable)
+        guard let submission = AppStoreTransactionVerifier.submission(jws: purchase.jws, playerID: appStorePlayer) else {
+            throw DemoFailure(message: "the simulated App Store signed an unreadable transaction")
+        }
+        let outcome = try await ledger.fulfill(submission)
+        try expect(outcome.name == "granted" && !ledger.adsAllowed(appStorePlayer, consent: true),
+            "a verified signed transaction grants remove_ads", outcome)
+        narrator.step(
+            "8. App Store, signed",
+            "StoreKit 2 JWS \(purchase.transactionID) verified offline (ES256, 3-certificate chain, Apple's OIDs) -> \(describe(outcome)); ads allowed: false")
+        var forged = submission
+        forged.payload = String(forged.payload.dropLast(4)) + "AAAA"
+        let rejected = try await ledger.fulfill(forged)
+        try expect(rejected.rejection?.reason == .unverified, "a forged signature never grants", rejected)
+        narrator.step("   forged signature", "same JWS with its signature altered -> \(describe(rejected))")
+        _ = try appStore.revoke(transactionID: purchase.transactionID)
+        let refund = try appStore.notification(type: .refund, transactionID: purchase.transactionID)
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: appStoreVerifier, ledger: ledger)
+        guard case .revocation(let revocation) = try await processor.process(refund),
+            revocation.record?.disposition == .applied, ledger.adsAllowed(appStorePlayer, consent: true)
+        else { throw DemoFailure(message: "a signed REFUND notification did not revoke remove_ads") }
+        guard case .alreadyProcessed = try await processor.process(refund) else {
+            throw DemoFailure(message: "a notification was applied twice")
+        }
+        narrator.step(
+            "   REFUND notification",
+            "signed App Store Server Notification V2 -> remove_ads revoked, ads allowed again; delivered twice, applied once")
     }
 
     private func balance(_ currency: String) throws -> Int64 { try ledger.player(player).balances[currency] ?? 0 }

@@ -1,0 +1,72 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedgerTesting
+import Testing
+
+/// `ledger appstore verify`, `fulfill` and `notify`.
+@Suite struct AppStoreCommandTests {
+    static let vectors = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/vectors/apple")
+    static let hasVectors = FileManager.default.fileExists(atPath: vectors.appendingPathComponent("README.md").path)
+    static let bundleID = "com.kibblestreet.td"
+
+    @Test(.enabled(if: hasVectors, "skipped: Apple's test vectors are not beside the package"))
+    func verifiesApplesPublishedVectors() async throws {
+        let root = Self.vectors.appendingPathComponent("certs/testCA.der").path
+        let signed = Self.vectors.appendingPathComponent("mock_signed_data")
+        let valid = await ledger([
+            "appstore", "verify", "--root", root, "--bundle-id", "com.example", "--environment", "Sandbox",
+            signed.appendingPathComponent("transactionInfo").path,
+        ])
+        #expect(valid.code == 0, "\(valid.output)\(valid.error)")
+        #expect(try valid.json()["environment"] as? String == "Sandbox")
+        let wrong = await ledger([
+            "appstore", "verify", "--root", root, "--bundle-id", "com.examplex", "--environment", "Sandbox", "--kind",
+            "notification", signed.appendingPathComponent("wrongBundleId").path,
+        ])
+        #expect(wrong.code == 65)
+        #expect(try wrong.json()["error"] as? String == "invalidAppIdentifier")
+        #expect(try wrong.json()["code"] as? Int == 7004)
+    }
+
+    @Test func fulfillsAndRefundsSignedDataFromTheSimulatedStore() async throws {
+        let scratch = try ScratchDirectory()
+        let simulator = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox)
+        let root = scratch.path("root.der")
+        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.remove_ads", appAccountToken: AppAccountToken.forPlayer("p1"),
+            type: .nonConsumable)
+        let jws = try scratch.write(purchase.jws, to: "purchase.jws")
+        let db = scratch.path("ledger.sqlite")
+        let common = [
+            "--db", db, "--catalog", repoCatalogPath, "--root", root, "--bundle-id", Self.bundleID, "--environment",
+            "Sandbox",
+        ]
+        let granted = await ledger(["appstore", "fulfill", "--player", "p1"] + common + [jws])
+        #expect(granted.code == 0, "\(granted.output)\(granted.error)")
+        #expect(try granted.json()["outcome"] as? String == "granted")
+        let again = await ledger(["appstore", "fulfill", "--player", "p1"] + common + ["-"], input: purchase.jws)
+        #expect(try again.json()["outcome"] as? String == "alreadyFulfilled")
+        let stranger = await ledger(["appstore", "fulfill", "--player", "p2"] + common + [jws])
+        #expect(stranger.code == 3)
+        #expect(try stranger.json()["reason"] as? String == "accountMismatch")
+
+        _ = try simulator.revoke(transactionID: purchase.transactionID)
+        let refund = try scratch.write(
+            try simulator.notification(type: .refund, transactionID: purchase.transactionID), to: "refund.jws")
+        let applied = await ledger(["appstore", "notify"] + common + [refund])
+        #expect(applied.code == 0, "\(applied.output)\(applied.error)")
+        #expect(try applied.json()["outcome"] as? String == "revocation")
+        #expect(try applied.json()["disposition"] as? String == "applied")
+        let replayed = await ledger(["appstore", "notify"] + common + [refund])
+        #expect(try replayed.json()["outcome"] as? String == "alreadyProcessed")
+        let state = await ledger(["entitlements", "--db", db, "--player", "p1", "--catalog", repoCatalogPath])
+        #expect((try state.json()["entitlements"] as? [String: String])?["remove_ads"] == "notOwned")
+    }
+
+    @Test func usageMistakesExit64() async throws {
+        #expect(await ledger(["appstore", "verify", "x.jws"]).code == 64)
+        #expect(await ledger(["appstore", "verify", "--root", "/nonexistent.der", "--bundle-id", "b", "--environment", "Sandbox", "x"]).code == 64)
+        #expect(await ledger(["appstore", "verify", "--root", repoCatalogPath, "--bundle-id", "b", "--environment", "Moon", "x"]).code == 64)
+    }
+}
