@@ -36,7 +36,9 @@ extension SimulationRun {
     }
 
     func forgeConflict() async throws(SimulationViolation) {
-        guard let (key, known) = model.fulfilled.sorted(by: { $0.key < $1.key }).first(where: { _ in random.chance(30) })
+        guard
+            let (key, known) = model.fulfilled.sorted(by: { $0.key < $1.key })
+                .first(where: { $0.key.store == .test && random.chance(30) })
         else { return }
         let otherProduct = options.catalog.products.first { $0.id != known.productID }
         let forgeProduct = random.chance(50)
@@ -75,7 +77,7 @@ extension SimulationRun {
         guard report.isClean else { throw violation("recovery after \(reason) was not clean: \(report)") }
         let pendingCount = try pendingFinishCount(ledger)
         guard pendingCount == 0 else { throw violation("\(pendingCount) finishes still pending after recovery") }
-        for key in model.fulfilled.keys where !platform.isFinished(key.transactionID) {
+        for key in model.fulfilled.keys where key.store == .test && !platform.isFinished(key.transactionID) {
             throw violation("\(key) fulfilled but never finished after recovery")
         }
         note("\(reason) -> \(report.finishesSucceeded.count) finished, \(report.resubmitted.count) resubmitted")
@@ -170,9 +172,20 @@ extension SimulationRun {
     /// End of run: recover, check every purchase was granted exactly once, then integrity.
     func finishRun() async throws(SimulationViolation) {
         step = options.stepCount
+        // The App Store client redelivers what it still holds unfinished (StoreKit's unfinished queue).
+        for (submission, document) in deliveries
+        where document.store == .appStore && model.fulfilled[submission.key] == nil {
+            try await deliver(submission, faultsAllowed: false)
+        }
         try await recover(after: "end")
         try checkInvariants()
         for (submission, document) in deliveries where document.state == .purchased {
+            if document.store == .appStore {
+                guard model.fulfilled[submission.key] != nil else {
+                    throw violation("signed App Store purchase \(submission.key) was never granted")
+                }
+                continue
+            }
             guard platform.submission(submission.transactionID).map({ _ in true }) == true else { continue }
             let current = platform.submission(submission.transactionID)
             if current == submission, model.fulfilled[submission.key] == nil {

@@ -4,9 +4,9 @@ import FulfillmentLedger
 /// Deliveries with faults, and the check of each outcome against the model.
 extension SimulationRun {
     /// Submits a transaction, maybe with one fault armed, and checks what came back.
-    func deliver(_ submission: TransactionSubmission) async throws(SimulationViolation) {
+    func deliver(_ submission: TransactionSubmission, faultsAllowed: Bool = true) async throws(SimulationViolation) {
         let ledger = try currentLedger()
-        let armed = armFault()
+        let armed = faultsAllowed ? armFault() : nil
         let result: Result<FulfillmentOutcome, LedgerError>
         do throws(LedgerError) {
             result = .success(try await ledger.fulfill(submission))

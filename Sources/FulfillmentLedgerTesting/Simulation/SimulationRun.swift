@@ -1,3 +1,4 @@
+import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
 
@@ -27,6 +28,11 @@ final class SimulationRun {
     let clock = ManualClock()
     let platform: TestStore
     let finisher: SimulatedFinisher
+    /// A simulated App Store with its own certificate chain, so some purchases go through
+    /// real offline JWS verification; nil when its keys could not be generated.
+    let appStore: AppStoreSimulator?
+    let appStoreVerifier: SignedDataVerifier?
+    static let appStoreBundleID = "com.kibblestreet.td"
     let faults = ScriptedFaultInjector()
     let databasePath: String
     var ledger: Ledger?
@@ -47,6 +53,13 @@ final class SimulationRun {
         self.random = SplitMix64(seed: runSeed)
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
+        let appStore = try? AppStoreSimulator(bundleID: Self.appStoreBundleID, environment: .sandbox, clock: clock)
+        self.appStore = appStore
+        self.appStoreVerifier = appStore.flatMap {
+            try? SignedDataVerifier(
+                AppStoreVerifierConfiguration(
+                    rootCertificates: [$0.rootCertificateDER], bundleID: Self.appStoreBundleID, environment: .sandbox))
+        }
         self.databasePath = options.databaseDirectory.appendingPathComponent("run-\(runSeed).sqlite").path
         self.players = (0..<options.playerCount).map { "player-\($0)" }
     }
@@ -99,9 +112,16 @@ final class SimulationRun {
     func openLedger() throws(SimulationViolation) {
         do {
             let store = try options.openStore(databasePath)
+            var verifiers: [PlatformStore: any TransactionVerifier] = [.test: platform.verifier]
+            if let appStoreVerifier {
+                verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier, environment: .sandbox)
+            }
+            var configuration = LedgerConfiguration.sandbox
+            configuration.accountBinding = { AppAccountToken.forPlayer($0) }
             ledger = try Ledger(
-                catalog: options.catalog, store: store, verifier: platform.verifier, finisher: finisher,
-                source: platform, clock: clock, faults: faults, configuration: .sandbox)
+                catalog: options.catalog, store: store, verifier: StoreRoutingVerifier(verifiers),
+                finisher: StoreRoutingFinisher([.test: finisher, .appStore: AppStoreFinisher()]), source: platform,
+                clock: clock, faults: faults, configuration: configuration)
         } catch {
             throw violation("cannot open the ledger: \(error)")
         }
@@ -116,6 +136,10 @@ final class SimulationRun {
     // MARK: Actions
 
     private func purchase() async throws(SimulationViolation) {
+        if random.chance(25) {
+            try await purchaseFromAppStore()
+            return
+        }
         let product = random.pick(options.catalog.products)
         guard let storeProductID = product.storeProductIDs[.test] else { return }
         let player = random.pick(players)
@@ -143,6 +167,34 @@ final class SimulationRun {
         remember(updated)
         note("\(approve ? "approve" : "cancel") \(id)")
         if random.chance(70) { try await deliver(updated) }
+    }
+
+    /// A purchase signed by the simulated App Store, verified offline by the ledger.
+    private func purchaseFromAppStore() async throws(SimulationViolation) {
+        let product = random.pick(options.catalog.products)
+        guard let appStore, let storeProductID = product.storeProductIDs[.appStore] else { return }
+        let player = random.pick(players)
+        let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
+        let signed: SignedAppStoreTransaction
+        do {
+            signed = try appStore.purchase(
+                productID: storeProductID, quantity: quantity, appAccountToken: AppAccountToken.forPlayer(player),
+                type: product.kind == .consumable ? .consumable : .nonConsumable, at: clock.now())
+        } catch {
+            throw violation("the simulated App Store could not sign: \(error)")
+        }
+        guard let submission = AppStoreTransactionVerifier.submission(jws: signed.jws, playerID: player) else {
+            throw violation("the simulated App Store signed an unreadable transaction")
+        }
+        summary.transactions += 1
+        summary.signedTransactions += 1
+        let document = TestStoreTransaction(
+            store: .appStore, transactionID: submission.transactionID, productID: storeProductID, playerID: player,
+            quantity: quantity, purchaseDate: clock.now())
+        if deliveries.count >= options.deliveryMemoryMax { deliveries.removeFirst() }
+        deliveries.append((submission, document))
+        note("appstore purchase \(submission.transactionID) \(product.id) x\(quantity) for \(player)")
+        if random.chance(80) { try await deliver(submission) }
     }
 
     func remember(_ submission: TransactionSubmission) {

@@ -48,6 +48,7 @@ public enum Simulator {
         total.runs += run.runs
         total.steps += run.steps
         total.transactions += run.transactions
+        total.signedTransactions += run.signedTransactions
         total.grants += run.grants
         total.restarts += run.restarts
         for (name, count) in run.faultsInjected { total.faultsInjected[name, default: 0] += count }
