@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
+        .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
         .library(name: "FulfillmentLedgerTesting", targets: ["FulfillmentLedgerTesting"]),
         .executable(name: "ledger", targets: ["ledger"]),
     ],
@@ -25,12 +26,16 @@ let package = Package(
         ),
         .target(name: "FulfillmentLedger"),
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
+        .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
         .target(
-            name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "COpenSSL"]),
+            name: "FulfillmentLedgerTesting",
+            dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "COpenSSL"]),
         .target(
             name: "LedgerCommandLine",
-            dependencies: ["FulfillmentLedger", "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreAdapter"]
+            dependencies: [
+                "FulfillmentLedger", "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreAdapter", "PlayStoreAdapter",
+            ]
         ),
         .executableTarget(name: "ledger", dependencies: ["LedgerCommandLine"]),
         .testTarget(
@@ -46,6 +51,10 @@ let package = Package(
             dependencies: [
                 "LedgerCommandLine", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "AppStoreAdapter",
             ]
+        ),
+        .testTarget(
+            name: "PlayStoreAdapterTests",
+            dependencies: ["PlayStoreAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL"]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",

@@ -56,6 +56,7 @@ struct InMemoryLedgerState: Sendable {
     var operations: [String: OperationRecord] = [:]
     var events: [LedgerEvent] = []
     var storeNotifications: [String: StoreNotificationRecord] = [:]
+    var syncCursors: [String: String] = [:]
     var revocationEvents: [String: RevocationRecord] = [:]
     var refundStates: [TransactionKey: RefundState] = [:]
     var entitlementVersions: [String: Int64] = [:]
@@ -276,6 +277,10 @@ extension InMemoryLedgerSession {
     }
 
     func storeNotification(id: String) throws(LedgerError) -> StoreNotificationRecord? { state.storeNotifications[id] }
+
+    func syncCursor(name: String) throws(LedgerError) -> String? { state.syncCursors[name] }
+
+    func setSyncCursor(name: String, value: String) throws(LedgerError) { state.syncCursors[name] = value }
 
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError) {
         guard state.storeNotifications[record.notificationID] == nil else {

@@ -30,5 +30,7 @@ enum LedgerSchema {
         ].joined(separator: "\n"),
         // 3: store server notifications, applied once.
         StoreNotificationsTable.createSQL,
+        // 4: named sync cursors (the voided-purchases watermark).
+        SyncCursorsTable.createSQL,
     ]
 }

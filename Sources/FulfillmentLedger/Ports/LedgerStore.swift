@@ -54,6 +54,8 @@ public protocol LedgerReader {
     func playerFlags(playerID: String, limit: Int) throws(LedgerError) -> [PlayerFlag]
     /// A processed store notification, if its ID was seen.
     func storeNotification(id: String) throws(LedgerError) -> StoreNotificationRecord?
+    /// A named sync cursor (such as the voided-purchases watermark), if one was saved.
+    func syncCursor(name: String) throws(LedgerError) -> String?
 }
 
 /// Writes of ledger state, available inside `write` only.
@@ -97,4 +99,6 @@ public protocol LedgerWriter: LedgerReader {
     func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError)
     /// Records a processed store notification; its ID must be new.
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError)
+    /// Saves a named sync cursor, replacing the previous value.
+    func setSyncCursor(name: String, value: String) throws(LedgerError)
 }

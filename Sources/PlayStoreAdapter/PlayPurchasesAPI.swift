@@ -1,0 +1,48 @@
+import Foundation
+
+/// What the Play Developer API can fail with, as values a caller can act on.
+public enum PlayAPIError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The purchase token is malformed, expired or not for this app (HTTP 400/410): permanent.
+    case invalidToken(String)
+    /// No such purchase or product (HTTP 404): permanent.
+    case notFound(String)
+    /// The service account is not allowed, or its token was refused (HTTP 401/403).
+    case unauthorized(String)
+    /// A timeout, 429 or 5xx that persisted through the bounded retries: retry later.
+    case retryable(String)
+    /// Any other failure that retrying will not fix.
+    case permanent(String)
+
+    /// Whether a later retry may succeed.
+    public var isRetryable: Bool {
+        if case .retryable = self { return true }
+        return false
+    }
+
+    /// `kind: detail`.
+    public var description: String {
+        switch self {
+        case .invalidToken(let detail): "invalidToken: \(detail)"
+        case .notFound(let detail): "notFound: \(detail)"
+        case .unauthorized(let detail): "unauthorized: \(detail)"
+        case .retryable(let detail): "retryable: \(detail)"
+        case .permanent(let detail): "permanent: \(detail)"
+        }
+    }
+}
+
+/// The Play Developer API calls the ledger needs. `PlayDeveloperAPIClient` implements it over
+/// HTTPS; `PlayStoreSimulator` (FulfillmentLedgerTesting) implements it in memory.
+public protocol PlayPurchasesAPI: Sendable {
+    /// `purchases.products.get`.
+    func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+        -> ProductPurchase
+    /// `purchases.products.acknowledge` (non-consumables).
+    func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    /// `purchases.products.consume` (consumables).
+    func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    /// One page of `voidedpurchases.list` for one-time products, `startTime` at most 30 days back.
+    func voidedPurchases(
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int
+    ) async throws(PlayAPIError) -> VoidedPurchasesPage
+}
