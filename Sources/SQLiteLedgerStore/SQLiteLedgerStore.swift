@@ -52,7 +52,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// Files open in this process, by device and inode so links and symlinks to one file
     /// count as one: one connection per database, because Debian's SQLite 3.40 can
     /// corrupt a WAL file when two connections of one process write.
-    private static let openFiles = Mutex<Set<String>>([])
+    private static let openFiles = Mutex<[String: String]>([:])
 
     /// The file's path as given.
     public let path: String
@@ -78,14 +78,14 @@ public final class SQLiteLedgerStore: LedgerStore {
             }
         }
         let identity = try Self.identity(of: path)
-        guard Self.openFiles.withLock({ $0.insert(identity).inserted }) else {
+        guard Self.register(identity, path: path) else {
             throw LedgerError.ledgerInUse(path: path)
         }
         do {
             let opened = try Self.open(path: path, options: options)
             self.connection = Mutex(opened)
         } catch {
-            _ = Self.openFiles.withLock { $0.remove(identity) }
+            _ = Self.openFiles.withLock { $0.removeValue(forKey: identity) }
             throw error
         }
         self.path = path
@@ -95,7 +95,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     deinit {
         // Close before unregistering, so no second store opens the file while this one still holds it.
         connection.withLock { $0.close() }
-        _ = Self.openFiles.withLock { $0.remove(fileIdentity) }
+        // Only its own claim: a stale one may since have passed to a new file with the same inode.
+        Self.openFiles.withLock { claims in
+            if claims[fileIdentity] == path { claims.removeValue(forKey: fileIdentity) }
+        }
     }
 
     /// Runs `body` in a read transaction, so it sees one consistent snapshot.
@@ -113,6 +116,18 @@ public final class SQLiteLedgerStore: LedgerStore {
             let session = SQLiteLedgerSession(connection: connection)
             return try connection.immediateTransaction({ () throws(LedgerError) -> T in try body(session) },
                 mapError: { $0.ledgerError })
+        }
+    }
+
+    /// Claims a file for this process. A claim whose file was deleted (its inode then free
+    /// for reuse by a new file) is stale and yields.
+    private static func register(_ identity: String, path: String) -> Bool {
+        openFiles.withLock { claims in
+            if let claimedPath = claims[identity], (try? Self.identity(of: claimedPath)) == identity {
+                return false
+            }
+            claims[identity] = path
+            return true
         }
     }
 
