@@ -2,6 +2,7 @@ import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import PlayStoreAdapter
 
 /// The demo's scenario, step by step. Every step checks its own result.
 struct DemoScript {
@@ -9,6 +10,9 @@ struct DemoScript {
     let testStore: TestStore
     let appStore: AppStoreSimulator
     let appStoreVerifier: SignedDataVerifier
+    let playStore: PlayStoreSimulator
+    let playPlayer = "player-kibble-3"
+    static let packageName = "com.kibblestreet.td"
     let faults: ScriptedFaultInjector
     let narrator: DemoNarrator
     let player = "player-kibble-1"
@@ -24,6 +28,8 @@ struct DemoScript {
         appStoreVerifier = try SignedDataVerifier(
             AppStoreVerifierConfiguration(
                 rootCertificates: [appStore.rootCertificateDER], bundleID: Self.bundleID, environment: .sandbox))
+        // A simulated Google Play Developer API: tokens verified by asking it, finished by consume/acknowledge.
+        playStore = PlayStoreSimulator(packageName: Self.packageName, clock: clock)
         faults = ScriptedFaultInjector()
         self.narrator = narrator
         var configuration = LedgerConfiguration.sandbox
@@ -33,8 +39,13 @@ struct DemoScript {
             verifier: StoreRoutingVerifier([
                 .test: testStore.verifier,
                 .appStore: AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier, environment: .sandbox),
+                .playStore: PlayPurchaseVerifier(api: playStore, packageName: Self.packageName, environment: .sandbox),
             ]),
-            finisher: StoreRoutingFinisher([.test: testStore, .appStore: AppStoreFinisher()]), source: testStore,
+            finisher: StoreRoutingFinisher([
+                .test: testStore, .appStore: AppStoreFinisher(),
+                .playStore: PlayFinisher(api: playStore, packageName: Self.packageName),
+            ]),
+            source: testStore,
             clock: clock, faults: faults, configuration: configuration)
     }
 
@@ -46,6 +57,25 @@ struct DemoScript {
         try await pendingThenApproved()
         try await resetKeepsLedger(first)
         try await appStorePurchaseAndRefund()
+        try await playPurchaseAndVoid()
+    }
+
+    private func playPurchaseAndVoid() async throws {
+        let token = playStore.purchase(productID: "gems_large", accountID: AppAccountToken.forPlayer(playPlayer))
+        let submission = PlayPurchaseVerifier.submission(token: token, productID: "gems_large", playerID: playPlayer)
+        let outcome = try await ledger.fulfill(submission)
+        try expect(outcome.name == "granted" && playStore.isConsumed(token), "a Play purchase grants, then is consumed", outcome)
+        narrator.step(
+            "9. Google Play",
+            "purchase token verified with the Play Developer API -> \(describe(outcome)); consumed after the commit")
+        _ = playStore.void(token: token)
+        let processor = PlayNotificationProcessor(
+            api: playStore, packageName: Self.packageName, ledger: ledger,
+            playerResolver: { [playPlayer] account in account == AppAccountToken.forPlayer(playPlayer) ? playPlayer : nil })
+        let outcomeOfVoid = try await processor.process(playStore.voidedBody(for: token, refundType: 1))
+        let gems = try ledger.player(playPlayer).balances["gems"] ?? 0
+        try expect(gems == 0, "a voided purchase RTDN claws back the gems", outcomeOfVoid)
+        narrator.step("   voided purchase (RTDN)", "Pub/Sub push -> refund applied; gems back to \(gems)")
     }
 
     private func purchaseAndDuplicate() async throws -> TransactionSubmission {

@@ -12,7 +12,8 @@ enum SimulateCommand {
             usage: ledger simulate --seed S --runs N [--steps K] [--db-dir DIR] [--catalog FILE] [--json]
 
             Runs N seeded runs (run r uses seed S+r) of K steps (default 100): purchases
-            (a quarter signed by a simulated App Store and verified offline as JWS),
+            (a quarter signed by a simulated App Store and verified offline as JWS, some
+            verified through a simulated Google Play Developer API),
             duplicate and out-of-order deliveries, forged conflicting IDs, pending payments
             approved or cancelled, spends, Reset Game, restarts (the ledger is dropped and
             the SQLite file reopened) and recoveries, with faults at every fault point and
@@ -103,7 +104,7 @@ enum SimulateCommand {
             io.print("VIOLATION in \(violation)")
             io.print("replay: ledger simulate --seed \(violation.runSeed) --runs 1")
         }
-        io.print("runs \(summary.runs), steps \(summary.steps), transactions \(summary.transactions) (\(summary.signedTransactions) signed App Store JWS), grants \(summary.grants), restarts \(summary.restarts), violations \(summary.violations.count)")
+        io.print("runs \(summary.runs), steps \(summary.steps), transactions \(summary.transactions) (\(summary.signedTransactions) signed App Store JWS, \(summary.playTransactions) Google Play), grants \(summary.grants), restarts \(summary.restarts), violations \(summary.violations.count)")
         let faults = summary.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         io.print("faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))")
         io.print("trace \(summary.trace)")

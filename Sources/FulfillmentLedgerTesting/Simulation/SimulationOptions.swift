@@ -67,6 +67,8 @@ public struct SimulationSummary: Sendable, Codable {
     public var transactions = 0
     /// Of those, App Store transactions signed by the simulated App Store and verified offline.
     public var signedTransactions = 0
+    /// Of those, Google Play purchases verified through the simulated Play Developer API.
+    public var playTransactions = 0
     /// Grants the ledger made.
     public var grants = 0
     /// Restarts (ledger dropped and database reopened).

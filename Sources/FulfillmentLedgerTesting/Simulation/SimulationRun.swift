@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
+import PlayStoreAdapter
 
 /// One seeded run: a workload of purchases, redeliveries, pending payments, spends,
 /// resets and restarts, with faults at every point and port, checked after every step
@@ -33,6 +34,8 @@ final class SimulationRun {
     let appStore: AppStoreSimulator?
     let appStoreVerifier: SignedDataVerifier?
     static let appStoreBundleID = "com.kibblestreet.td"
+    /// A simulated Google Play Developer API: tokens verified by asking it, finished by consume/acknowledge.
+    let playStore: PlayStoreSimulator
     let faults = ScriptedFaultInjector()
     let databasePath: String
     var ledger: Ledger?
@@ -53,6 +56,7 @@ final class SimulationRun {
         self.random = SplitMix64(seed: runSeed)
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
+        self.playStore = PlayStoreSimulator(packageName: Self.appStoreBundleID, clock: clock)
         let appStore = try? AppStoreSimulator(bundleID: Self.appStoreBundleID, environment: .sandbox, clock: clock)
         self.appStore = appStore
         self.appStoreVerifier = appStore.flatMap {
@@ -112,7 +116,10 @@ final class SimulationRun {
     func openLedger() throws(SimulationViolation) {
         do {
             let store = try options.openStore(databasePath)
-            var verifiers: [PlatformStore: any TransactionVerifier] = [.test: platform.verifier]
+            var verifiers: [PlatformStore: any TransactionVerifier] = [
+                .test: platform.verifier,
+                .playStore: PlayPurchaseVerifier(api: playStore, packageName: Self.appStoreBundleID, environment: .sandbox),
+            ]
             if let appStoreVerifier {
                 verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier, environment: .sandbox)
             }
@@ -120,7 +127,11 @@ final class SimulationRun {
             configuration.accountBinding = { AppAccountToken.forPlayer($0) }
             ledger = try Ledger(
                 catalog: options.catalog, store: store, verifier: StoreRoutingVerifier(verifiers),
-                finisher: StoreRoutingFinisher([.test: finisher, .appStore: AppStoreFinisher()]), source: platform,
+                finisher: StoreRoutingFinisher([
+                    .test: finisher, .appStore: AppStoreFinisher(),
+                    .playStore: PlayFinisher(api: playStore, packageName: Self.appStoreBundleID),
+                ]),
+                source: platform,
                 clock: clock, faults: faults, configuration: configuration)
         } catch {
             throw violation("cannot open the ledger: \(error)")
@@ -136,8 +147,13 @@ final class SimulationRun {
     // MARK: Actions
 
     private func purchase() async throws(SimulationViolation) {
-        if random.chance(25) {
+        let store = random.below(100)
+        if store < 25 {
             try await purchaseFromAppStore()
+            return
+        }
+        if store < 40 {
+            try await purchaseFromPlayStore()
             return
         }
         let product = random.pick(options.catalog.products)
@@ -194,6 +210,25 @@ final class SimulationRun {
         if deliveries.count >= options.deliveryMemoryMax { deliveries.removeFirst() }
         deliveries.append((submission, document))
         note("appstore purchase \(submission.transactionID) \(product.id) x\(quantity) for \(player)")
+        if random.chance(80) { try await deliver(submission) }
+    }
+
+    /// A Google Play purchase, verified by asking the simulated Play Developer API.
+    private func purchaseFromPlayStore() async throws(SimulationViolation) {
+        let product = random.pick(options.catalog.products)
+        guard let productID = product.storeProductIDs[.playStore] else { return }
+        let player = random.pick(players)
+        let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
+        let token = playStore.purchase(productID: productID, quantity: quantity, accountID: AppAccountToken.forPlayer(player))
+        let submission = PlayPurchaseVerifier.submission(token: token, productID: productID, playerID: player, quantity: quantity)
+        summary.transactions += 1
+        summary.playTransactions += 1
+        let document = TestStoreTransaction(
+            store: .playStore, transactionID: token, productID: productID, playerID: player, quantity: quantity,
+            purchaseDate: clock.now())
+        if deliveries.count >= options.deliveryMemoryMax { deliveries.removeFirst() }
+        deliveries.append((submission, document))
+        note("play purchase \(token) x\(quantity) for \(player)")
         if random.chance(80) { try await deliver(submission) }
     }
 

@@ -49,6 +49,7 @@ public enum Simulator {
         total.steps += run.steps
         total.transactions += run.transactions
         total.signedTransactions += run.signedTransactions
+        total.playTransactions += run.playTransactions
         total.grants += run.grants
         total.restarts += run.restarts
         for (name, count) in run.faultsInjected { total.faultsInjected[name, default: 0] += count }

@@ -1,0 +1,262 @@
+import Foundation
+import FulfillmentLedger
+import PlayStoreAdapter
+import Synchronization
+
+/// An in-memory Google Play: a `PlayPurchasesAPI` with purchases, acknowledgement and
+/// consumption, voided purchases with paging, scripted failures, and RTDN push bodies.
+public final class PlayStoreSimulator: PlayPurchasesAPI {
+    /// The Play Developer API calls a failure can be scripted for.
+    public enum Call: String, Hashable, Sendable, CaseIterable {
+        /// `purchases.products.get`.
+        case get
+        /// `purchases.products.acknowledge`.
+        case acknowledge
+        /// `purchases.products.consume`.
+        case consume
+        /// `voidedpurchases.list`.
+        case voidedList
+    }
+
+    /// The package name the simulator answers for; other packages get `notFound`.
+    public let packageName: String
+    /// The simulator's time: purchase, void and event times.
+    public let clock: any LedgerClock
+    private let state: Mutex<State>
+
+    /// The largest page `voidedPurchases` returns, whatever `maxResults` asks for.
+    public static let defaultPageSizeMax = 1_000
+
+    private struct Failure {
+        var error: PlayAPIError
+        var remaining: Int
+    }
+
+    private struct State {
+        var purchases: [String: ProductPurchase] = [:]
+        var voided: [VoidedPurchase] = []
+        var failures: [Call: Failure] = [:]
+        var calls: [Call: Int] = [:]
+        var nextSerial = 1
+        var nextMessage = 1
+        var pageSizeMax: Int
+    }
+
+    /// Creates an empty store for `packageName`.
+    public init(packageName: String, clock: any LedgerClock, pageSizeMax: Int = defaultPageSizeMax) {
+        self.packageName = packageName
+        self.clock = clock
+        self.state = Mutex(State(pageSizeMax: max(1, pageSizeMax)))
+    }
+
+    // MARK: Setting up the store
+
+    /// Records a purchase and returns its token. `testPurchase` marks a license-tester purchase
+    /// (`purchaseType` 0); `state` is the raw `purchaseState` (0 purchased, 1 canceled, 2 pending).
+    @discardableResult
+    public func purchase(
+        productID: String, quantity: Int = 1, accountID: String?, state purchaseState: Int = 0,
+        testPurchase: Bool = false
+    ) -> String {
+        let now = clock.now()
+        return state.withLock { state in
+            let serial = state.nextSerial
+            state.nextSerial += 1
+            let token = "play-token-\(serial)-\(productID)"
+            var purchase = ProductPurchase()
+            purchase.kind = "androidpublisher#productPurchase"
+            purchase.productId = productID
+            purchase.orderId = "GPA.0000-0000-0000-\(String(format: "%05d", serial))"
+            purchase.purchaseState = purchaseState
+            purchase.consumptionState = 0
+            purchase.acknowledgementState = 0
+            purchase.quantity = quantity
+            purchase.refundableQuantity = quantity
+            purchase.obfuscatedExternalAccountId = accountID
+            purchase.purchaseType = testPurchase ? 0 : nil
+            purchase.regionCode = "US"
+            purchase.purchaseTimeMillis = String(now.ledgerMilliseconds)
+            state.purchases[token] = purchase
+            return token
+        }
+    }
+
+    /// Sets a purchase's raw `purchaseState`, such as a pending purchase becoming paid.
+    public func setState(_ token: String, to purchaseState: Int) {
+        state.withLock { $0.purchases[token]?.purchaseState = purchaseState }
+    }
+
+    /// The purchase as Google holds it now.
+    public func storedPurchase(_ token: String) -> ProductPurchase? { state.withLock { $0.purchases[token] } }
+
+    /// Whether the purchase was acknowledged.
+    public func isAcknowledged(_ token: String) -> Bool {
+        state.withLock { $0.purchases[token]?.acknowledgementState == 1 }
+    }
+
+    /// Whether the purchase was consumed.
+    public func isConsumed(_ token: String) -> Bool { state.withLock { $0.purchases[token]?.consumptionState == 1 } }
+
+    /// Voids a purchase: `quantity` units as a quantity-based partial refund (reported with
+    /// `voidedQuantity`), or all of it when nil. Returns the voided record.
+    @discardableResult
+    public func void(token: String, quantity: Int? = nil, at date: Date? = nil, reason: Int = 1) -> VoidedPurchase {
+        let when = date ?? clock.now()
+        return state.withLock { state in
+            var record = VoidedPurchase()
+            record.kind = "androidpublisher#voidedPurchase"
+            record.purchaseToken = token
+            record.orderId = state.purchases[token]?.orderId
+            record.purchaseTimeMillis = state.purchases[token]?.purchaseTimeMillis
+            record.voidedTimeMillis = String(when.ledgerMilliseconds)
+            record.voidedSource = 0
+            record.voidedReason = reason
+            record.voidedQuantity = quantity
+            if var purchase = state.purchases[token] {
+                let refundable = purchase.refundableQuantity ?? purchase.quantity ?? 1
+                purchase.refundableQuantity = max(0, refundable - (quantity ?? refundable))
+                state.purchases[token] = purchase
+            }
+            state.voided.append(record)
+            return record
+        }
+    }
+
+    /// Makes the next `times` calls of `call` fail with `error`.
+    public func fail(_ call: Call, with error: PlayAPIError, times: Int = 1) {
+        state.withLock { $0.failures[call] = Failure(error: error, remaining: times) }
+    }
+
+    /// How many times `call` was made (failed calls included).
+    public func callCount(_ call: Call) -> Int { state.withLock { $0.calls[call] ?? 0 } }
+
+    // MARK: PlayPurchasesAPI
+
+    /// `purchases.products.get`.
+    public func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+        -> ProductPurchase
+    {
+        try state.withLock { state throws(PlayAPIError) in
+            try Self.begin(.get, &state)
+            var purchase = try self.lookUp(packageName: packageName, productID: productID, token: token, in: state)
+            purchase.purchaseToken = nil  // Google omits it in `get`.
+            return purchase
+        }
+    }
+
+    /// `purchases.products.acknowledge`: repeating it succeeds, as at Google.
+    public func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+        try state.withLock { state throws(PlayAPIError) in
+            try Self.begin(.acknowledge, &state)
+            let purchase = try self.lookUp(packageName: packageName, productID: productID, token: token, in: state)
+            guard purchase.purchaseState == 0 else { throw PlayAPIError.invalidToken("the purchase is not purchased") }
+            state.purchases[token]?.acknowledgementState = 1
+        }
+    }
+
+    /// `purchases.products.consume`: consuming twice fails with `invalidToken`, as at Google.
+    public func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+        try state.withLock { state throws(PlayAPIError) in
+            try Self.begin(.consume, &state)
+            let purchase = try self.lookUp(packageName: packageName, productID: productID, token: token, in: state)
+            guard purchase.purchaseState == 0 else { throw PlayAPIError.invalidToken("the purchase is not purchased") }
+            guard purchase.consumptionState != 1 else { throw PlayAPIError.invalidToken("the purchase is already consumed") }
+            state.purchases[token]?.consumptionState = 1
+            state.purchases[token]?.acknowledgementState = 1
+        }
+    }
+
+    /// `voidedpurchases.list`: voids with `startTime <= voidedTime <= endTime`, oldest first,
+    /// in pages of at most `min(maxResults, pageSizeMax)`; the page token is an offset.
+    public func voidedPurchases(
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int
+    ) async throws(PlayAPIError) -> VoidedPurchasesPage {
+        try state.withLock { state throws(PlayAPIError) in
+            try Self.begin(.voidedList, &state)
+            guard packageName == self.packageName else { throw PlayAPIError.notFound("no app \(packageName)") }
+            let start = startTime.ledgerMilliseconds
+            let end = endTime?.ledgerMilliseconds ?? Int64.max
+            let matching = state.voided.filter { record in
+                guard let millis = record.voidedTimeMillis.flatMap(Int64.init) else { return false }
+                return millis >= start && millis <= end
+            }.sorted { ($0.voidedTimeMillis.flatMap(Int64.init) ?? 0) < ($1.voidedTimeMillis.flatMap(Int64.init) ?? 0) }
+            guard let offset = pageToken.map({ Int($0) }) ?? 0, offset >= 0, offset <= matching.count else {
+                throw PlayAPIError.invalidToken("bad page token")
+            }
+            let size = max(1, min(maxResults, state.pageSizeMax))
+            let slice = Array(matching[offset..<min(offset + size, matching.count)])
+            let next = offset + slice.count < matching.count ? String(offset + slice.count) : nil
+            return VoidedPurchasesPage(voidedPurchases: slice, nextPageToken: next)
+        }
+    }
+
+    private static func begin(_ call: Call, _ state: inout State) throws(PlayAPIError) {
+        state.calls[call, default: 0] += 1
+        guard var failure = state.failures[call] else { return }
+        failure.remaining -= 1
+        state.failures[call] = failure.remaining > 0 ? failure : nil
+        throw failure.error
+    }
+
+    private func lookUp(packageName: String, productID: String, token: String, in state: State) throws(PlayAPIError)
+        -> ProductPurchase
+    {
+        guard packageName == self.packageName else { throw PlayAPIError.notFound("no app \(packageName)") }
+        guard let purchase = state.purchases[token] else { throw PlayAPIError.invalidToken("unknown purchase token") }
+        guard purchase.productId == productID else { throw PlayAPIError.notFound("token is not for \(productID)") }
+        return purchase
+    }
+
+    // MARK: Real-time developer notifications
+
+    /// The Pub/Sub push body of a `oneTimeProductNotification` (`type` 1 purchased, 2 canceled)
+    /// for a purchase in this store.
+    public func rtdnBody(for token: String, type: Int, messageID: String? = nil) -> Data {
+        let sku = state.withLock { $0.purchases[token]?.productId }
+        var notification = DeveloperNotification()
+        notification.oneTimeProductNotification = DeveloperNotification.OneTimeProductNotification(
+            notificationType: type, purchaseToken: token, sku: sku)
+        return envelope(notification, messageID: messageID)
+    }
+
+    /// The Pub/Sub push body of a `voidedPurchaseNotification` for a one-time product
+    /// (`refundType` 1 full, 2 quantity-based partial).
+    public func voidedBody(for token: String, refundType: Int, messageID: String? = nil) -> Data {
+        let orderID = state.withLock { $0.purchases[token]?.orderId }
+        var notification = DeveloperNotification()
+        notification.voidedPurchaseNotification = DeveloperNotification.VoidedPurchaseNotification(
+            purchaseToken: token, orderId: orderID,
+            productType: DeveloperNotification.VoidedPurchaseNotification.oneTimeProductType, refundType: refundType)
+        return envelope(notification, messageID: messageID)
+    }
+
+    /// The Pub/Sub push body of a Play Console test notification.
+    public func testBody(messageID: String? = nil) -> Data {
+        var notification = DeveloperNotification()
+        notification.testNotification = DeveloperNotification.TestNotification()
+        return envelope(notification, messageID: messageID)
+    }
+
+    /// Wraps a notification as Pub/Sub pushes it, with the simulator's package, the clock's
+    /// event time and a fresh message ID unless one is given.
+    public func envelope(_ notification: DeveloperNotification, messageID: String? = nil) -> Data {
+        var notification = notification
+        let now = clock.now()
+        notification.version = notification.version ?? "1.0"
+        notification.packageName = notification.packageName ?? packageName
+        notification.eventTimeMillis = notification.eventTimeMillis ?? String(now.ledgerMilliseconds)
+        let id = messageID ?? state.withLock { state in
+            defer { state.nextMessage += 1 }
+            return String(state.nextMessage + 9_000_000_000)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding plain optionals of strings and integers cannot fail.
+        let data = (try? encoder.encode(notification)) ?? Data("{}".utf8)
+        let push = PubSubPushEnvelope(
+            message: PubSubPushEnvelope.Message(
+                data: data.base64EncodedString(), messageId: id, publishTime: now.ledgerISO8601),
+            subscription: "projects/simulator/subscriptions/play-rtdn")
+        return (try? encoder.encode(push)) ?? Data("{}".utf8)
+    }
+}

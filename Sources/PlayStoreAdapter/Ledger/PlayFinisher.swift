@@ -1,0 +1,64 @@
+import Foundation
+import FulfillmentLedger
+
+/// The ledger's finish port for Google Play: consumes a consumable and acknowledges a
+/// non-consumable (`FinishRequest.productKind`). The pipeline calls it only after the grant
+/// has committed; Google refunds a purchase that is not acknowledged or consumed within 3 days.
+///
+/// Every failure throws `LedgerError.finishFailed`, so the finish stays in the outbox:
+/// - `retryable: …` for a timeout, 429 or 5xx; the next fulfillment replay or `recover()` retries it;
+/// - `permanent: …` for a refused token, unknown purchase, refused credentials or any other
+///   permanent error. It stays in the outbox (listed with its message by `ledger doctor`, and
+///   overdue after `finishWarningAgeSeconds`) for an operator to look at.
+///
+/// The port must be idempotent: recovery may repeat a finish that already succeeded at Google
+/// but was not yet marked. Google refuses to consume a purchase twice, so after a permanent
+/// failure the finisher reads the purchase back and reports success when Google says it is
+/// already consumed (or acknowledged). Nothing else counts as success.
+public struct PlayFinisher: PlatformFinisher {
+    /// The Play Developer API.
+    public let api: any PlayPurchasesAPI
+    /// The app's package name.
+    public let packageName: String
+
+    /// `consumptionState` of a consumed purchase.
+    public static let consumedState = 1
+    /// `acknowledgementState` of an acknowledged purchase.
+    public static let acknowledgedState = 1
+
+    /// Creates a finisher for `packageName`.
+    public init(api: any PlayPurchasesAPI, packageName: String) {
+        self.api = api
+        self.packageName = packageName
+    }
+
+    /// Consumes or acknowledges the purchase whose token is `request.key.transactionID`.
+    public func finish(_ request: FinishRequest) async throws(LedgerError) {
+        let token = request.key.transactionID
+        let productID = request.storeProductID
+        let action = request.productKind == .consumable ? "consume" : "acknowledge"
+        do {
+            if request.productKind == .consumable {
+                try await api.consume(packageName: packageName, productID: productID, token: token)
+            } else {
+                try await api.acknowledge(packageName: packageName, productID: productID, token: token)
+            }
+        } catch {
+            if error.isRetryable {
+                throw LedgerError.finishFailed("retryable: Google Play \(action) of \(productID) failed: \(error)")
+            }
+            if await alreadyDone(request) { return }
+            throw LedgerError.finishFailed("permanent: Google Play \(action) of \(productID) failed: \(error)")
+        }
+    }
+
+    /// Whether Google already reports the purchase consumed (consumable) or acknowledged.
+    private func alreadyDone(_ request: FinishRequest) async -> Bool {
+        guard
+            let purchase = try? await api.productPurchase(
+                packageName: packageName, productID: request.storeProductID, token: request.key.transactionID)
+        else { return false }
+        if request.productKind == .consumable { return purchase.consumptionState == Self.consumedState }
+        return purchase.acknowledgementState == Self.acknowledgedState
+    }
+}

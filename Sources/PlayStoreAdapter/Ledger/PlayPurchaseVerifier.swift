@@ -1,0 +1,98 @@
+import Foundation
+import FulfillmentLedger
+
+/// The ledger's verifier port for Google Play: a purchase token becomes verified
+/// transaction facts by asking the Play Developer API (`purchases.products.get`).
+///
+/// The ledger key of a Play purchase is its **purchase token**: the submission's
+/// `transactionID` and `payload` are both the token. The Play order ID stays in Google's
+/// record (`ProductPurchase.orderId`); the ledger does not copy it.
+///
+/// Environment rule: a license-tester purchase (`purchaseType` 0) is always reported as
+/// `.sandbox`, so a production ledger rejects it as `wrongEnvironment`; every other
+/// purchase is reported in the verifier's configured `environment`.
+public struct PlayPurchaseVerifier: TransactionVerifier {
+    /// The Play Developer API.
+    public let api: any PlayPurchasesAPI
+    /// The app's package name, such as `com.kibblestreet.td`.
+    public let packageName: String
+    /// The environment this verifier vouches for.
+    public let environment: StoreEnvironment
+    /// Gives the purchase date of a purchase Google reports without `purchaseTimeMillis`.
+    public let clock: any LedgerClock
+
+    /// `purchaseType` of a license-tester (test) purchase.
+    public static let testPurchaseType = 0
+
+    /// Creates a verifier for `packageName` that vouches for `environment`.
+    public init(
+        api: any PlayPurchasesAPI, packageName: String, environment: StoreEnvironment,
+        clock: any LedgerClock = SystemClock()
+    ) {
+        self.api = api
+        self.packageName = packageName
+        self.environment = environment
+        self.clock = clock
+    }
+
+    /// The configured environment only.
+    public var supportedEnvironments: Set<StoreEnvironment> { [environment] }
+
+    /// Looks the token in `submission.payload` up for `submission.productID`.
+    ///
+    /// An invalid or unknown token is `.invalid`. A retryable API failure, and a refused or
+    /// otherwise permanent one (a configuration problem: retry after fixing it), throw
+    /// `LedgerError.verifierUnavailable`, so nothing is decided.
+    public func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> VerificationResult {
+        let token = submission.payload
+        guard !token.isEmpty else { return .invalid(reason: "the submission carries no purchase token") }
+        let purchase: ProductPurchase
+        do {
+            purchase = try await api.productPurchase(
+                packageName: packageName, productID: submission.productID, token: token)
+        } catch {
+            switch error {
+            case .invalidToken, .notFound:
+                return .invalid(reason: "Google Play does not know this purchase: \(error)")
+            case .retryable, .unauthorized, .permanent:
+                throw LedgerError.verifierUnavailable("Google Play purchases.products.get failed: \(error)")
+            }
+        }
+        if let reported = purchase.productId, reported != submission.productID {
+            return .invalid(reason: "Google Play reports product \(reported), not \(submission.productID)")
+        }
+        return .verified(facts(purchase, token: token, productID: submission.productID))
+    }
+
+    /// The ledger's facts of a Play purchase fetched for `token` and `productID`.
+    public func facts(_ purchase: ProductPurchase, token: String, productID: String) -> VerifiedTransaction {
+        let isTest = purchase.purchaseType == Self.testPurchaseType
+        return VerifiedTransaction(
+            store: .playStore, transactionID: token, productID: productID,
+            accountBinding: purchase.obfuscatedExternalAccountId, quantity: purchase.quantity ?? 1,
+            state: Self.state(purchase.purchaseState), environment: isTest ? .sandbox : environment,
+            purchaseDate: purchase.purchaseDate ?? clock.now())
+    }
+
+    /// Maps Play's `purchaseState`: 0 purchased, 1 cancelled, 2 pending; any other value
+    /// is kept as `playState<N>` and an absent one as `playStateMissing`; neither grants.
+    public static func state(_ raw: Int?) -> PurchaseState {
+        guard let raw else { return PurchaseState(rawValue: "playStateMissing") }
+        switch ProductPurchase.State(rawValue: raw) {
+        case .purchased: return .purchased
+        case .canceled: return .cancelled
+        case .pending: return .pending
+        case nil: return PurchaseState(rawValue: "playState\(raw)")
+        }
+    }
+
+    /// The submission for a purchase token the game client sent: the token is both the
+    /// ledger's transaction ID and the proof. The pipeline verifies it before anything is granted.
+    public static func submission(token: String, productID: String, playerID: String, quantity: Int = 1)
+        -> TransactionSubmission
+    {
+        TransactionSubmission(
+            store: .playStore, transactionID: token, productID: productID, playerID: playerID, quantity: quantity,
+            payload: token)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import PlayStoreAdapter
+
+/// A ledger wired to a `PlayStoreSimulator` through the Play verifier and finisher.
+struct PlayLedgerSetup {
+    static let packageName = "com.kibblestreet.td"
+    static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("ProductCatalog.json").path
+
+    let clock: ManualClock
+    let play: PlayStoreSimulator
+    let ledger: Ledger
+
+    init(
+        environment: StoreEnvironment = .sandbox, pageSizeMax: Int = PlayStoreSimulator.defaultPageSizeMax,
+        accountBinding: (@Sendable (String) -> String)? = nil
+    ) throws {
+        clock = ManualClock()
+        play = PlayStoreSimulator(packageName: Self.packageName, clock: clock, pageSizeMax: pageSizeMax)
+        var configuration = LedgerConfiguration(environment: environment)
+        if let accountBinding { configuration.accountBinding = accountBinding }
+        ledger = try Ledger(
+            catalog: try CatalogLoader.load(path: Self.catalogPath), store: InMemoryLedgerStore(),
+            verifier: PlayPurchaseVerifier(
+                api: play, packageName: Self.packageName, environment: environment, clock: clock),
+            finisher: PlayFinisher(api: play, packageName: Self.packageName), clock: clock,
+            configuration: configuration)
+    }
+
+    /// Submits a purchase token as the game client would.
+    func fulfill(_ token: String, _ productID: String, as player: String, quantity: Int = 1) async throws
+        -> FulfillmentOutcome
+    {
+        try await ledger.fulfill(
+            PlayPurchaseVerifier.submission(token: token, productID: productID, playerID: player, quantity: quantity))
+    }
+
+    /// Buys and fulfills a product for a player bound by its own ID.
+    func buyAndFulfill(_ productID: String, for player: String, quantity: Int = 1) async throws -> String {
+        let token = play.purchase(productID: productID, quantity: quantity, accountID: player)
+        _ = try await fulfill(token, productID, as: player, quantity: quantity)
+        return token
+    }
+
+    func key(_ token: String) -> TransactionKey { TransactionKey(store: .playStore, transactionID: token) }
+
+    func gems(_ player: String) throws -> Int64 { try ledger.player(player).balances["gems"] ?? 0 }
+
+    func processor(resolver: @escaping @Sendable (String?) -> String? = { $0 }) -> PlayNotificationProcessor {
+        PlayNotificationProcessor(api: play, packageName: Self.packageName, ledger: ledger, playerResolver: resolver)
+    }
+
+    func sync() -> VoidedPurchasesSync { VoidedPurchasesSync(api: play, packageName: Self.packageName, ledger: ledger) }
+}
