@@ -50,6 +50,7 @@ let package = Package(
             name: "LedgerCommandLineTests",
             dependencies: [
                 "LedgerCommandLine", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "AppStoreAdapter",
+                "PlayStoreAdapter",
             ]
         ),
         .testTarget(

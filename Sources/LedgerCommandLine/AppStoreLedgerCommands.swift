@@ -20,7 +20,7 @@ enum AppStoreLedgerCommands {
             \(AppStoreCommands.verifierHelp)
 
             exit codes: 0 granted or alreadyFulfilled, 3 rejected, 1 infrastructure error,
-              64 usage, 65 invalid catalog, 66 catalog missing
+              64 usage, 65 invalid catalog or an unreadable JWS, 66 catalog missing
             """,
         valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog", "player"]),
         run: { arguments, io in await runFulfill(arguments, io: io) })
@@ -56,7 +56,7 @@ enum AppStoreLedgerCommands {
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
         return try Ledger(
             catalog: catalog, store: try SQLiteLedgerStore(path: try required(arguments, "db"), options: options),
-            verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier, environment: environment),
+            verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
             finisher: AppStoreFinisher(), configuration: configuration)
     }
 
@@ -97,6 +97,7 @@ enum AppStoreLedgerCommands {
     struct NotifyOutput: Encodable {
         var outcome: String
         var error: String?
+        var code: Int?
         var disposition: String?
         var effect: [GrantLine]?
         var consumptionInformation: ConsumptionInformation?
@@ -120,7 +121,7 @@ enum AppStoreLedgerCommands {
             let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
             switch try await processor.process(jws) {
             case .rejected(let error):
-                io.printJSON(NotifyOutput(outcome: "rejected", error: error.status.rawValue))
+                io.printJSON(NotifyOutput(outcome: "rejected", error: error.status.rawValue, code: error.status.code))
                 return .rejected
             case .alreadyProcessed(let record):
                 io.printJSON(NotifyOutput(outcome: "alreadyProcessed", notification: record))

@@ -38,7 +38,7 @@ struct DemoScript {
             catalog: catalog, store: store,
             verifier: StoreRoutingVerifier([
                 .test: testStore.verifier,
-                .appStore: AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier, environment: .sandbox),
+                .appStore: AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier),
                 .playStore: PlayPurchaseVerifier(api: playStore, packageName: Self.packageName, environment: .sandbox),
             ]),
             finisher: StoreRoutingFinisher([

@@ -23,7 +23,8 @@ public enum LedgerCommandLine {
         FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
         EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
         DoctorCommand.command, SimulateCommand.command, WorkloadCommand.command, AppStoreVerifyCommand.command,
-        AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify,
+        AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, PlayStoreCommands.verify,
+        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.

@@ -52,11 +52,13 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// Files open in this process, by device and inode so links and symlinks to one file
     /// count as one: one connection per database, because Debian's SQLite 3.40 can
     /// corrupt a WAL file when two connections of one process write.
-    private static let openFiles = Mutex<[String: String]>([:])
+    private static let openFiles = Mutex<[String: (path: String, owner: UUID)]>([:])
 
     /// The file's path as given.
     public let path: String
     private let fileIdentity: String
+    /// This store's claim on its file, so it never releases a claim another store took since.
+    private let claimOwner = UUID()
     private let connection: Mutex<SQLiteConnection>
 
     /// Opens or creates a ledger.
@@ -78,14 +80,14 @@ public final class SQLiteLedgerStore: LedgerStore {
             }
         }
         let identity = try Self.identity(of: path)
-        guard Self.register(identity, path: path) else {
+        guard Self.register(identity, path: path, owner: claimOwner) else {
             throw LedgerError.ledgerInUse(path: path)
         }
         do {
             let opened = try Self.open(path: path, options: options)
             self.connection = Mutex(opened)
         } catch {
-            _ = Self.openFiles.withLock { $0.removeValue(forKey: identity) }
+            Self.release(identity, owner: claimOwner)
             throw error
         }
         self.path = path
@@ -95,10 +97,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     deinit {
         // Close before unregistering, so no second store opens the file while this one still holds it.
         connection.withLock { $0.close() }
-        // Only its own claim: a stale one may since have passed to a new file with the same inode.
-        Self.openFiles.withLock { claims in
-            if claims[fileIdentity] == path { claims.removeValue(forKey: fileIdentity) }
-        }
+        Self.release(fileIdentity, owner: claimOwner)
     }
 
     /// Runs `body` in a read transaction, so it sees one consistent snapshot.
@@ -121,13 +120,21 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Claims a file for this process. A claim whose file was deleted (its inode then free
     /// for reuse by a new file) is stale and yields.
-    private static func register(_ identity: String, path: String) -> Bool {
+    private static func register(_ identity: String, path: String, owner: UUID) -> Bool {
         openFiles.withLock { claims in
-            if let claimedPath = claims[identity], (try? Self.identity(of: claimedPath)) == identity {
+            if let claim = claims[identity], (try? Self.identity(of: claim.path)) == identity {
                 return false
             }
-            claims[identity] = path
+            claims[identity] = (path, owner)
             return true
+        }
+    }
+
+    /// Releases a claim, but only its own: a stale one may since have passed to a new file
+    /// that got the same inode.
+    private static func release(_ identity: String, owner: UUID) {
+        openFiles.withLock { claims in
+            if claims[identity]?.owner == owner { claims.removeValue(forKey: identity) }
         }
     }
 

@@ -25,7 +25,7 @@ import Testing
             configuration.accountBinding = { AppAccountToken.forPlayer($0) }
             ledger = try Ledger(
                 catalog: try CatalogLoader.load(path: Self.catalogPath), store: InMemoryLedgerStore(),
-                verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier, environment: .sandbox),
+                verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
                 finisher: AppStoreFinisher(), clock: clock, configuration: configuration)
         }
 
@@ -140,7 +140,7 @@ import Testing
         #expect(throws: LedgerError.self) {
             _ = try Ledger(
                 catalog: setup.ledger.catalog, store: InMemoryLedgerStore(),
-                verifier: AppStoreTransactionVerifier(signedDataVerifier: setup.verifier, environment: .sandbox),
+                verifier: AppStoreTransactionVerifier(signedDataVerifier: setup.verifier),
                 finisher: AppStoreFinisher(), configuration: .production)
         }
     }

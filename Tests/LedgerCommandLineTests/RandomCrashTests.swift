@@ -4,7 +4,7 @@ import FulfillmentLedgerTesting
 import SQLiteLedgerStore
 import Testing
 
-/// The `ledger` process killed with SIGKILL at random moments of a 200-transaction
+/// The `ledger` process killed with SIGKILL at random moments of a 300-transaction
 /// workload, then the ledger reopened, recovered and checked.
 @Suite struct RandomCrashTests {
     /// Killed runs required; runs where the child finished before the kill do not count.

@@ -56,6 +56,8 @@ public struct AppStoreNotificationProcessor: Sendable {
             TransactionKey(store: .appStore, transactionID: $0)
         }
         let outcome = try await apply(notification, type: type, key: key, uuid: uuid)
+        // A rejected event is not recorded, so Apple's redelivery is tried again.
+        if case .revocation(let revocation) = outcome, revocation.rejection != nil { return outcome }
         let record = StoreNotificationRecord(
             notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
             outcome: describe(outcome))

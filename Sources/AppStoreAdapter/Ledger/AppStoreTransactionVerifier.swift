@@ -7,12 +7,12 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
     /// Checks signatures, the chain, the bundle ID and the environment.
     public let signedDataVerifier: SignedDataVerifier
     /// The environment the signed-data verifier is configured for.
-    public let environment: AppStoreEnvironment
+    public var environment: AppStoreEnvironment { signedDataVerifier.configuration.environment }
 
-    /// Wraps a signed-data verifier configured for `environment`.
-    public init(signedDataVerifier: SignedDataVerifier, environment: AppStoreEnvironment) {
+    /// Wraps a signed-data verifier; the ledger environment it vouches for is the one the
+    /// verifier is configured for, so the two cannot disagree.
+    public init(signedDataVerifier: SignedDataVerifier) {
         self.signedDataVerifier = signedDataVerifier
-        self.environment = environment
     }
 
     /// The ledger environment matching the App Store environment.

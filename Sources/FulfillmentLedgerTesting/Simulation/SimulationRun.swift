@@ -121,7 +121,7 @@ final class SimulationRun {
                 .playStore: PlayPurchaseVerifier(api: playStore, packageName: Self.appStoreBundleID, environment: .sandbox),
             ]
             if let appStoreVerifier {
-                verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier, environment: .sandbox)
+                verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier)
             }
             var configuration = LedgerConfiguration.sandbox
             configuration.accountBinding = { AppAccountToken.forPlayer($0) }

@@ -1,0 +1,64 @@
+import Foundation
+import FulfillmentLedger
+import PlayStoreAdapter
+import Synchronization
+
+/// A Play Developer API answered from a JSON file instead of Google: for trying the
+/// `ledger playstore` commands offline and in tests.
+///
+/// The file: `{"purchases": {"TOKEN": {ProductPurchase JSON}, ...}, "voided": [{VoidedPurchase JSON}, ...]}`.
+/// Acknowledge and consume succeed and are remembered for the life of the process only.
+final class PlayPurchasesFile: PlayPurchasesAPI {
+    /// Largest file read.
+    static let byteCountMax = 4 * 1024 * 1024
+
+    struct Contents: Decodable {
+        var purchases: [String: ProductPurchase]?
+        var voided: [VoidedPurchase]?
+    }
+
+    private let contents: Contents
+    private let finished = Mutex<Set<String>>([])
+
+    init(path: String) throws(Arguments.UsageError) {
+        guard let data = FileManager.default.contents(atPath: path), data.count <= Self.byteCountMax else {
+            throw Arguments.UsageError(message: "cannot read --purchases \(path), or it is larger than \(Self.byteCountMax) bytes")
+        }
+        do {
+            contents = try JSONDecoder().decode(Contents.self, from: data)
+        } catch {
+            throw Arguments.UsageError(message: "--purchases \(path) is not a purchases file: \(error)")
+        }
+    }
+
+    func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+        -> ProductPurchase
+    {
+        guard var purchase = contents.purchases?[token] else { throw PlayAPIError.invalidToken("unknown token") }
+        guard purchase.productId == nil || purchase.productId == productID else {
+            throw PlayAPIError.notFound("token \(token) is for another product")
+        }
+        purchase.purchaseToken = token
+        purchase.productId = productID
+        return purchase
+    }
+
+    func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+        guard contents.purchases?[token] != nil else { throw PlayAPIError.invalidToken("unknown token") }
+        _ = finished.withLock { $0.insert(token) }
+    }
+
+    func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+        try await acknowledge(packageName: packageName, productID: productID, token: token)
+    }
+
+    func voidedPurchases(
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int
+    ) async throws(PlayAPIError) -> VoidedPurchasesPage {
+        let all = (contents.voided ?? []).filter { ($0.voidedDate ?? .distantPast) >= startTime }
+        let offset = Int(pageToken ?? "0") ?? 0
+        let page = Array(all.dropFirst(offset).prefix(max(1, maxResults)))
+        let next = offset + page.count < all.count ? String(offset + page.count) : nil
+        return VoidedPurchasesPage(voidedPurchases: page, nextPageToken: next)
+    }
+}

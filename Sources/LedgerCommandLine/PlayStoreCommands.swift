@@ -1,0 +1,122 @@
+import Foundation
+import FulfillmentLedger
+import PlayStoreAdapter
+import SQLiteLedgerStore
+
+/// `ledger playstore verify|rtdn|voided-sync`: Google Play input, through the Play
+/// Developer API or a purchases file.
+enum PlayStoreCommands {
+    static let apiOptions: Set<String> = ["package", "service-account", "api-base", "purchases", "environment"]
+    static let apiHelp = """
+          --package NAME            the app's package name
+          --service-account FILE    a Google service-account JSON key (calls the Play Developer API)
+          --api-base URL            the API root (default https://androidpublisher.googleapis.com)
+          --purchases FILE          answer from a JSON file instead: {"purchases": {TOKEN: {...}},
+                                    "voided": [...]} (offline trials and tests)
+          --environment E           sandbox (default) or production: what the ledger serves
+        """
+
+    /// The API the options name.
+    static func api(_ arguments: Arguments) throws(Arguments.UsageError) -> any PlayPurchasesAPI {
+        switch (arguments.value("service-account"), arguments.value("purchases")) {
+        case (let key?, nil):
+            do throws(PlayAPIError) {
+                let credentials = try ServiceAccountCredentials(contentsOfFile: key)
+                let tokens = try AccessTokenProvider(credentials: credentials)
+                guard let base = URL(string: arguments.value("api-base") ?? PlayDeveloperAPIClient.defaultBaseURL.absoluteString)
+                else { throw PlayAPIError.permanent("--api-base is not a URL") }
+                return PlayDeveloperAPIClient(tokenSource: tokens, baseURL: base)
+            } catch {
+                throw Arguments.UsageError(message: "cannot use the service account: \(error)")
+            }
+        case (nil, let file?): return try PlayPurchasesFile(path: file)
+        default: throw Arguments.UsageError(message: "give exactly one of --service-account and --purchases")
+        }
+    }
+
+    static func environment(_ arguments: Arguments) throws(Arguments.UsageError) -> StoreEnvironment {
+        let environment = StoreEnvironment(rawValue: arguments.value("environment") ?? "sandbox")
+        guard environment == .sandbox || environment == .production else {
+            throw Arguments.UsageError(message: "--environment must be sandbox or production")
+        }
+        return environment
+    }
+
+    /// A ledger whose Play verifier and finisher use `api`. The player's account binding is
+    /// its ID itself: set `obfuscatedAccountId` to the player ID at purchase.
+    static func ledger(
+        _ arguments: Arguments, api: any PlayPurchasesAPI, package: String, environment: StoreEnvironment
+    ) throws(LedgerError) -> Ledger {
+        guard let database = arguments.value("db"), let catalogPath = arguments.value("catalog") else {
+            throw LedgerError.invalidArgument("--db and --catalog are required")
+        }
+        var options = SQLiteLedgerStore.Options()
+        options.createIfMissing = false
+        return try Ledger(
+            catalog: try CatalogLoader.load(path: catalogPath), store: try SQLiteLedgerStore(path: database, options: options),
+            verifier: PlayPurchaseVerifier(api: api, packageName: package, environment: environment),
+            finisher: PlayFinisher(api: api, packageName: package),
+            configuration: LedgerConfiguration(environment: environment))
+    }
+
+    struct VerifyOutput: Encodable {
+        var purchase: ProductPurchase?
+        var state: String?
+        var quantity: Int?
+        var accountBinding: String?
+        var environment: String?
+        var error: String?
+    }
+
+    static let verify = Command(
+        words: ["playstore", "verify"],
+        summary: "look up a Google Play purchase token and print what the ledger would see",
+        help: """
+            usage: ledger playstore verify --token T --product P --package NAME
+                     (--service-account FILE [--api-base URL] | --purchases FILE)
+
+            Calls purchases.products.get for the token and prints the purchase and the facts
+            the ledger takes from it: state (purchased grants, pending waits, canceled is
+            rejected), quantity, account binding (obfuscatedExternalAccountId) and environment
+            (a test purchase is always sandbox).
+
+            options:
+              --token T                 the purchase token
+              --product P               the Play product ID
+            \(apiHelp)
+
+            exit codes: 0 found, 65 invalid or unknown token, 1 the API could not answer, 64 usage
+            """,
+        valueOptions: apiOptions.union(["token", "product"]),
+        run: { arguments, io in
+            let api: any PlayPurchasesAPI
+            let (token, product, package): (String, String, String)
+            let environment: StoreEnvironment
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 0)
+                (token, product, package) = (
+                    try arguments.required("token"), try arguments.required("product"), try arguments.required("package")
+                )
+                api = try Self.api(arguments)
+                environment = try Self.environment(arguments)
+            } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "playstore verify")
+            }
+            do throws(PlayAPIError) {
+                let purchase = try await api.productPurchase(packageName: package, productID: product, token: token)
+                let verifier = PlayPurchaseVerifier(api: api, packageName: package, environment: environment)
+                let facts = verifier.facts(purchase, token: token, productID: product)
+                io.printJSON(
+                    VerifyOutput(
+                        purchase: purchase, state: facts.state.rawValue, quantity: facts.quantity,
+                        accountBinding: facts.accountBinding, environment: facts.environment.rawValue))
+                return .ok
+            } catch {
+                io.printJSON(VerifyOutput(error: error.description))
+                switch error {
+                case .invalidToken, .notFound: return .dataError
+                default: return .failure
+                }
+            }
+        })
+}
