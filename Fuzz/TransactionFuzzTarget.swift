@@ -67,9 +67,8 @@ func checkTransaction(_ data: Data) {
     guard let document = try? TestStoreTransaction.decoder().decode(TestStoreTransaction.self, from: data) else {
         return
     }
-    // Dates come back up to two milliseconds early per round trip: TestStoreTransaction.formatDate floors
-    // the binary value of a date, which parsing leaves just below its millisecond (see README, finding 1).
-    // Every other field must survive exactly, and a date must never move by more than that.
+    // Every field must survive exactly; dates at the ledger's millisecond precision, which is all the
+    // encoding carries (see README, finding 1, fixed), and a second round trip changes no date at all.
     let decoded = decodeTransaction(encode(document))
     check(
         decoded.transactionID == document.transactionID && decoded.productID == document.productID
@@ -78,12 +77,16 @@ func checkTransaction(_ data: Data) {
             && decoded.environment == document.environment && decoded.verified == document.verified
             && decoded.accountBinding == document.accountBinding,
         "a round trip changed the document")
-    checkDrift(document.purchaseDate, decoded.purchaseDate, "purchaseDate")
+    checkExactDate(document.purchaseDate, decoded.purchaseDate, "purchaseDate")
     switch (document.revocationDate, decoded.revocationDate) {
     case (nil, nil): break
-    case (let original?, let roundTripped?): checkDrift(original, roundTripped, "revocationDate")
+    case (let original?, let roundTripped?): checkExactDate(original, roundTripped, "revocationDate")
     default: fail("a round trip added or dropped the revocation date")
     }
+    let again = decodeTransaction(encode(decoded))
+    check(
+        again.purchaseDate == decoded.purchaseDate && again.revocationDate == decoded.revocationDate,
+        "a second round trip moved a date: \(String(decoding: encode(decoded), as: UTF8.self))")
 
     let submission = document.submission()
     let result = verify(submission)
@@ -154,15 +157,13 @@ func verify(_ submission: TransactionSubmission) -> VerificationResult {
     return verdict
 }
 
-/// A date after an encode-decode round trip: the same, or less than two milliseconds (plus binary noise)
-/// earlier: formatDate floors a date a hair below its millisecond (-1 ms), and RevocationEvent's
-/// millisecond truncation of the parsed text can floor once more (-1 ms). See README, finding 1.
-func checkDrift(_ original: Date, _ roundTripped: Date, _ field: String) {
-    let drift = original.timeIntervalSince1970 - roundTripped.timeIntervalSince1970
-    let noise = 8 * max(original.timeIntervalSince1970.magnitude, 1).ulp
+/// A date after an encode-decode round trip: exactly the same millisecond. The encoding writes the ledger's
+/// integer milliseconds (`Date.ledgerISO8601`), and `Date.ledgerMilliseconds` snaps a parsed value a hair
+/// below its millisecond back onto it, so nothing may drift (README, finding 1).
+func checkExactDate(_ original: Date, _ roundTripped: Date, _ field: String) {
     check(
-        drift >= -noise && drift < 0.002 + noise,
-        "\(field) moved by \(drift) s in a round trip: \(original.timeIntervalSince1970) -> \(roundTripped.timeIntervalSince1970)")
+        roundTripped.ledgerMilliseconds == original.ledgerMilliseconds,
+        "\(field) moved in a round trip: \(original.ledgerMilliseconds) ms -> \(roundTripped.ledgerMilliseconds) ms")
 }
 
 // MARK: - RevocationEvent
@@ -177,10 +178,8 @@ func checkRevocationEvent(_ data: Data) {
     do { redelivered = try TestStoreTransaction.decoder().decode(RevocationEvent.self, from: encoded) } catch {
         fail("the decoder rejects the encoder's event \(String(decoding: encoded, as: UTF8.self)): \(error)")
     }
-    var sameDate = redelivered
-    sameDate.eventDate = event.eventDate
-    check(sameDate == event, "a redelivered event differs from the original: \(String(decoding: encoded, as: UTF8.self))")
-    checkDrift(event.eventDate, redelivered.eventDate, "eventDate")
+    // RevocationEvent keeps whole milliseconds, so the redelivered event is identical, date included.
+    check(redelivered == event, "a redelivered event differs from the original: \(String(decoding: encoded, as: UTF8.self))")
     _ = RevocationKind.supported.contains(event.kind)
     _ = event.kind.takesBack
 }

@@ -37,6 +37,13 @@ public enum LedgerCommandLine {
             let command = commands.filter({ arguments.starts(with: $0.words) })
                 .max(by: { $0.words.count < $1.words.count })
         else {
+            // A group word alone (`ledger catalog`, `ledger appstore`): list that group's commands.
+            let group = commands.filter { $0.words.count > 1 && $0.words[0] == arguments[0] }
+            if !group.isEmpty {
+                io.printError("ledger \(arguments[0]): choose one of:")
+                for command in group { io.printError("  ledger \(command.words.joined(separator: " ")): \(command.summary)") }
+                return ExitCode.usage.rawValue
+            }
             io.printError("ledger: unknown command \"\(arguments[0])\"; run `ledger --help` for the list")
             return ExitCode.usage.rawValue
         }

@@ -138,8 +138,12 @@ public struct PlayNotificationProcessor: Sendable {
         do {
             purchase = try await api.productPurchase(packageName: packageName, productID: productID, token: token)
         } catch {
-            if error.isRetryable { throw LedgerError.verifierUnavailable("Google Play purchases.products.get failed: \(error)") }
-            return .unresolved("the purchase could not be read: \(error)")
+            // Only a token Google does not know is final; anything else (outage, a refused service
+            // account) throws, so nothing is recorded and Pub/Sub redelivers.
+            switch error {
+            case .invalidToken, .notFound: return .unresolved("the purchase could not be read: \(error)")
+            default: throw LedgerError.verifierUnavailable("Google Play purchases.products.get failed: \(error)")
+            }
         }
         guard let playerID = playerResolver(purchase.obfuscatedExternalAccountId) else {
             return .unresolved("no player for account \(purchase.obfuscatedExternalAccountId ?? "(none)")")
@@ -161,9 +165,10 @@ public struct PlayNotificationProcessor: Sendable {
         if let listed = try await lookUpVoid(token: token, around: eventDate), let event = PlayVoidedEvent.event(for: listed) {
             return .revocation(try ledger.applyRevocation(event))
         }
-        guard voided.refundType != DeveloperNotification.VoidedPurchaseNotification.partialRefundType else {
-            // Guessing a quantity could take back more than was refunded; the sync applies it once listed.
-            return .logged("logged: partial refund not listed yet; left to the voided purchases sync")
+        guard voided.refundType == DeveloperNotification.VoidedPurchaseNotification.fullRefundType else {
+            // A partial or unknown refund type: guessing a quantity could take back more than was
+            // refunded; the sync applies it once Google lists it.
+            return .logged("logged: refund type \(voided.refundType.map(String.init) ?? "missing") not listed yet; left to the voided purchases sync")
         }
         let event = RevocationEvent(
             eventID: PlayVoidedEvent.eventIDPrefix + messageID, store: .playStore, transactionID: token,
@@ -184,8 +189,11 @@ public struct PlayNotificationProcessor: Sendable {
                     packageName: packageName, startTime: start, endTime: nil, pageToken: pageToken,
                     maxResults: Self.voidLookupPageSize)
             } catch {
-                if error.isRetryable { throw LedgerError.verifierUnavailable("Google Play voidedpurchases.list failed: \(error)") }
-                return nil
+                // Only "nothing there" is an answer; an outage or a refused account throws so the push is redelivered.
+                switch error {
+                case .invalidToken, .notFound: return nil
+                default: throw LedgerError.verifierUnavailable("Google Play voidedpurchases.list failed: \(error)")
+                }
             }
             // The void of the token closest to the notification's event time.
             for candidate in page.voidedPurchases where candidate.purchaseToken == token {
