@@ -26,9 +26,22 @@ struct LedgerHarness {
 
     static func sampleCatalog() throws -> ProductCatalog { try CatalogLoader.load(path: catalogPath) }
 
+    /// The folder every test of this process writes under. Folders of earlier runs whose
+    /// process is gone are removed first, so runs do not pile up files.
+    static let runDirectory: URL = {
+        let base = FileManager.default.temporaryDirectory
+        let prefix = "fl-tests-run-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? [] where name.hasPrefix(prefix) {
+            if let pid = Int32(name.dropFirst(prefix.count)), kill(pid, 0) != 0 {
+                try? FileManager.default.removeItem(at: base.appendingPathComponent(name))
+            }
+        }
+        return base.appendingPathComponent("\(prefix)\(getpid())")
+    }()
+
     /// A new temporary directory for one test's files.
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("fl-tests-\(UUID().uuidString)")
+        let url = runDirectory.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

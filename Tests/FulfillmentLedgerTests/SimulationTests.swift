@@ -25,8 +25,15 @@ import Testing
             })
     }
 
+    /// Runs a simulation and removes its database folder.
+    static func run(seed: UInt64, runs: Int) async throws -> Simulator.Result {
+        let options = try Self.options(seed: seed, runs: runs)
+        defer { try? FileManager.default.removeItem(at: options.databaseDirectory) }
+        return await Simulator.run(options)
+    }
+
     @Test func seededRunsFindNoViolationAndCoverEveryFault() async throws {
-        let result = await Simulator.run(try Self.options(seed: 7, runs: 40))
+        let result = try await Self.run(seed: 7, runs: 40)
         #expect(result.violation == nil, "\(result.violation?.description ?? "")")
         #expect(result.summary.runs == 40 && result.summary.steps == 40 * 60)
         #expect(result.summary.grants > 0 && result.summary.restarts > 0)
@@ -35,9 +42,9 @@ import Testing
     }
 
     @Test func theSameSeedGivesTheSameTraceAndAnotherSeedAnother() async throws {
-        let first = await Simulator.run(try Self.options(seed: 11, runs: 5))
-        let again = await Simulator.run(try Self.options(seed: 11, runs: 5))
-        let other = await Simulator.run(try Self.options(seed: 12, runs: 5))
+        let first = try await Self.run(seed: 11, runs: 5)
+        let again = try await Self.run(seed: 11, runs: 5)
+        let other = try await Self.run(seed: 12, runs: 5)
         #expect(first.summary.trace.count == 64)
         #expect(first.summary.trace == again.summary.trace)
         #expect(first.summary.trace != other.summary.trace)
