@@ -25,6 +25,7 @@ public enum LedgerCommandLine {
         DoctorCommand.command, SimulateCommand.command, WorkloadCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, PlayStoreCommands.verify,
         PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync,
+        BenchCommand.command,
     ]
 
     /// Runs the tool with `arguments` (without the program name) and returns the exit code.

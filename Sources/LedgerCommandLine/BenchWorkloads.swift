@@ -1,0 +1,169 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import SQLiteLedgerStore
+
+/// The timed workloads of `ledger bench`. Each returns operations per second; setup
+/// (opening files, signing JWS) is outside the timed part.
+enum BenchWorkloads {
+    /// A workload ran but did not behave (a grant that did not grant, a JWS that did not verify).
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Bytes appended before each fdatasync in R0.
+    static let fsyncBlockByteCount = 1024
+    /// Concurrent callers in R4.
+    static let concurrentCallerCount = 64
+    /// Distinct players the bench's purchases are spread over.
+    static let playerCountMax = 50
+    /// Distinct signed JWS the R5 verifications cycle through.
+    static let signedTransactionCountMax = 32
+    /// The App Store bundle ID of the simulated app in R5.
+    static let bundleID = "com.kibblestreet.td.bench"
+
+    /// A one-product catalog, so the bench does not depend on the working directory.
+    static let catalogJSON = """
+        {
+          "schemaVersion": 1,
+          "currencies": [{ "id": "gems", "name": "Gems", "description": "Premium currency." }],
+          "items": [],
+          "entitlements": [],
+          "products": [
+            {
+              "id": "gems_small", "name": "Pouch of Gems", "kind": "consumable",
+              "storeProductIDs": { "appStore": "com.kibblestreet.td.bench.gems.small", "test": "test.gems_small" },
+              "rewards": { "currencies": [{ "id": "gems", "amount": 100 }] }
+            }
+          ]
+        }
+        """
+
+    /// R0: append 1 KiB and fdatasync, `count` times, on a new file at `path`; syncs per second.
+    static func fsyncCeiling(path: String, count: Int) throws -> Double {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o600)
+        guard descriptor >= 0 else { throw Failure(description: "cannot open \(path): errno \(errno)") }
+        defer {
+            close(descriptor)
+            unlink(path)
+        }
+        let block = [UInt8](repeating: 0x5A, count: fsyncBlockByteCount)
+        let start = ContinuousClock.now
+        for _ in 0..<count {
+            let written = block.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            guard written == block.count else { throw Failure(description: "write to \(path) failed: errno \(errno)") }
+            guard dataSync(descriptor) == 0 else { throw Failure(description: "fdatasync \(path) failed: errno \(errno)") }
+        }
+        return Double(count) / seconds(ContinuousClock.now - start)
+    }
+
+    private static func dataSync(_ descriptor: Int32) -> Int32 {
+        #if os(Linux)
+            fdatasync(descriptor)
+        #else
+            fsync(descriptor)
+        #endif
+    }
+
+    /// A ledger on a new SQLite file at `path` with no-op verifier and finisher.
+    static func ledger(path: String, synchronous: SQLiteLedgerStore.Synchronous) throws -> Ledger {
+        var options = SQLiteLedgerStore.Options()
+        options.synchronous = synchronous
+        let store = try SQLiteLedgerStore(path: path, options: options)
+        let catalog = try CatalogLoader.parse(Array(catalogJSON.utf8))
+        return try Ledger(
+            catalog: catalog, store: store, verifier: BenchVerifier(), finisher: BenchFinisher(),
+            configuration: .sandbox)
+    }
+
+    /// `count` new test-store submissions whose IDs start with `prefix`.
+    static func submissions(prefix: String, count: Int) -> [TransactionSubmission] {
+        (0..<count).map { index in
+            TransactionSubmission(
+                store: .test, transactionID: "\(prefix)-\(index)", productID: "test.gems_small",
+                playerID: "player-\(index % playerCountMax)", payload: "{}")
+        }
+    }
+
+    /// R2 then R3 on one ledger: fulfils `submissions` one after another (all must be
+    /// granted), then delivers each again (all must be already fulfilled).
+    static func sequential(ledger: Ledger, submissions: [TransactionSubmission]) async throws -> (
+        fresh: Double, duplicate: Double
+    ) {
+        let fresh = try await timed(submissions.count) {
+            for submission in submissions { try expect(await ledger.fulfill(submission), "granted", submission) }
+        }
+        let duplicate = try await timed(submissions.count) {
+            for submission in submissions {
+                try expect(await ledger.fulfill(submission), "alreadyFulfilled", submission)
+            }
+        }
+        return (fresh, duplicate)
+    }
+
+    /// R4: `concurrentCallerCount` tasks fulfil `submissions` between them; total grants per second.
+    static func concurrent(ledger: Ledger, submissions: [TransactionSubmission]) async throws -> Double {
+        try await timed(submissions.count) {
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for caller in 0..<concurrentCallerCount {
+                    group.addTask {
+                        for index in stride(from: caller, to: submissions.count, by: concurrentCallerCount) {
+                            try expect(await ledger.fulfill(submissions[index]), "granted", submissions[index])
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+        }
+    }
+
+    /// Signed App Store transactions and the configuration that trusts their signer, for R5.
+    static func signedTransactions(count: Int) throws -> (jws: [String], configuration: AppStoreVerifierConfiguration) {
+        let simulator = try AppStoreSimulator(bundleID: bundleID, environment: .sandbox)
+        let jws = try (0..<min(count, signedTransactionCountMax)).map { _ in
+            try simulator.purchase(productID: "com.kibblestreet.td.bench.gems.small").jws
+        }
+        let configuration = AppStoreVerifierConfiguration(
+            rootCertificates: [simulator.rootCertificateDER], bundleID: bundleID, environment: .sandbox)
+        return (jws, configuration)
+    }
+
+    /// R5: JWS verifications per second; `cold` builds a new verifier (empty chain cache)
+    /// for every verification, warm reuses one whose cache already holds the chain.
+    static func verifications(
+        jws: [String], configuration: AppStoreVerifierConfiguration, count: Int, cold: Bool
+    ) throws -> Double {
+        let warm = try SignedDataVerifier(configuration)
+        try check(warm.verifyTransaction(jws[0]))
+        let start = ContinuousClock.now
+        for index in 0..<count {
+            let verifier = cold ? try SignedDataVerifier(configuration) : warm
+            try check(verifier.verifyTransaction(jws[index % jws.count]))
+        }
+        return Double(count) / seconds(ContinuousClock.now - start)
+    }
+
+    private static func check(_ result: Result<JWSTransactionDecodedPayload, AppStoreVerificationError>) throws {
+        if case .failure(let error) = result { throw Failure(description: "R5: a signed transaction failed: \(error)") }
+    }
+
+    /// A duration in seconds, never zero.
+    static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return max(Double(parts.seconds) + Double(parts.attoseconds) / 1e18, 1e-9)
+    }
+
+    private static func timed(_ count: Int, _ body: () async throws -> Void) async throws -> Double {
+        let start = ContinuousClock.now
+        try await body()
+        return Double(count) / seconds(ContinuousClock.now - start)
+    }
+
+    private static func expect(_ outcome: FulfillmentOutcome, _ status: String, _ submission: TransactionSubmission) throws {
+        guard outcome.name == status else {
+            let reason = outcome.rejection.map { ": \($0)" } ?? ""
+            throw Failure(description: "\(submission.transactionID): expected \(status), got \(outcome.name)\(reason)")
+        }
+    }
+}
