@@ -50,6 +50,18 @@ enum PlayStoreLedgerCommands {
         valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog"]),
         run: { arguments, io in await runVoidedSync(arguments, io: io) })
 
+    /// The options both ledger commands take: the API, the package and the environment.
+    static func ledgerOptions(
+        _ arguments: Arguments
+    ) throws(Arguments.UsageError) -> (any PlayPurchasesAPI, String, StoreEnvironment) {
+        try arguments.expectPositionals(max: 0)
+        _ = (try arguments.required("db"), try arguments.required("catalog"))
+        return (
+            try PlayStoreCommands.api(arguments), try arguments.required("package"),
+            try PlayStoreCommands.environment(arguments)
+        )
+    }
+
     struct RTDNOutput: Encodable {
         var outcome: String
         var detail: String?
@@ -58,15 +70,9 @@ enum PlayStoreLedgerCommands {
     }
 
     static func runRTDN(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let api: any PlayPurchasesAPI
-        let package: String
-        let environment: StoreEnvironment
+        let (api, package, environment): (any PlayPurchasesAPI, String, StoreEnvironment)
         do throws(Arguments.UsageError) {
-            try arguments.expectPositionals(max: 0)
-            _ = (try arguments.required("db"), try arguments.required("catalog"))
-            package = try arguments.required("package")
-            api = try PlayStoreCommands.api(arguments)
-            environment = try PlayStoreCommands.environment(arguments)
+            (api, package, environment) = try ledgerOptions(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore rtdn")
         }
@@ -114,15 +120,9 @@ enum PlayStoreLedgerCommands {
     }
 
     static func runVoidedSync(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let api: any PlayPurchasesAPI
-        let package: String
-        let environment: StoreEnvironment
+        let (api, package, environment): (any PlayPurchasesAPI, String, StoreEnvironment)
         do throws(Arguments.UsageError) {
-            try arguments.expectPositionals(max: 0)
-            _ = (try arguments.required("db"), try arguments.required("catalog"))
-            package = try arguments.required("package")
-            api = try PlayStoreCommands.api(arguments)
-            environment = try PlayStoreCommands.environment(arguments)
+            (api, package, environment) = try ledgerOptions(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore voided-sync")
         }

@@ -51,20 +51,12 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
     /// (not yet verified) payload; the pipeline verifies it before anything is granted.
     /// Nil when the JWS cannot be read at all.
     public static func submission(jws: String, playerID: String) -> TransactionSubmission? {
-        let segments = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let payload = base64URLDecoded(String(segments[1])),
-            let decoded = try? JSONDecoder().decode(JWSTransactionDecodedPayload.self, from: payload),
+        guard let decoded = try? CompactJWS(jws).decodePayload(as: JWSTransactionDecodedPayload.self),
             let transactionID = decoded.transactionId, let productID = decoded.productId
         else { return nil }
         return TransactionSubmission(
             store: .appStore, transactionID: transactionID, productID: productID, playerID: playerID,
             quantity: decoded.quantity ?? 1, payload: jws)
-    }
-
-    private static func base64URLDecoded(_ text: String) -> Data? {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        while base64.count % 4 != 0 { base64 += "=" }
-        return Data(base64Encoded: base64)
     }
 }
 

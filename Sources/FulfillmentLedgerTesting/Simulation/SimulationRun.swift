@@ -204,11 +204,7 @@ final class SimulationRun {
         }
         summary.transactions += 1
         summary.signedTransactions += 1
-        let document = TestStoreTransaction(
-            store: .appStore, transactionID: submission.transactionID, productID: storeProductID, playerID: player,
-            quantity: quantity, purchaseDate: clock.now())
-        if deliveries.count >= options.deliveryMemoryMax { deliveries.removeFirst() }
-        deliveries.append((submission, document))
+        remember(submission, storeProductID: storeProductID, quantity: quantity)
         note("appstore purchase \(submission.transactionID) \(product.id) x\(quantity) for \(player)")
         if random.chance(80) { try await deliver(submission) }
     }
@@ -223,19 +219,28 @@ final class SimulationRun {
         let submission = PlayPurchaseVerifier.submission(token: token, productID: productID, playerID: player, quantity: quantity)
         summary.transactions += 1
         summary.playTransactions += 1
-        let document = TestStoreTransaction(
-            store: .playStore, transactionID: token, productID: productID, playerID: player, quantity: quantity,
-            purchaseDate: clock.now())
-        if deliveries.count >= options.deliveryMemoryMax { deliveries.removeFirst() }
-        deliveries.append((submission, document))
+        remember(submission, storeProductID: productID, quantity: quantity)
         note("play purchase \(token) x\(quantity) for \(player)")
         if random.chance(80) { try await deliver(submission) }
     }
 
+    /// Remembers a test-store submission for redelivery, with the document its payload carries.
     func remember(_ submission: TransactionSubmission) {
         guard let document = try? TestStoreTransaction.decoder().decode(
             TestStoreTransaction.self, from: Data(submission.payload.utf8))
         else { return }
+        remember(submission, document: document)
+    }
+
+    /// Remembers a purchased submission of another store, described as a purchased document.
+    func remember(_ submission: TransactionSubmission, storeProductID: String, quantity: Int) {
+        let document = TestStoreTransaction(
+            store: submission.store, transactionID: submission.transactionID, productID: storeProductID,
+            playerID: submission.playerID, quantity: quantity, purchaseDate: clock.now())
+        remember(submission, document: document)
+    }
+
+    private func remember(_ submission: TransactionSubmission, document: TestStoreTransaction) {
         if deliveries.count >= options.deliveryMemoryMax { deliveries.removeFirst() }
         deliveries.append((submission, document))
     }
