@@ -3,8 +3,10 @@ import FulfillmentLedger
 import Foundation
 import Synchronization
 
-/// The embedded default ledger store: one SQLite file in WAL mode, one connection per
-/// database per process, every write inside `BEGIN IMMEDIATE`.
+/// The embedded default ledger store: one SQLite file in WAL mode, one writing connection
+/// per database per process, every write inside `BEGIN IMMEDIATE`, concurrent grants
+/// sharing one commit (group commit), and a read-only connection so reads never wait for
+/// a commit's sync.
 ///
 /// Opening never modifies a file it does not recognise: a file that is not a database,
 /// belongs to another application, has a newer schema or fails its check raises a typed
@@ -44,6 +46,8 @@ public final class SQLiteLedgerStore: LedgerStore {
         /// The SQLite VFS to open the file through; nil for the default. Test suites name a
         /// fault-injecting VFS here.
         public var vfsName: String?
+        /// Batch size, queue length and wait of `groupWrite`.
+        public var groupCommit = GroupCommitLimits()
 
         /// Default options.
         public init() {}
@@ -59,7 +63,14 @@ public final class SQLiteLedgerStore: LedgerStore {
     private let fileIdentity: String
     /// This store's claim on its file, so it never releases a claim another store took since.
     private let claimOwner = UUID()
-    private let connection: Mutex<SQLiteConnection>
+    /// The one connection that writes; `write` and the group committer take turns on it.
+    private let writer: LockedConnection
+    /// A read-only connection: in WAL mode it reads the last commit while the writer works.
+    private let reader: LockedConnection
+    let committer: GroupCommitter
+    private let limits: GroupCommitLimits
+    /// The commit durability chosen at open; group commit relaxes it only for deferred batches.
+    private let synchronous: Synchronous
 
     /// Opens or creates a ledger.
     public init(path: String, options: Options = Options()) throws(LedgerError) {
@@ -83,26 +94,41 @@ public final class SQLiteLedgerStore: LedgerStore {
         guard Self.register(identity, path: path, owner: claimOwner) else {
             throw LedgerError.ledgerInUse(path: path)
         }
+        guard options.groupCommit.isValid else {
+            Self.release(identity, owner: claimOwner)
+            throw LedgerError.configuration(
+                "group commit limits: batchCountMax and queueCountMax must be at least 1, waitMicroseconds 0 to \(GroupCommitLimits.waitMicrosecondsMax)")
+        }
         do {
-            let opened = try Self.open(path: path, options: options)
-            self.connection = Mutex(opened)
+            let writing = try Self.open(path: path, options: options)
+            let reading = try Self.openReader(path: path, options: options)
+            self.writer = LockedConnection(writing)
+            self.reader = LockedConnection(reading)
         } catch {
             Self.release(identity, owner: claimOwner)
             throw error
         }
+        self.synchronous = options.synchronous
+        self.limits = options.groupCommit
+        self.committer = GroupCommitter(writer: writer, limits: options.groupCommit, durableSynchronous: options.synchronous)
         self.path = path
         self.fileIdentity = identity
     }
 
     deinit {
-        // Close before unregistering, so no second store opens the file while this one still holds it.
-        connection.withLock { $0.close() }
+        // The writer closes last, so it checkpoints and removes the WAL. Both close before
+        // unregistering, so no second store opens the file while this one still holds it.
+        reader.mutex.withLock { $0.close() }
+        writer.mutex.withLock { $0.close() }
         Self.release(fileIdentity, owner: claimOwner)
     }
 
+    /// Group commit's counters since this store was opened.
+    public var groupCommitStatistics: GroupCommitStatistics { committer.statistics }
+
     /// Runs `body` in a read transaction, so it sees one consistent snapshot.
     public func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try connection.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
+        try reader.mutex.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
             do throws(SQLiteError) { try connection.execute("BEGIN DEFERRED") } catch { throw error.ledgerError }
             defer { connection.rollbackIfOpen() }
             return try body(SQLiteLedgerSession(connection: connection))
@@ -110,12 +136,40 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     /// Runs `body` inside `BEGIN IMMEDIATE`; commits if it returns, rolls back if it throws.
+    /// Always durable at the configured level, alone in its transaction.
     public func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try connection.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
+        try writer.mutex.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
+            // A deferred group commit may have relaxed the level; this commit must not inherit it.
+            do throws(SQLiteError) { try connection.setSynchronous(synchronous.rawValue) } catch { throw error.ledgerError }
             let session = SQLiteLedgerSession(connection: connection)
             return try connection.immediateTransaction({ () throws(LedgerError) -> T in try body(session) },
                 mapError: { $0.ledgerError })
         }
+    }
+
+    /// Queues `body` for the group committer and suspends until its shared transaction has
+    /// committed (and, for `.durable`, synced at the configured level). Cancelling the
+    /// calling task does not withdraw a queued write.
+    public func groupWrite<T: Sendable>(
+        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
+        let value = GroupWriteValue<T>()
+        // Alone: run here, without queueing, unless the caller asked to gather company.
+        if limits.waitMicroseconds == 0, committer.beginAlone() {
+            defer { committer.endAlone() }
+            let request = GroupWriteRequest(
+                durability: durability, perform: { writer throws(LedgerError) in value.set(try body(writer)) },
+                deliver: { _ in })
+            return try value.result(committer.runAlone(request)).get()
+        }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
+            let request = GroupWriteRequest(
+                durability: durability,
+                perform: { writer throws(LedgerError) in value.set(try body(writer)) },
+                deliver: { error in continuation.resume(returning: value.result(error)) })
+            if let refused = committer.enqueue(request) { continuation.resume(returning: .failure(refused)) }
+        }
+        return try result.get()
     }
 
     /// Claims a file for this process. A claim whose file was deleted (its inode then free
@@ -152,6 +206,19 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    /// Opens the read-only connection once the writer has made the file a ledger in WAL mode.
+    private static func openReader(
+        path: String, options: Options
+    ) throws(LedgerError) -> SQLiteConnection {
+        do throws(SQLiteError) {
+            let connection = try SQLiteConnection(path: path, mode: .readOnly, vfsName: options.vfsName)
+            connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
+            return connection
+        } catch {
+            throw LedgerFileInspector.fileError(error, path: path)
+        }
+    }
+
     private static func open(path: String, options: Options) throws(LedgerError) -> SQLiteConnection {
         let connection: SQLiteConnection
         do {
@@ -175,7 +242,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             guard mode?.lowercased() == "wal" else {
                 throw LedgerError.configuration("\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
             }
-            try connection.execute("PRAGMA synchronous = \(options.synchronous.rawValue)")
+            try connection.setSynchronous(options.synchronous.rawValue)
             try connection.execute("PRAGMA foreign_keys = ON")
             try migrate(connection, from: header.userVersion)
             try ensureWAL(connection, path: path)

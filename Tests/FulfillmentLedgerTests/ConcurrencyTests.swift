@@ -40,4 +40,39 @@ import Testing
         }
         for player in 0..<4 { #expect(try harness.balance("p\(player)", "gems") == 800) }
     }
+
+    /// Group commit: 64 callers, some of whose grants fail inside the (possibly shared)
+    /// transaction. Only those roll back; a retry grants them; nothing is granted twice.
+    @Test(arguments: StoreKind.allCases)
+    func failuresInsideConcurrentGrantsRollBackOnlyTheirOwn(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let purchases = (0..<64).map { harness.testStore.purchase(productID: "test.gems_small", playerID: "p\($0 % 8)") }
+        harness.faults.arm(.beforeCommit, count: 5, skipCount: 10)
+        let ledger = harness.ledger
+        let failed = try await withThrowingTaskGroup(of: TransactionSubmission?.self) { group in
+            for purchase in purchases {
+                group.addTask {
+                    do throws(LedgerError) {
+                        #expect(try await ledger.fulfill(purchase).name == "granted")
+                        return nil
+                    } catch {
+                        #expect(error == .injectedFault(.beforeCommit))
+                        return purchase
+                    }
+                }
+            }
+            var failed: [TransactionSubmission] = []
+            for try await purchase in group { if let purchase { failed.append(purchase) } }
+            return failed
+        }
+        #expect(failed.count == 5)
+        for submission in failed {
+            let record = try harness.ledger.store.read { reader throws(LedgerError) in try reader.transaction(submission.key) }
+            #expect(record == nil, "the failed grant left nothing behind")
+        }
+        for purchase in failed { #expect(try await ledger.fulfill(purchase).name == "granted") }
+        for purchase in purchases { #expect(try await ledger.fulfill(purchase).name == "alreadyFulfilled") }
+        for player in 0..<8 { #expect(try harness.balance("p\(player)", "gems") == 800) }
+        #expect(try harness.pendingFinishCount() == 0)
+    }
 }

@@ -194,7 +194,8 @@ func contents(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLW
 
 /// Reads a per-connection pragma on the store's own connection, or nil if the session is not SQLite's.
 func connectionPragma(_ pragma: String, of store: SQLiteLedgerStore) throws -> Int64? {
-    try store.read { reader throws(LedgerError) -> Int64? in
+    // The writing connection: its settings decide durability and constraints.
+    try store.write { reader throws(LedgerError) -> Int64? in
         guard let session = reader as? SQLiteLedgerSession else { return nil }
         return try session.sql { () throws(SQLiteError) in try session.connection.integer("PRAGMA \(pragma)") }
     }

@@ -7,9 +7,10 @@ import Foundation
 /// 3. look up the ledger by (store, transaction ID);
 /// 4. in one store transaction: grant the rewards, record the transaction, bump purchase
 ///    counts, add the pending-finish row and the event-log entry;
-/// 5. commit;
+/// 5. commit, durably (concurrent fulfillments may share one commit and one sync);
 /// 6. call the platform-finish port;
-/// 7. mark the transaction finished.
+/// 7. mark the transaction finished (a deferred-durability write: if power loss takes the
+///    mark, the finish is sent again, which the platforms accept).
 ///
 /// A failure in 4 or 5 rolls everything back and leaves the platform transaction
 /// unfinished, so a retry grants exactly once. A failure in 6 or 7 keeps the grant and
@@ -63,7 +64,9 @@ extension Ledger {
 
         // 4 and 5. Grant, record and commit as one store transaction.
         let now = clock.now()
-        let written = try store.write { writer throws(LedgerError) -> GrantWrite in
+        // Concurrent fulfillments may share this transaction and its sync (group commit);
+        // the call returns only once the grant is durable.
+        let written = try await store.groupWrite(.durable) { writer throws(LedgerError) -> GrantWrite in
             try self.grant(verified, product: product, playerID: playerID, catalog: catalog, now: now, writer: writer)
         }
         let record: TransactionRecord

@@ -33,7 +33,7 @@ extension Ledger {
             let message = error.description
             let now = clock.now()
             // Best effort: if even this write fails, the row is still pending and is retried.
-            _ = try? store.write { writer throws(LedgerError) in
+            _ = try? await store.groupWrite(.deferred) { writer throws(LedgerError) in
                 try writer.recordFinishFailure(key, message: message)
                 try writer.appendEvent(
                     LedgerEvent(kind: .finishFailed, playerID: record.playerID, transaction: key, at: now, detail: message))
@@ -44,7 +44,9 @@ extension Ledger {
         let now = clock.now()
         do {
             try faults.check(.afterFinish)
-            try store.write { writer throws(LedgerError) in
+            // Deferred: losing this mark to power loss only means finishing again, so it
+            // rides on the next durable commit instead of paying a sync of its own.
+            try await store.groupWrite(.deferred) { writer throws(LedgerError) in
                 try writer.markFinished(key, at: now)
                 try writer.appendEvent(
                     LedgerEvent(

@@ -7,6 +7,11 @@ import Foundation
 /// `FulfillmentLedgerTesting` is a fake. An implementation must run each `write` body as
 /// one atomic, durable transaction that is fully rolled back when the body throws, and
 /// must serialize writes.
+///
+/// `groupWrite` is the path the pipeline takes for grants and finish marks. A store may
+/// coalesce concurrent calls into one shared transaction and one sync (group commit), as
+/// long as each body still commits or rolls back on its own and no call returns before
+/// its commit is as durable as it asked for. The default runs each body through `write`.
 public protocol LedgerStore: Sendable {
     /// Runs `body` against a consistent snapshot. The reader must not escape `body`.
     func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T
@@ -14,6 +19,23 @@ public protocol LedgerStore: Sendable {
     /// Runs `body` in one write transaction: all of it commits, or none of it does.
     /// The writer must not escape `body`.
     func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T
+
+    /// Runs `body` as one request of a write transaction that concurrent callers may share.
+    /// If `body` throws, only its own changes roll back. The call returns after the shared
+    /// commit, synced as `durability` asks; a thrown storage error means the outcome is
+    /// unknown until retried, as for `write`.
+    func groupWrite<T: Sendable>(
+        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T
+}
+
+extension LedgerStore {
+    /// One transaction per call, always durable: correct for any store, without sharing.
+    public func groupWrite<T: Sendable>(
+        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
+        try write(body)
+    }
 }
 
 /// Reads of ledger state, available inside `read` and `write`.

@@ -20,6 +20,8 @@ final class SQLiteConnection {
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
     private var isClosed = false
+    /// The `PRAGMA synchronous` level last set through `setSynchronous`, to skip repeats.
+    private var synchronousLevel: String?
 
     init(path: String, mode: OpenMode, vfsName: String? = nil) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
@@ -112,6 +114,15 @@ final class SQLiteConnection {
             throw mapError(error)
         }
         return value
+    }
+
+    /// Sets `PRAGMA synchronous` (FULL, NORMAL, ...) unless it is already set; outside any
+    /// transaction, because the level applies to the next commit.
+    func setSynchronous(_ level: String) throws(SQLiteError) {
+        precondition(!isInTransaction, "synchronous changed inside a transaction on \(path)")
+        guard synchronousLevel != level else { return }
+        try execute("PRAGMA synchronous = \(level)")
+        synchronousLevel = level
     }
 
     /// Rolls back if SQLite has not already done so (some errors end the transaction themselves).

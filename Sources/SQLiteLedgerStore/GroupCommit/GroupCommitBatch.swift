@@ -1,0 +1,137 @@
+import CSQLite
+import FulfillmentLedger
+
+/// One batch of group-commit requests run on the writer connection: as few shared
+/// transactions as possible, one savepoint per request, one commit each.
+///
+/// Owned by the committer's drain while it holds the connection's lock; never escapes it.
+struct GroupCommitBatch {
+    /// What happened to each request of the batch, by position.
+    struct Outcomes {
+        /// nil: committed. Otherwise the error the caller gets.
+        var errors: [LedgerError?]
+        var transactionCount = 0
+        var syncedTransactionCount = 0
+    }
+
+    /// A fixed name is enough: a request's savepoint is always the innermost one.
+    private static let savepointName = "group_request"
+
+    let connection: SQLiteConnection
+    let durableSynchronous: SQLiteLedgerStore.Synchronous
+
+    /// Runs every request; returns each one's outcome.
+    ///
+    /// One request's failure rolls back to its savepoint and touches no other request.
+    /// Some SQLite errors (I/O, disk full, out of memory) end the whole transaction: then
+    /// the requests already run in it lose their changes and get that error too, and the
+    /// requests not yet run go on in a new transaction.
+    func run(_ batch: [GroupWriteRequest]) -> Outcomes {
+        precondition(!connection.isInTransaction, "group commit started inside a transaction on \(connection.path)")
+        var outcomes = Outcomes(errors: Array(repeating: nil, count: batch.count))
+        var next = 0
+        // Each pass runs one transaction and advances `next` at least once, so this ends.
+        while next < batch.count {
+            next = runTransaction(batch, from: next, outcomes: &outcomes)
+        }
+        return outcomes
+    }
+
+    /// Runs one shared transaction starting at request `start`; returns the first request
+    /// it did not run.
+    private func runTransaction(_ batch: [GroupWriteRequest], from start: Int, outcomes: inout Outcomes) -> Int {
+        let durable = batch[start...].contains { $0.durability == .durable }
+        let isShared = batch.count - start > 1
+        outcomes.transactionCount += 1
+        do throws(SQLiteError) {
+            try setSynchronous(durable ? durableSynchronous : .normal)
+            try connection.execute("BEGIN IMMEDIATE")
+        } catch {
+            for index in start..<batch.count { outcomes.errors[index] = error.ledgerError }
+            return batch.count
+        }
+        let session = SQLiteLedgerSession(connection: connection)
+        var ran: [Int] = []
+        for index in start..<batch.count {
+            let failure = isShared ? runInSavepoint(batch[index], session: session) : runAlone(batch[index], session: session)
+            guard let failure else {
+                ran.append(index)
+                continue
+            }
+            outcomes.errors[index] = failure
+            guard connection.isInTransaction else {
+                // SQLite ended the transaction: what ran before is gone with it.
+                for lost in ran { outcomes.errors[lost] = Self.lost(failure) }
+                return index + 1
+            }
+        }
+        guard connection.isInTransaction else { return batch.count }
+        do throws(SQLiteError) {
+            try connection.execute("COMMIT")
+            if durable { outcomes.syncedTransactionCount += 1 }
+        } catch {
+            connection.rollbackIfOpen()
+            for index in ran { outcomes.errors[index] = error.ledgerError }
+        }
+        return batch.count
+    }
+
+    /// A request alone in its transaction: a failure rolls the whole transaction back,
+    /// exactly as `SQLiteLedgerStore.write` does.
+    private func runAlone(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
+        do throws(LedgerError) {
+            try request.perform(session)
+            return nil
+        } catch {
+            connection.rollbackIfOpen()
+            return error
+        }
+    }
+
+    /// A request sharing its transaction: a failure rolls back to its savepoint only.
+    private func runInSavepoint(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
+        do throws(SQLiteError) {
+            try connection.execute("SAVEPOINT \(Self.savepointName)")
+        } catch {
+            return error.ledgerError
+        }
+        do throws(LedgerError) {
+            try request.perform(session)
+        } catch {
+            guard connection.isInTransaction else { return error }
+            do throws(SQLiteError) {
+                try connection.execute("ROLLBACK TO \(Self.savepointName)")
+                try connection.execute("RELEASE \(Self.savepointName)")
+            } catch {
+                // The savepoint cannot be undone on its own: give up the whole transaction.
+                connection.rollbackIfOpen()
+            }
+            return error
+        }
+        do throws(SQLiteError) {
+            try connection.execute("RELEASE \(Self.savepointName)")
+        } catch {
+            connection.rollbackIfOpen()
+            return error.ledgerError
+        }
+        return nil
+    }
+
+    /// Sets `PRAGMA synchronous` for the next commit. In WAL mode a NORMAL commit is not
+    /// synced, and the next FULL commit's sync of the WAL makes it durable too.
+    private func setSynchronous(_ level: SQLiteLedgerStore.Synchronous) throws(SQLiteError) {
+        try connection.setSynchronous(level.rawValue)
+    }
+
+    /// The error of a request whose committed-looking work was rolled back with the transaction.
+    private static func lost(_ cause: LedgerError) -> LedgerError {
+        if case .storage(var failure) = cause {
+            failure.message = "rolled back with its shared transaction: \(failure.message)"
+            return .storage(failure)
+        }
+        return .storage(
+            StorageFailure(
+                engine: "sqlite", resultCode: SQLITE_ABORT, extendedResultCode: SQLITE_ABORT,
+                message: "rolled back with its shared transaction after another request failed: \(cause)", sql: nil))
+    }
+}

@@ -1,0 +1,22 @@
+/// Counters of a store's group commits since it was opened, for tests, benchmarks and
+/// operators who want to see how much sharing happens.
+public struct GroupCommitStatistics: Hashable, Sendable {
+    /// Shared transactions run (committed or not).
+    public var transactionCount = 0
+    /// Requests run in them.
+    public var requestCount = 0
+    /// Shared transactions that were synced (held at least one durable request).
+    public var syncedTransactionCount = 0
+    /// Most requests in one shared transaction.
+    public var batchCountPeak = 0
+    /// Requests refused because the queue was full.
+    public var refusedCount = 0
+
+    /// All zero.
+    public init() {}
+
+    /// Requests per transaction, on average; 0 before the first.
+    public var requestsPerTransaction: Double {
+        transactionCount == 0 ? 0 : Double(requestCount) / Double(transactionCount)
+    }
+}
