@@ -51,6 +51,31 @@ import Testing
         #expect(PurchasePeriod.weekKey(for: Date(timeIntervalSince1970: 1_767_571_199)) == "2026-W01")
     }
 
+    @Test("week keys agree with the ISO 8601 calendar from 1900 to 2300, and on both sides of every new year")
+    func weekKeysAgreeWithTheCalendar() {
+        var calendar = Calendar(identifier: .iso8601)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        func calendarKey(_ date: Date) -> String {
+            let parts = calendar.dateComponents([.yearForWeekOfYear, .weekOfYear], from: date)
+            return String(format: "%04d-W%02d", parts.yearForWeekOfYear!, parts.weekOfYear!)
+        }
+        let start = -2_208_988_800.0  // 1900-01-01
+        let end = 10_413_792_000.0  // 2300-01-01
+        var dates: [Date] = []
+        // Every 3 days 7 hours, so every weekday and many hours are hit.
+        for seconds in stride(from: start, to: end, by: 285_793) { dates.append(Date(timeIntervalSince1970: seconds)) }
+        for year in 1900...2300 {
+            let newYear = calendar.date(from: DateComponents(year: year, month: 1, day: 1))!
+            for offset: TimeInterval in [-345_600, -1, 0, 1, 345_600] { dates.append(newYear.addingTimeInterval(offset)) }
+        }
+        var mismatches: [String] = []
+        for date in dates where PurchasePeriod.weekKey(for: date) != calendarKey(date) {
+            mismatches.append("\(date): \(PurchasePeriod.weekKey(for: date)) vs \(calendarKey(date))")
+        }
+        #expect(dates.count > 40_000)
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(5))")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func resetKeepsTheLedgerAndEntitlements(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
