@@ -244,6 +244,10 @@ public final class SQLiteLedgerStore: LedgerStore {
             }
             try connection.setSynchronous(options.synchronous.rawValue)
             try connection.execute("PRAGMA foreign_keys = ON")
+            // Group commit opens a savepoint per request, and SQLite copies each page a
+            // savepoint first changes into a statement journal. In memory, that copy is a
+            // memcpy instead of a write to a temporary file (about a third of all writes).
+            try connection.execute("PRAGMA temp_store = MEMORY")
             try migrate(connection, from: header.userVersion)
             try ensureWAL(connection, path: path)
         } catch let error as SQLiteError {

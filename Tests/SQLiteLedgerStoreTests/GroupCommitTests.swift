@@ -292,6 +292,28 @@ struct GroupCommitTests {
         #expect(try Self.balance(reopened, "lost") == 0, "a deferred write with no durable commit after it is lost")
     }
 
+    @Test("the fault VFS can make every sync slower, clamped to its maximum")
+    func syncLatencyStandsInForASlowDisk() async throws {
+        let directory = try ScratchDirectory()
+        let vfs = try SQLiteFaultVFS.register(name: "group-commit-slow-\(UUID().uuidString.prefix(8))")
+        vfs.syncLatencyMicroseconds = -5
+        #expect(vfs.syncLatencyMicroseconds == 0)
+        vfs.syncLatencyMicroseconds = SQLiteFaultVFS.syncLatencyMicrosecondsMax + 1
+        #expect(vfs.syncLatencyMicroseconds == SQLiteFaultVFS.syncLatencyMicrosecondsMax)
+        vfs.syncLatencyMicroseconds = 50_000
+        let store = try Self.store(directory, vfs: vfs)
+        let start = ContinuousClock.now
+        _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+            try writer.addToBalance(playerID: "slow", currencyID: "gold", delta: 1)
+        }
+        #expect(ContinuousClock.now - start >= .milliseconds(50), "one durable commit, one slow sync")
+        let syncCount = vfs.callCount(.sync)
+        _ = try await store.groupWrite(.deferred) { writer throws(LedgerError) in
+            try writer.addToBalance(playerID: "slow", currencyID: "gold", delta: 1)
+        }
+        #expect(vfs.callCount(.sync) == syncCount, "a deferred commit does not sync, so it does not wait")
+    }
+
     @Test("limits out of range are refused at open", arguments: [(0, 1, 0), (1, 0, 0), (1, 1, -1), (1, 1, 1_000_001)])
     func limitsAreChecked(batch: Int, queue: Int, wait: Int) throws {
         let directory = try ScratchDirectory()

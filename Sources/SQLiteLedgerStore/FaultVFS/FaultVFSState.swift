@@ -5,6 +5,8 @@ struct FaultVFSState: Sendable {
     var schedule = FaultSchedule()
     /// Whether new writes to durable files are held in memory until the file is synced.
     var powerLossMode = false
+    /// Extra time every successful sync takes, to stand in for a slower disk.
+    var syncLatencyMicroseconds = 0
     /// Bumped by every simulated power loss; files opened in an earlier generation are dead.
     var generation = 0
     /// Unsynced writes and truncates per path. Keyed by path rather than by open file, like

@@ -1,3 +1,4 @@
+import Foundation
 import CSQLite
 
 /// The decisions behind each `sqlite3_io_methods` callback: count, maybe fail, then either
@@ -64,21 +65,28 @@ extension SQLiteFaultVFS {
         }
     }
 
-    /// `xSync`: applies the file's overlay to the real file, then syncs the real file.
+    /// `xSync`: applies the file's overlay to the real file, syncs the real file, then waits
+    /// `syncLatencyMicroseconds` (outside the lock, as a slow disk would) when set.
     func sync(_ file: FaultFileHandle, flags: Int32) -> Int32 {
-        state.withLock { state -> Int32 in
-            guard file.generation == state.generation else { return Operation.sync.ioErrorCode }
-            if let code = state.schedule.recordCall(.sync) { return code }
-            if file.isDurable, let path = file.path, let unsynced = state.unsynced[path] {
-                // On failure the overlay stays: replaying it is idempotent, and until a sync
-                // succeeds the data is as unsafe as a failed fsync leaves it.
-                let code = Self.apply(unsynced, to: file)
-                guard code == SQLITE_OK else { return code }
-                state.unsynced[path] = nil
-                state.bufferedByteCount -= unsynced.byteCount
-            }
-            return file.realSync(flags)
+        let (code, latencyMicroseconds) = state.withLock { state in
+            (syncLocked(file, flags: flags, state: &state), state.syncLatencyMicroseconds)
         }
+        if code == SQLITE_OK, latencyMicroseconds > 0 { usleep(UInt32(latencyMicroseconds)) }
+        return code
+    }
+
+    private func syncLocked(_ file: FaultFileHandle, flags: Int32, state: inout FaultVFSState) -> Int32 {
+        guard file.generation == state.generation else { return Operation.sync.ioErrorCode }
+        if let code = state.schedule.recordCall(.sync) { return code }
+        if file.isDurable, let path = file.path, let unsynced = state.unsynced[path] {
+            // On failure the overlay stays: replaying it is idempotent, and until a sync
+            // succeeds the data is as unsafe as a failed fsync leaves it.
+            let code = Self.apply(unsynced, to: file)
+            guard code == SQLITE_OK else { return code }
+            state.unsynced[path] = nil
+            state.bufferedByteCount -= unsynced.byteCount
+        }
+        return file.realSync(flags)
     }
 
     /// `xFileSize`: the overlay's logical size while one exists. Not counted or failed: the

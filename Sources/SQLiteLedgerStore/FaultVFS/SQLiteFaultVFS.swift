@@ -123,6 +123,17 @@ public final class SQLiteFaultVFS: Sendable {
         set { state.withLock { $0.powerLossMode = newValue } }
     }
 
+    /// Longest accepted `syncLatencyMicroseconds`: one second.
+    public static let syncLatencyMicrosecondsMax = 1_000_000
+
+    /// Extra time every successful `xSync` takes (default 0), clamped to 0 through
+    /// `syncLatencyMicrosecondsMax`: a fast disk made to behave like a slower one, for
+    /// example to see how group commit shares syncs that cost milliseconds.
+    public var syncLatencyMicroseconds: Int {
+        get { state.withLock { $0.syncLatencyMicroseconds } }
+        set { state.withLock { $0.syncLatencyMicroseconds = min(max(newValue, 0), Self.syncLatencyMicrosecondsMax) } }
+    }
+
     /// Bytes written but not yet synced, across all files.
     public var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
 

@@ -8,9 +8,10 @@ import Synchronization
 ///
 /// Callers enqueue requests and suspend. One drain at a time, on a serial dispatch queue
 /// so that fsync never blocks Swift's cooperative threads, takes up to
-/// `batchCountMax` waiting requests, runs them in one transaction with a savepoint each,
-/// commits once, and only then resumes every caller. Requests that arrive meanwhile
-/// form the next transaction: under load, many callers share one sync.
+/// `batchCountMax` waiting requests, runs them in one transaction with a savepoint each
+/// (deferred ones in an unsynced transaction just before), commits once, and only then
+/// resumes every caller. Requests that arrive meanwhile form the next transaction: under
+/// load, many callers share one sync.
 final class GroupCommitter: Sendable {
     private struct State {
         /// Requests waiting, oldest first.
@@ -105,18 +106,29 @@ final class GroupCommitter: Sendable {
 
     /// Runs shared transactions until no request waits.
     private func drain() {
-        while var batch = takeBatch() {
-            let outcomes = writer.mutex.withLock { connection in
-                GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run(batch)
-            }
-            record(outcomes, requestCount: batch.count)
-            // Drop the bodies first: they hold the callers' objects (a ledger, its store), and
-            // a caller that resumes and lets go of them must not find them still alive here.
-            let deliveries = batch.map(\.deliver)
-            batch.removeAll()
-            // Resume callers only now, after the commit: none sees a result that could still vanish.
-            for (deliver, error) in zip(deliveries, outcomes.errors) { deliver(error) }
+        while let taken = takeBatch() {
+            // Deferred requests (finish marks) first, in a transaction of their own that is
+            // not synced, so they never wait for the sync the durable ones need. Concurrent
+            // callers expect no order between each other's requests.
+            var deferred = taken.filter { $0.durability == .deferred }
+            var durable = taken.filter { $0.durability == .durable }
+            if !deferred.isEmpty { runAndDeliver(&deferred) }
+            if !durable.isEmpty { runAndDeliver(&durable) }
         }
+    }
+
+    /// Runs one batch and resumes its callers; empties `batch`.
+    private func runAndDeliver(_ batch: inout [GroupWriteRequest]) {
+        let outcomes = writer.mutex.withLock { connection in
+            GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run(batch)
+        }
+        record(outcomes, requestCount: batch.count)
+        // Drop the bodies first: they hold the callers' objects (a ledger, its store), and
+        // a caller that resumes and lets go of them must not find them still alive here.
+        let deliveries = batch.map(\.deliver)
+        batch.removeAll()
+        // Resume callers only now, after the commit: none sees a result that could still vanish.
+        for (deliver, error) in zip(deliveries, outcomes.errors) { deliver(error) }
     }
 
     /// Takes the next batch, or ends the drain when nothing waits.
