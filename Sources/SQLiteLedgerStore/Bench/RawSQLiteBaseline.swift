@@ -58,28 +58,22 @@ public enum RawSQLiteBaseline {
     /// transactions per second.
     public static func run(path: String, synchronous: SQLiteLedgerStore.Synchronous, count: Int) throws -> Double {
         precondition(count >= 1, "count must be at least 1")
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let openCode = sqlite3_open_v2(path, &handle, flags, nil)
-        guard openCode == SQLITE_OK, let db = handle else {
-            sqlite3_close_v2(handle)
-            throw Failure(code: openCode, description: "cannot open \(path): SQLite code \(openCode)")
-        }
+        let db = try RawSQLite.open(path: path)
         defer { sqlite3_close_v2(db) }
-        try execute(db, "PRAGMA journal_mode = WAL")
-        try execute(db, "PRAGMA synchronous = \(synchronous.rawValue)")
-        try execute(db, "PRAGMA foreign_keys = ON")
-        try execute(db, schemaSQL)
+        try RawSQLite.execute(db, "PRAGMA journal_mode = WAL")
+        try RawSQLite.execute(db, "PRAGMA synchronous = \(synchronous.rawValue)")
+        try RawSQLite.execute(db, "PRAGMA foreign_keys = ON")
+        try RawSQLite.execute(db, schemaSQL)
 
-        let insertLedger = try prepare(db, insertLedgerSQL)
+        let insertLedger = try RawSQLite.prepare(db, insertLedgerSQL)
         defer { sqlite3_finalize(insertLedger) }
-        let upsertBalance = try prepare(db, upsertBalanceSQL)
+        let upsertBalance = try RawSQLite.prepare(db, upsertBalanceSQL)
         defer { sqlite3_finalize(upsertBalance) }
-        let insertOutbox = try prepare(db, insertOutboxSQL)
+        let insertOutbox = try RawSQLite.prepare(db, insertOutboxSQL)
         defer { sqlite3_finalize(insertOutbox) }
-        let begin = try prepare(db, "BEGIN IMMEDIATE")
+        let begin = try RawSQLite.prepare(db, "BEGIN IMMEDIATE")
         defer { sqlite3_finalize(begin) }
-        let commit = try prepare(db, "COMMIT")
+        let commit = try RawSQLite.prepare(db, "COMMIT")
         defer { sqlite3_finalize(commit) }
 
         let start = ContinuousClock.now
@@ -87,17 +81,17 @@ public enum RawSQLiteBaseline {
             let transactionID = "raw-\(index)"
             let playerID = "player-\(index % playerCountMax)"
             let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
-            try step(db, begin)
+            try RawSQLite.step(db, begin)
             do {
-                bind(insertLedger, [transactionID, playerID])
+                RawSQLite.bind(insertLedger, [transactionID, playerID])
                 sqlite3_bind_int64(insertLedger, 3, nowMilliseconds)
-                try step(db, insertLedger)
-                bind(upsertBalance, [playerID])
-                try step(db, upsertBalance)
-                bind(insertOutbox, [transactionID, playerID])
+                try RawSQLite.step(db, insertLedger)
+                RawSQLite.bind(upsertBalance, [playerID])
+                try RawSQLite.step(db, upsertBalance)
+                RawSQLite.bind(insertOutbox, [transactionID, playerID])
                 sqlite3_bind_int64(insertOutbox, 3, nowMilliseconds)
-                try step(db, insertOutbox)
-                try step(db, commit)
+                try RawSQLite.step(db, insertOutbox)
+                try RawSQLite.step(db, commit)
             } catch {
                 _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
                 throw error
@@ -110,38 +104,5 @@ public enum RawSQLiteBaseline {
     static func seconds(_ duration: Duration) -> Double {
         let parts = duration.components
         return max(Double(parts.seconds) + Double(parts.attoseconds) / 1e18, 1e-9)
-    }
-
-    private static func execute(_ db: OpaquePointer, _ sql: String) throws {
-        let code = sqlite3_exec(db, sql, nil, nil, nil)
-        guard code == SQLITE_OK else { throw failure(db, code, sql) }
-    }
-
-    private static func prepare(_ db: OpaquePointer, _ sql: String) throws -> OpaquePointer {
-        var statement: OpaquePointer?
-        let code = sqlite3_prepare_v2(db, sql, -1, &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw failure(db, code, sql) }
-        return statement
-    }
-
-    /// Binds text parameters 1...n; SQLite copies them (SQLITE_TRANSIENT).
-    private static func bind(_ statement: OpaquePointer, _ texts: [String]) {
-        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-        for (offset, text) in texts.enumerated() {
-            sqlite3_bind_text(statement, Int32(offset + 1), text, -1, transient)
-        }
-    }
-
-    /// Steps a statement that returns no rows, then resets it for reuse.
-    private static func step(_ db: OpaquePointer, _ statement: OpaquePointer) throws {
-        let code = sqlite3_step(statement)
-        sqlite3_reset(statement)
-        guard code == SQLITE_DONE else {
-            throw failure(db, code, String(cString: sqlite3_sql(statement)))
-        }
-    }
-
-    private static func failure(_ db: OpaquePointer, _ code: Int32, _ sql: String) -> Failure {
-        Failure(code: code, description: "SQLite \(code): \(String(cString: sqlite3_errmsg(db))) in \(sql)")
     }
 }
