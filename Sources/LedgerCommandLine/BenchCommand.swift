@@ -1,24 +1,17 @@
+import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
 import SQLiteLedgerStore
 
-/// `ledger bench`: throughput of the disk, raw SQLite, the ledger and App Store JWS
-/// verification, with the ratios the project targets.
+/// `ledger bench`: throughput of the disk, raw SQLite, the ledger (empty and pre-filled)
+/// and App Store JWS verification, memory flatness, with the ratios the project targets.
 enum BenchCommand {
-    /// Default transactions (or syncs, or verifications) per repeat of each workload.
-    static let countDefault = 300
-    /// Most operations per repeat.
-    static let countMax = 1_000_000
-    /// Default repeats per workload.
-    static let repeatsDefault = 5
-    /// Most repeats per workload.
-    static let repeatsMax = 101
-
     static let command = Command(
         words: ["bench"],
         summary: "throughput benchmark: disk, raw SQLite, ledger fulfillment, JWS verification",
         help: """
-            usage: ledger bench [--json] [--count N] [--repeats K] [--dir DIR]
+            usage: ledger bench [--json] [--count N] [--repeats K] [--dir DIR] [--prefill P]
+                                [--memory-count M]
 
             Run it from a release build: swift run -c release ledger bench
 
@@ -30,22 +23,42 @@ enum BenchCommand {
               R3  duplicate deliveries of transactions already fulfilled
               R4  64 concurrent fulfillment callers, total throughput
               R5  App Store JWS verification, cold (new verifier each) and warm (cached chain)
-            R1 to R4 run at synchronous=FULL and NORMAL. Every rate is the median of K
-            interleaved repeats of N operations. Then prints R2/R1, R3/R2 and R4/R2 against
-            the project's targets with PASS or MISS. R6 (a 10-million-row ledger) and memory
-            flatness are not measured in this version.
+              R6  R2 and R3 on a ledger pre-filled with P finished purchases: the library
+                  creates the ledger, a bulk load through the SQLite C API fills it (hashed
+                  transaction IDs, up to 1,000,000 players, events, purchase counts, balances).
+                  Made once per run; each repeat adds N new purchases (R2) and redelivers N
+                  random pre-filled ones (R3)
+            R1 to R4 and R6 run at synchronous=FULL and NORMAL. Every rate is the median of K
+            interleaved repeats of N operations. Then prints R2/R1, R3/R2, R4/R2 and R6 against
+            an empty ledger (target: within 20%) with PASS or MISS.
+
+            Also:
+              memory flatness (--memory-count M): M sequential fulfillments at FULL on a new
+                  ledger; resident memory after a 5% warm-up, at the end and its peak; growth
+                  per million fulfillments against the target of less than 10 MB (Linux only)
+              R5 in Python: when python3 can import appstoreserverlibrary (PyPI package
+                  app-store-server-library), \(BenchPython.scriptRelativePath) verifies the same
+                  JWS and the report gives Swift/Python ratios; otherwise "not installed"
 
             options:
-              --count N     operations per repeat (default \(countDefault))
-              --repeats K   repeats per workload, median reported (default \(repeatsDefault))
-              --dir DIR     where the database and fsync files go (default: the temporary
-                            folder; use a folder on the disk you care about, not /dev/shm)
-              --json        one JSON object with every figure
+              --count N         operations per repeat (default \(BenchOptions.countDefault), at most \(BenchOptions.countMax))
+              --repeats K       repeats per workload, median reported (default \(BenchOptions.repeatsDefault))
+              --dir DIR         where the database and fsync files go (default: the temporary
+                                folder; use a folder on the disk you care about, not /dev/shm)
+              --prefill P       purchases pre-filled for R6 (default \(BenchOptions.prefillDefault), at most
+                                \(BenchOptions.prefillMax); 0 skips R6). 10 million take about 8.5 GB
+                                and 15 minutes on the development machine
+              --memory-count M  fulfillments of the memory run (default 0: skipped; at most
+                                \(BenchOptions.memoryCountMax)). 1 million take about 13 minutes
+              --json            one JSON object with every figure
 
-            exit codes: 0 measured, 1 a workload failed, 64 usage
+            Before writing anything the bench checks that DIR has room for the pre-fill and
+            the memory run, and refuses with exit code 64 if it has not.
+
+            exit codes: 0 measured, 1 a workload failed, 64 usage or not enough free space in DIR
             """,
-        valueOptions: ["count", "repeats", "dir"],
-        flagOptions: ["json"],
+        valueOptions: BenchOptions.valueOptionNames,
+        flagOptions: BenchOptions.flagOptionNames,
         run: { arguments, io in await run(arguments, io: io) })
 
     /// The build configuration this binary was compiled in.
@@ -58,23 +71,16 @@ enum BenchCommand {
     }
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let count: Int
-        let repeats: Int
+        let options: BenchOptions
         do throws(Arguments.UsageError) {
-            try arguments.expectPositionals(max: 0)
-            guard let parsedCount = Int(arguments.value("count") ?? String(countDefault)), (1...countMax).contains(parsedCount)
-            else { throw Arguments.UsageError(message: "--count needs 1 to \(countMax)") }
-            guard let parsedRepeats = Int(arguments.value("repeats") ?? String(repeatsDefault)),
-                (1...repeatsMax).contains(parsedRepeats)
-            else { throw Arguments.UsageError(message: "--repeats needs 1 to \(repeatsMax)") }
-            (count, repeats) = (parsedCount, parsedRepeats)
+            options = try BenchOptions(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "bench")
         }
         #if DEBUG
             io.printError("ledger bench: WARNING: this is a debug build; figures are meaningless. Run: swift run -c release ledger bench")
         #endif
-        let base = URL(fileURLWithPath: arguments.value("dir") ?? FileManager.default.temporaryDirectory.path)
+        let base = options.baseDirectory
         if base.standardizedFileURL.path.hasPrefix("/dev/shm") {
             io.printError("ledger bench: WARNING: \(base.path) is in memory; R0, R1 and FULL figures will not reflect a disk")
         }
@@ -86,22 +92,68 @@ enum BenchCommand {
             return .failure
         }
         defer { try? FileManager.default.removeItem(at: directory) }
-        let samples: [String: [Double]]
+        if let refusal = spaceRefusal(options, availableBytes: BenchPrefilledLedger.availableBytes(at: directory)) {
+            return LedgerCommandLine.usageError(refusal, io: io, command: "bench")
+        }
+        let report: BenchReport
         do {
-            samples = try await measure(count: count, repeats: repeats, directory: directory, io: io)
+            report = try await measureAll(options, directory: directory, io: io)
         } catch {
             io.printError("ledger bench: \(error)")
             return .failure
         }
-        let report = BenchReport(
-            build: buildConfiguration, count: count, repeats: repeats, directory: base.path, samples: samples)
-        if arguments.flag("json") { io.printJSON(report) } else { io.print(report.text) }
+        if options.json { io.printJSON(report) } else { io.print(report.text) }
         return .ok
+    }
+
+    /// Why a folder with `availableBytes` free (nil: unknown) cannot take this run's files, if it cannot.
+    static func spaceRefusal(_ options: BenchOptions, availableBytes: Int64?) -> String? {
+        let needed = BenchPrefilledLedger.bytesNeeded(prefillCount: options.prefillCount, memoryCount: options.memoryCount)
+        guard let available = availableBytes else {
+            return "cannot tell the free space in \(options.baseDirectory.path)"
+        }
+        guard available < needed else { return nil }
+        let gigabytes = { (bytes: Int64) in String(format: "%.1f GB", Double(bytes) / 1e9) }
+        return "--prefill \(options.prefillCount) and --memory-count \(options.memoryCount) need about \(gigabytes(needed))"
+            + " free in \(options.baseDirectory.path), which has \(gigabytes(available)); use --dir on a larger disk"
+            + " or a smaller --prefill"
+    }
+
+    /// Every part of the run, in order: the R6 pre-fill, the interleaved repeats, the memory
+    /// run, then Python.
+    static func measureAll(_ options: BenchOptions, directory: URL, io: CommandIO) async throws -> BenchReport {
+        let interactive = isatty(STDERR_FILENO) == 1
+        let signed = try BenchWorkloads.signedTransactions(count: options.count)
+        var prefilled: BenchPrefilledLedger?
+        if options.prefillCount > 0 {
+            prefilled = try BenchPrefilledLedger.make(
+                directory: directory, prefillCount: options.prefillCount, io: io, interactive: interactive)
+        }
+        let samples = try await measure(
+            count: options.count, repeats: options.repeats, directory: directory, signed: signed, prefilled: &prefilled,
+            io: io)
+        var memory = BenchSection<BenchMemoryFlatness>.absent("skipped (--memory-count 0)")
+        if options.memoryCount > 0 {
+            let figures = try await BenchMemoryFlatness.measure(
+                count: options.memoryCount, directory: directory, io: io, interactive: interactive)
+            memory = figures.map { .measured($0) } ?? .absent("resident memory cannot be read on this platform")
+        }
+        let python = await BenchPython.measure(
+            jws: signed.jws, rootCertificateDER: signed.configuration.rootCertificates.first ?? [],
+            bundleID: BenchWorkloads.bundleID, count: options.count, repeats: options.repeats, directory: directory)
+        return BenchReport(
+            build: buildConfiguration, count: options.count, repeats: options.repeats,
+            directory: options.baseDirectory.path, samples: samples,
+            r6: prefilled.map { .measured(BenchR6Figures($0)) } ?? .absent("skipped (--prefill 0)"), memory: memory,
+            python: python)
     }
 
     /// Runs every workload `repeats` times, interleaved (the order of FULL and NORMAL
     /// alternates between repeats), and returns each repeat's rate by key.
-    static func measure(count: Int, repeats: Int, directory: URL, io: CommandIO) async throws -> [String: [Double]] {
+    static func measure(
+        count: Int, repeats: Int, directory: URL, signed: (jws: [String], configuration: AppStoreVerifierConfiguration),
+        prefilled: inout BenchPrefilledLedger?, io: CommandIO
+    ) async throws -> [String: [Double]] {
         var samples: [String: [Double]] = [:]
         let interactive = isatty(STDERR_FILENO) == 1
         var fileNumber = 0
@@ -109,7 +161,6 @@ enum BenchCommand {
             fileNumber += 1
             return directory.appendingPathComponent("\(name)-\(fileNumber)").path
         }
-        let signed = try BenchWorkloads.signedTransactions(count: count)
         for repeatIndex in 0..<repeats {
             if interactive { io.writeError("\rbench: repeat \(repeatIndex + 1)/\(repeats)") }
             samples["r0FsyncPerSecond", default: []].append(
@@ -128,6 +179,12 @@ enum BenchCommand {
                     try await BenchWorkloads.concurrent(
                         ledger: try BenchWorkloads.ledger(path: nextPath("ledger.sqlite"), synchronous: mode),
                         submissions: BenchWorkloads.submissions(prefix: "con", count: count)))
+                if var ledger = prefilled {
+                    let large = try await ledger.measure(synchronous: mode, count: count)
+                    prefilled = ledger
+                    samples["r6Fulfill\(suffix)", default: []].append(large.fresh)
+                    samples["r6Duplicate\(suffix)", default: []].append(large.duplicate)
+                }
             }
             for cold in [true, false] {
                 samples[cold ? "r5JWSCold" : "r5JWSWarm", default: []].append(

@@ -1,5 +1,8 @@
-/// What `ledger bench` measured: median rates, every sample, and the ratios against the
-/// project's targets. Encoded as the `--json` output.
+import Foundation
+
+/// What `ledger bench` measured: median rates, every sample, the ratios against the
+/// project's targets, R6's pre-fill, memory flatness and the Python comparison. Encoded
+/// as the `--json` output.
 struct BenchReport: Encodable {
     /// One ratio with its target.
     struct Ratio: Encodable {
@@ -26,6 +29,10 @@ struct BenchReport: Encodable {
         ("r4ConcurrentNormal", "R4 \(BenchWorkloads.concurrentCallerCount) concurrent callers, NORMAL"),
         ("r5JWSCold", "R5 App Store JWS verification, cold (new verifier each)"),
         ("r5JWSWarm", "R5 App Store JWS verification, warm (cached chain)"),
+        ("r6FulfillFull", "R6 R2 on the pre-filled ledger, FULL"),
+        ("r6FulfillNormal", "R6 R2 on the pre-filled ledger, NORMAL"),
+        ("r6DuplicateFull", "R6 R3 on the pre-filled ledger, FULL"),
+        ("r6DuplicateNormal", "R6 R3 on the pre-filled ledger, NORMAL"),
     ]
 
     /// The targets: (key, name, numerator, denominator, target).
@@ -34,18 +41,19 @@ struct BenchReport: Encodable {
         ("r2OverR1Normal", "R2/R1 at NORMAL", "r2FulfillNormal", "r1RawSQLiteNormal", 0.7),
         ("r3OverR2Full", "R3/R2 at FULL", "r3DuplicateFull", "r2FulfillFull", 5),
         ("r4OverR2Full", "R4/R2 at FULL", "r4ConcurrentFull", "r2FulfillFull", 10),
-    ]
-
-    /// What this version does not measure or implement.
-    static let notMeasured = [
-        "R6: not measured in this version (fulfillment on a ledger pre-filled with 10 million rows)",
-        "memory flatness: not measured in this version",
+        // R6: a large ledger stays within 20% of an empty one.
+        ("r6R2OverR2Full", "R6 R2 / empty R2 at FULL", "r6FulfillFull", "r2FulfillFull", 0.8),
+        ("r6R3OverR3Full", "R6 R3 / empty R3 at FULL", "r6DuplicateFull", "r3DuplicateFull", 0.8),
+        ("r6R2OverR2Normal", "R6 R2 / empty R2 at NORMAL", "r6FulfillNormal", "r2FulfillNormal", 0.8),
+        ("r6R3OverR3Normal", "R6 R3 / empty R3 at NORMAL", "r6DuplicateNormal", "r3DuplicateNormal", 0.8),
     ]
 
     /// Standing caveats printed with every report.
     static let notes = [
         "group commit is not implemented: every fulfillment commits (and at FULL, fsyncs) on its own, so R4 is expected to MISS",
         "R2 commits twice per new transaction (the grant, then marking the platform finish done); R1 commits once",
+        "R6 R2 fulfils new purchases with hashed IDs for the pre-filled players; R6 R3 redelivers random pre-filled"
+            + " purchases (cold lookups), while R3 redelivers the purchases R2 just made",
         "rates are medians of interleaved repeats; single runs on a shared machine are noisy",
     ]
 
@@ -61,15 +69,25 @@ struct BenchReport: Encodable {
     var rates: [String: Double]
     /// Every repeat's operations per second, by key.
     var samples: [String: [Double]]
-    /// Ratios against targets, by key.
+    /// Ratios against targets, by key; a ratio whose rates were not measured is left out.
     var ratios: [String: Ratio]
-    /// What is not measured yet.
+    /// R6's pre-fill, or why R6 did not run.
+    var r6: BenchSection<BenchR6Figures>
+    /// Memory flatness, or why it did not run.
+    var memory: BenchSection<BenchMemoryFlatness>
+    /// R5 with Apple's Python library, or why it is absent.
+    var python: BenchSection<BenchPythonFigures>
+    /// What this run did not measure, and why.
     var notMeasured: [String]
     /// Caveats.
     var notes: [String]
 
-    /// Builds the report from every repeat's samples.
-    init(build: String, count: Int, repeats: Int, directory: String, samples: [String: [Double]]) {
+    /// Builds the report from every repeat's samples and the optional parts.
+    init(
+        build: String, count: Int, repeats: Int, directory: String, samples: [String: [Double]],
+        r6: BenchSection<BenchR6Figures>, memory: BenchSection<BenchMemoryFlatness>,
+        python: BenchSection<BenchPythonFigures>
+    ) {
         self.build = build
         self.count = count
         self.repeats = repeats
@@ -79,11 +97,24 @@ struct BenchReport: Encodable {
         self.rates = rates
         var ratios: [String: Ratio] = [:]
         for target in Self.ratioTargets {
-            let value = (rates[target.numerator] ?? 0) / max(rates[target.denominator] ?? 0, .leastNonzeroMagnitude)
+            guard let numerator = rates[target.numerator], let denominator = rates[target.denominator] else { continue }
+            let value = numerator / max(denominator, .leastNonzeroMagnitude)
             ratios[target.key] = Ratio(name: target.name, value: value, target: target.target, pass: value >= target.target)
         }
         self.ratios = ratios
-        self.notMeasured = Self.notMeasured
+        self.r6 = r6
+        self.memory = memory
+        if var figures = python.figures {
+            figures.compare(swiftCold: rates["r5JWSCold"] ?? 0, swiftWarm: rates["r5JWSWarm"] ?? 0)
+            self.python = .measured(figures)
+        } else {
+            self.python = python
+        }
+        var notMeasured: [String] = []
+        if case .absent(let reason) = r6 { notMeasured.append("R6: \(reason)") }
+        if case .absent(let reason) = memory { notMeasured.append("memory flatness: \(reason)") }
+        if case .absent(let reason) = python { notMeasured.append("R5 in Python: \(reason)") }
+        self.notMeasured = notMeasured
         self.notes = Self.notes
     }
 
@@ -100,22 +131,26 @@ struct BenchReport: Encodable {
         var lines = [
             "ledger bench: \(build) build, count \(count), median of \(repeats) interleaved repeat(s), files in \(directory)",
             "",
-            "rates (per second):",
         ]
+        if let figures = r6.figures { lines += figures.textLines + [""] }
+        lines.append("rates (per second):")
         let width = (Self.rateLabels.map(\.label.count).max() ?? 0) + 2
         for (key, label) in Self.rateLabels {
-            let rate = rates[key].map { String(format: "%12.1f", $0) } ?? "    (missing)"
+            let rate = rates[key].map { String(format: "%12.1f", $0) } ?? "   (not run)"
             lines.append("  " + label.padding(toLength: width, withPad: " ", startingAt: 0) + rate)
         }
         lines += ["", "ratios against targets:"]
+        let nameWidth = (Self.ratioTargets.map(\.name.count).max() ?? 0) + 2
         for target in Self.ratioTargets {
             guard let ratio = ratios[target.key] else { continue }
             let verdict = ratio.pass ? "PASS" : "MISS"
             lines.append(
-                "  \(ratio.name.padding(toLength: 18, withPad: " ", startingAt: 0))"
+                "  \(ratio.name.padding(toLength: nameWidth, withPad: " ", startingAt: 0))"
                     + String(format: "%8.2f", ratio.value) + "   target >= \(target.target)   \(verdict)")
         }
-        lines += ["", "not measured:"] + notMeasured.map { "  " + $0 }
+        if let figures = memory.figures { lines += [""] + figures.textLines }
+        if let figures = python.figures { lines += [""] + figures.textLines }
+        if !notMeasured.isEmpty { lines += ["", "not measured:"] + notMeasured.map { "  " + $0 } }
         lines += ["", "notes:"] + notes.map { "  " + $0 }
         return lines.joined(separator: "\n")
     }

@@ -23,6 +23,13 @@ enum BenchWorkloads {
     /// The App Store bundle ID of the simulated app in R5.
     static let bundleID = "com.kibblestreet.td.bench"
 
+    /// The catalog's one product (`catalogJSON` must agree with these three).
+    static let productID = "gems_small"
+    /// What one purchase of it grants.
+    static let grants = [GrantLine(kind: .currency, id: "gems", quantity: 100)]
+    /// Its test-store product ID.
+    static let storeProductID = "test.gems_small"
+
     /// A one-product catalog, so the bench does not depend on the working directory.
     static let catalogJSON = """
         {
@@ -66,22 +73,29 @@ enum BenchWorkloads {
         #endif
     }
 
-    /// A ledger on a new SQLite file at `path` with no-op verifier and finisher.
-    static func ledger(path: String, synchronous: SQLiteLedgerStore.Synchronous) throws -> Ledger {
+    /// A ledger on the SQLite file at `path` (created if missing) with no-op verifier and
+    /// finisher. R6 skips the open check: a quick check of a multi-gigabyte file the bench
+    /// has just written would take minutes and prove nothing.
+    static func ledger(
+        path: String, synchronous: SQLiteLedgerStore.Synchronous, openCheck: SQLiteLedgerStore.OpenCheck = .quick
+    ) throws -> Ledger {
         var options = SQLiteLedgerStore.Options()
         options.synchronous = synchronous
+        options.openCheck = openCheck
         let store = try SQLiteLedgerStore(path: path, options: options)
-        let catalog = try CatalogLoader.parse(Array(catalogJSON.utf8))
         return try Ledger(
-            catalog: catalog, store: store, verifier: BenchVerifier(), finisher: BenchFinisher(),
+            catalog: try catalog(), store: store, verifier: BenchVerifier(), finisher: BenchFinisher(),
             configuration: .sandbox)
     }
+
+    /// The bench's catalog, parsed.
+    static func catalog() throws -> ProductCatalog { try CatalogLoader.parse(Array(catalogJSON.utf8)) }
 
     /// `count` new test-store submissions whose IDs start with `prefix`.
     static func submissions(prefix: String, count: Int) -> [TransactionSubmission] {
         (0..<count).map { index in
             TransactionSubmission(
-                store: .test, transactionID: "\(prefix)-\(index)", productID: "test.gems_small",
+                store: .test, transactionID: "\(prefix)-\(index)", productID: storeProductID,
                 playerID: "player-\(index % playerCountMax)", payload: "{}")
         }
     }
@@ -91,15 +105,27 @@ enum BenchWorkloads {
     static func sequential(ledger: Ledger, submissions: [TransactionSubmission]) async throws -> (
         fresh: Double, duplicate: Double
     ) {
-        let fresh = try await timed(submissions.count) {
-            for submission in submissions { try expect(await ledger.fulfill(submission), "granted", submission) }
-        }
-        let duplicate = try await timed(submissions.count) {
-            for submission in submissions {
-                try expect(await ledger.fulfill(submission), "alreadyFulfilled", submission)
-            }
-        }
+        let fresh = try await fulfillments(ledger: ledger, submissions: submissions, expecting: "granted")
+        let duplicate = try await fulfillments(ledger: ledger, submissions: submissions, expecting: "alreadyFulfilled")
         return (fresh, duplicate)
+    }
+
+    /// Fulfils `submissions` one after another; every outcome must be `status`. Fulfillments per second.
+    static func fulfillments(ledger: Ledger, submissions: [TransactionSubmission], expecting status: String) async throws
+        -> Double
+    {
+        try await timed(submissions.count) {
+            for submission in submissions { try expect(await ledger.fulfill(submission), status, submission) }
+        }
+    }
+
+    /// The submission of purchase `index` of the R6 pre-fill's sequence (`LedgerPrefill`'s
+    /// hashed transaction ID and player). An index past the pre-fill's count is a new purchase.
+    static func prefillSubmission(index: Int, playerCount: Int) -> TransactionSubmission {
+        let player = LedgerPrefill.playerNumber(transactionIndex: index, playerCount: playerCount)
+        return TransactionSubmission(
+            store: .test, transactionID: LedgerPrefill.transactionID(index: index), productID: storeProductID,
+            playerID: LedgerPrefill.playerID(number: player), payload: "{}")
     }
 
     /// R4: `concurrentCallerCount` tasks fulfil `submissions` between them; total grants per second.
@@ -160,7 +186,8 @@ enum BenchWorkloads {
         return Double(count) / seconds(ContinuousClock.now - start)
     }
 
-    private static func expect(_ outcome: FulfillmentOutcome, _ status: String, _ submission: TransactionSubmission) throws {
+    /// Throws unless `outcome` is `status`.
+    static func expect(_ outcome: FulfillmentOutcome, _ status: String, _ submission: TransactionSubmission) throws {
         guard outcome.name == status else {
             let reason = outcome.rejection.map { ": \($0)" } ?? ""
             throw Failure(description: "\(submission.transactionID): expected \(status), got \(outcome.name)\(reason)")

@@ -1,0 +1,64 @@
+import Foundation
+import SQLiteLedgerStore
+
+/// The command line of `ledger bench`, checked.
+struct BenchOptions {
+    /// Default transactions (or syncs, or verifications) per repeat of each workload.
+    static let countDefault = 300
+    /// Most operations per repeat.
+    static let countMax = 1_000_000
+    /// Default repeats per workload.
+    static let repeatsDefault = 5
+    /// Most repeats per workload.
+    static let repeatsMax = 101
+    /// Default purchases pre-filled for R6: the ledger size the project targets.
+    static let prefillDefault = 10_000_000
+    /// Most purchases `--prefill` accepts (about 35 GB of database).
+    static let prefillMax = 50_000_000
+    /// Most fulfillments `--memory-count` accepts (about 2 hours at FULL on the development machine).
+    static let memoryCountMax = 10_000_000
+
+    /// The options that take a value.
+    static let valueOptionNames: Set<String> = ["count", "repeats", "dir", "prefill", "memory-count"]
+    /// The flags.
+    static let flagOptionNames: Set<String> = ["json"]
+
+    /// Operations per repeat.
+    var count = countDefault
+    /// Repeats per workload.
+    var repeats = repeatsDefault
+    /// The folder the run's own folder is made in.
+    var baseDirectory = URL(fileURLWithPath: FileManager.default.temporaryDirectory.path)
+    /// Purchases pre-filled for R6; 0 skips R6.
+    var prefillCount = prefillDefault
+    /// Fulfillments of the memory-flatness run; 0 skips it.
+    var memoryCount = 0
+    /// Whether to print one JSON object.
+    var json = false
+
+    /// Reads and checks the options.
+    init(_ arguments: Arguments) throws(Arguments.UsageError) {
+        try arguments.expectPositionals(max: 0)
+        count = try Self.integer(arguments, "count", default: Self.countDefault, range: 1...Self.countMax)
+        repeats = try Self.integer(arguments, "repeats", default: Self.repeatsDefault, range: 1...Self.repeatsMax)
+        prefillCount = try Self.integer(arguments, "prefill", default: Self.prefillDefault, range: 0...Self.prefillMax)
+        memoryCount = try Self.integer(arguments, "memory-count", default: 0, range: 0...Self.memoryCountMax)
+        if let directory = arguments.value("dir") {
+            guard !directory.isEmpty else { throw Arguments.UsageError(message: "--dir needs a folder") }
+            baseDirectory = URL(fileURLWithPath: directory)
+        }
+        json = arguments.flag("json")
+    }
+
+    /// A whole number option in `range`; underscores may group digits (`10_000_000`).
+    private static func integer(
+        _ arguments: Arguments, _ name: String, default defaultValue: Int, range: ClosedRange<Int>
+    ) throws(Arguments.UsageError) -> Int {
+        guard let text = arguments.value(name) else { return defaultValue }
+        let digits = text.filter { $0 != "_" }
+        guard let value = Int(digits), range.contains(value) else {
+            throw Arguments.UsageError(message: "--\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+}
