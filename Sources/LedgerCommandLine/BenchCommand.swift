@@ -19,6 +19,8 @@ enum BenchCommand {
               R0  the fsync ceiling: append 1 KiB then fdatasync, in a loop
               R1  raw SQLite through the C API (WAL, prepared statements): BEGIN IMMEDIATE,
                   insert a ledger row, upsert a balance, insert an outbox row, COMMIT
+              R1L raw SQLite running every statement of one R2 fulfillment, in the library's
+                  order, on the ledger's schema (R2/R1L: what the library adds to its SQL)
               R2  ledger fulfillment of new transactions (SQLite store, no-op verifier and finisher)
               R3  duplicate deliveries of transactions already fulfilled
               R4  64 concurrent fulfillment callers, total throughput
@@ -28,9 +30,13 @@ enum BenchCommand {
                   transaction IDs, up to 1,000,000 players, events, purchase counts, balances).
                   Made once per run; each repeat adds N new purchases (R2) and redelivers N
                   random pre-filled ones (R3)
-            R1 to R4 and R6 run at synchronous=FULL and NORMAL. Every rate is the median of K
-            interleaved repeats of N operations. Then prints R2/R1, R3/R2, R4/R2 and R6 against
-            an empty ledger (target: within 20%) with PASS or MISS.
+            R1 to R4 and R6 run at synchronous=FULL and NORMAL. R2 and R4 also run at FULL on
+            the same disk made slower (every sync takes S microseconds more, through the
+            fault VFS), where the sync rather than the CPU is the cost group commit shares.
+            Every rate is the median of K interleaved repeats of N operations. Then prints
+            R2/R1, R3/R2, R4/R2 (on this disk and the slower one) and R6 against an empty
+            ledger (target: within 20%) with PASS or MISS, and group commit's requests per
+            shared transaction in R4.
 
             Also:
               memory flatness (--memory-count M): M sequential fulfillments at FULL on a new
@@ -50,6 +56,9 @@ enum BenchCommand {
                                 and 15 minutes on the development machine
               --memory-count M  fulfillments of the memory run (default 0: skipped; at most
                                 \(BenchOptions.memoryCountMax)). 1 million take about 13 minutes
+              --sync-latency-microseconds S
+                                extra time of every sync on the slower disk (default
+                                \(BenchOptions.syncLatencyDefault); 0 skips those runs)
               --json            one JSON object with every figure
 
             Before writing anything the bench checks that DIR has room for the pre-fill and
@@ -130,8 +139,7 @@ enum BenchCommand {
                 directory: directory, prefillCount: options.prefillCount, io: io, interactive: interactive)
         }
         let samples = try await measure(
-            count: options.count, repeats: options.repeats, directory: directory, signed: signed, prefilled: &prefilled,
-            io: io)
+            options, directory: directory, signed: signed, prefilled: &prefilled, io: io)
         var memory = BenchSection<BenchMemoryFlatness>.absent("skipped (--memory-count 0)")
         if options.memoryCount > 0 {
             let figures = try await BenchMemoryFlatness.measure(
@@ -143,7 +151,7 @@ enum BenchCommand {
             bundleID: BenchWorkloads.bundleID, count: options.count, repeats: options.repeats, directory: directory)
         return BenchReport(
             build: buildConfiguration, count: options.count, repeats: options.repeats,
-            directory: options.baseDirectory.path, samples: samples,
+            directory: options.baseDirectory.path, samples: samples, syncLatencyMicroseconds: options.syncLatencyMicroseconds,
             r6: prefilled.map { .measured(BenchR6Figures($0)) } ?? .absent("skipped (--prefill 0)"), memory: memory,
             python: python)
     }
@@ -151,9 +159,11 @@ enum BenchCommand {
     /// Runs every workload `repeats` times, interleaved (the order of FULL and NORMAL
     /// alternates between repeats), and returns each repeat's rate by key.
     static func measure(
-        count: Int, repeats: Int, directory: URL, signed: (jws: [String], configuration: AppStoreVerifierConfiguration),
+        _ options: BenchOptions, directory: URL, signed: (jws: [String], configuration: AppStoreVerifierConfiguration),
         prefilled: inout BenchPrefilledLedger?, io: CommandIO
     ) async throws -> [String: [Double]] {
+        let count = options.count
+        let repeats = options.repeats
         var samples: [String: [Double]] = [:]
         let interactive = isatty(STDERR_FILENO) == 1
         var fileNumber = 0
@@ -170,21 +180,30 @@ enum BenchCommand {
                 let suffix = mode == .full ? "Full" : "Normal"
                 samples["r1RawSQLite\(suffix)", default: []].append(
                     try RawSQLiteBaseline.run(path: nextPath("raw.sqlite"), synchronous: mode, count: count))
+                samples["r1LedgerWork\(suffix)", default: []].append(
+                    try RawSQLiteLedgerWork.run(path: nextPath("raw-work.sqlite"), synchronous: mode, count: count))
                 let sequential = try await BenchWorkloads.sequential(
                     ledger: try BenchWorkloads.ledger(path: nextPath("ledger.sqlite"), synchronous: mode),
                     submissions: BenchWorkloads.submissions(prefix: "seq", count: count))
                 samples["r2Fulfill\(suffix)", default: []].append(sequential.fresh)
                 samples["r3Duplicate\(suffix)", default: []].append(sequential.duplicate)
+                let concurrentLedger = try BenchWorkloads.ledger(path: nextPath("ledger.sqlite"), synchronous: mode)
                 samples["r4Concurrent\(suffix)", default: []].append(
                     try await BenchWorkloads.concurrent(
-                        ledger: try BenchWorkloads.ledger(path: nextPath("ledger.sqlite"), synchronous: mode),
-                        submissions: BenchWorkloads.submissions(prefix: "con", count: count)))
+                        ledger: concurrentLedger, submissions: BenchWorkloads.submissions(prefix: "con", count: count)))
+                samples["r4RequestsPerTransaction\(suffix)", default: []].append(
+                    BenchWorkloads.requestsPerTransaction(concurrentLedger))
                 if var ledger = prefilled {
                     let large = try await ledger.measure(synchronous: mode, count: count)
                     prefilled = ledger
                     samples["r6Fulfill\(suffix)", default: []].append(large.fresh)
                     samples["r6Duplicate\(suffix)", default: []].append(large.duplicate)
                 }
+            }
+            if options.syncLatencyMicroseconds > 0 {
+                let slow = try await measureSlowDisk(options, nextPath: nextPath)
+                samples["r2SlowDiskFull", default: []].append(slow.sequential)
+                samples["r4SlowDiskFull", default: []].append(slow.concurrent)
             }
             for cold in [true, false] {
                 samples[cold ? "r5JWSCold" : "r5JWSWarm", default: []].append(
@@ -194,5 +213,22 @@ enum BenchCommand {
         }
         if interactive { io.writeError("\n") }
         return samples
+    }
+
+    /// R2 and R4 at FULL on the same disk made slower: every sync takes
+    /// `syncLatencyMicroseconds` more, through the fault VFS. Shows what group commit does
+    /// where the sync, not the CPU, is the cost of a fulfillment.
+    static func measureSlowDisk(_ options: BenchOptions, nextPath: (String) -> String) async throws -> (
+        sequential: Double, concurrent: Double
+    ) {
+        let vfs = try BenchWorkloads.slowDisk.get()
+        vfs.syncLatencyMicroseconds = options.syncLatencyMicroseconds
+        let sequential = try await BenchWorkloads.fulfillments(
+            ledger: try BenchWorkloads.ledger(path: nextPath("slow.sqlite"), synchronous: .full, vfsName: vfs.name),
+            submissions: BenchWorkloads.submissions(prefix: "slow", count: options.count), expecting: "granted")
+        let concurrent = try await BenchWorkloads.concurrent(
+            ledger: try BenchWorkloads.ledger(path: nextPath("slow.sqlite"), synchronous: .full, vfsName: vfs.name),
+            submissions: BenchWorkloads.submissions(prefix: "slowcon", count: options.count))
+        return (sequential, concurrent)
     }
 }

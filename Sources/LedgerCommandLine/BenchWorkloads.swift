@@ -77,11 +77,13 @@ enum BenchWorkloads {
     /// finisher. R6 skips the open check: a quick check of a multi-gigabyte file the bench
     /// has just written would take minutes and prove nothing.
     static func ledger(
-        path: String, synchronous: SQLiteLedgerStore.Synchronous, openCheck: SQLiteLedgerStore.OpenCheck = .quick
+        path: String, synchronous: SQLiteLedgerStore.Synchronous, openCheck: SQLiteLedgerStore.OpenCheck = .quick,
+        vfsName: String? = nil
     ) throws -> Ledger {
         var options = SQLiteLedgerStore.Options()
         options.synchronous = synchronous
         options.openCheck = openCheck
+        options.vfsName = vfsName
         let store = try SQLiteLedgerStore(path: path, options: options)
         return try Ledger(
             catalog: try catalog(), store: store, verifier: BenchVerifier(), finisher: BenchFinisher(),
@@ -126,6 +128,18 @@ enum BenchWorkloads {
         return TransactionSubmission(
             store: .test, transactionID: LedgerPrefill.transactionID(index: index), productID: storeProductID,
             playerID: LedgerPrefill.playerID(number: player), payload: "{}")
+    }
+
+    /// The fault VFS the slow-disk runs open their ledgers through, registered once per
+    /// process (SQLite keeps a VFS for the life of the process).
+    static let slowDisk: Result<SQLiteFaultVFS, SQLiteError> = Result {
+        () throws(SQLiteError) -> SQLiteFaultVFS in try SQLiteFaultVFS.register(name: "ledger-bench-slow-disk")
+    }
+
+    /// Requests per shared transaction of the ledger's store so far (group commit); 0 if
+    /// the store is not SQLite's.
+    static func requestsPerTransaction(_ ledger: Ledger) -> Double {
+        (ledger.store as? SQLiteLedgerStore)?.groupCommitStatistics.requestsPerTransaction ?? 0
     }
 
     /// R4: `concurrentCallerCount` tasks fulfil `submissions` between them; total grants per second.

@@ -13,11 +13,14 @@ import Testing
     static let rateKeys = [
         "r0FsyncPerSecond", "r1RawSQLiteFull", "r1RawSQLiteNormal", "r2FulfillFull", "r2FulfillNormal",
         "r3DuplicateFull", "r3DuplicateNormal", "r4ConcurrentFull", "r4ConcurrentNormal", "r5JWSCold", "r5JWSWarm",
+        "r1LedgerWorkFull", "r1LedgerWorkNormal", "r2SlowDiskFull", "r4SlowDiskFull",
     ]
     /// Rates only a run with a pre-fill carries.
     static let r6RateKeys = ["r6FulfillFull", "r6FulfillNormal", "r6DuplicateFull", "r6DuplicateNormal"]
     /// Every ratio the JSON report must carry.
-    static let ratioKeys = ["r2OverR1Full", "r2OverR1Normal", "r3OverR2Full", "r4OverR2Full"]
+    static let ratioKeys = ["r2OverR1Full", "r2OverR1Normal", "r3OverR2Full", "r4OverR2Full", "r4OverR2SlowDiskFull"]
+    /// The ratios without targets that split R2/R1.
+    static let breakdownKeys = ["r2OverR1LFull", "r2OverR1LNormal", "r1LOverR1Full", "r1LOverR1Normal"]
     /// Ratios only a run with a pre-fill carries.
     static let r6RatioKeys = ["r6R2OverR2Full", "r6R3OverR3Full", "r6R2OverR2Normal", "r6R3OverR3Normal"]
 
@@ -44,6 +47,19 @@ import Testing
             #expect(ratio["pass"] as? Bool != nil)
         }
         #expect((ratios["r6R2OverR2Full"]?["target"] as? Double) == 0.8)
+        let breakdown = try #require(json["breakdown"] as? [String: Double])
+        for key in Self.breakdownKeys {
+            let value = try #require(breakdown[key], "missing breakdown \(key)")
+            #expect(value > 0 && value.isFinite, "\(key) = \(value)")
+        }
+        let groupCommit = try #require(json["groupCommit"] as? [String: Double])
+        for key in ["r4RequestsPerTransactionFull", "r4RequestsPerTransactionNormal"] {
+            let value = try #require(groupCommit[key], "missing \(key)")
+            // Every R4 fulfillment makes two requests; a transaction holds at least one.
+            #expect(value >= 1, "\(key) = \(value)")
+        }
+        #expect(rates["r4RequestsPerTransactionFull"] == nil, "counts are not listed as rates")
+        #expect(json["syncLatencyMicroseconds"] as? Int == BenchOptions.syncLatencyDefault)
         try checkR6(json["r6"], prefill: 20_000)
         try checkMemory(json["memory"], count: 2_000)
         try checkPython(json["python"])
@@ -110,9 +126,15 @@ import Testing
 
     @Test func skippedPartsSayWhy() async throws {
         let scratch = try ScratchDirectory()
-        let run = await ledger(["bench", "--count", "5", "--repeats", "1", "--prefill", "0", "--json", "--dir", scratch.url.path])
+        let run = await ledger([
+            "bench", "--count", "5", "--repeats", "1", "--prefill", "0", "--sync-latency-microseconds", "0", "--json",
+            "--dir", scratch.url.path,
+        ])
         #expect(run.code == 0, "\(run.output)\(run.error)")
         let json = try run.json()
+        #expect(json["syncLatencyMicroseconds"] as? Int == 0)
+        let slowRates = try #require(json["rates"] as? [String: Double])
+        #expect(slowRates["r2SlowDiskFull"] == nil && slowRates["r4SlowDiskFull"] == nil)
         #expect(json["r6"] as? String == "skipped (--prefill 0)")
         #expect(json["memory"] as? String == "skipped (--memory-count 0)")
         let rates = try #require(json["rates"] as? [String: Double])
@@ -131,6 +153,7 @@ import Testing
         ["--count", "0"], ["--repeats", "0"], ["--prefill", "-1"], ["--prefill", "ten"],
         ["--prefill", String(BenchOptions.prefillMax + 1)], ["--memory-count", "-5"],
         ["--memory-count", String(BenchOptions.memoryCountMax + 1)], ["--memory-count"], ["--dir", ""],
+        ["--sync-latency-microseconds", "-1"], ["--sync-latency-microseconds", "1000001"],
         ["--no-such-option"], ["extra-argument"],
     ]
 
