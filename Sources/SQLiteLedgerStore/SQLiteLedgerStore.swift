@@ -54,8 +54,9 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     /// Files open in this process, by device and inode so links and symlinks to one file
-    /// count as one: one connection per database, because Debian's SQLite 3.40 can
-    /// corrupt a WAL file when two connections of one process write.
+    /// count as one: one store, and so one writing connection, per database, because
+    /// Debian's SQLite 3.40 can corrupt a WAL file when two connections of one process
+    /// write. The store's second connection is read-only and never checkpoints.
     private static let openFiles = Mutex<[String: (path: String, owner: UUID)]>([:])
 
     /// The file's path as given.
