@@ -1,0 +1,29 @@
+import Foundation
+import FulfillmentLedger
+import Testing
+
+@testable import SQLiteLedgerStore
+
+/// The hand-written grant encoding reads back through `JSONDecoder`, whatever the IDs hold.
+@Suite("grant lines encoding")
+struct GrantEncodingTests {
+    @Test func grantLinesRoundTripWithAwkwardIDs() throws {
+        let directory = try ScratchDirectory()
+        let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
+        let awkward = ["plain", "quote\"d", "back\\slash", "new\nline\ttab\r", "ctl\u{01}\u{1F}", "ünï🎮", ""]
+        let grants = awkward.enumerated().map { index, id in
+            GrantLine(kind: AssetKind.allCases[index % AssetKind.allCases.count], id: id, quantity: Int64(index) - 3)
+        }
+        let texts = try store.write { writer throws(LedgerError) -> [String] in
+            guard let session = writer as? SQLiteLedgerSession else { return [] }
+            return [try session.encodeGrants(grants), try session.encodeGrants([])]
+        }
+        #expect(texts.count == 2)
+        #expect(try JSONDecoder().decode([GrantLine].self, from: Data(texts[0].utf8)) == grants)
+        #expect(texts.last == "[]")
+        var record = Rows.record("awkward")
+        record.grants = grants
+        try store.write { writer throws(LedgerError) in try writer.insertTransaction(record) }
+        #expect(try store.read { reader throws(LedgerError) in try reader.transaction(record.key) }?.grants == grants)
+    }
+}
