@@ -69,7 +69,6 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// A read-only connection: in WAL mode it reads the last commit while the writer works.
     private let reader: LockedConnection
     let committer: GroupCommitter
-    private let limits: GroupCommitLimits
     /// The commit durability chosen at open; group commit relaxes it only for deferred batches.
     private let synchronous: Synchronous
 
@@ -110,7 +109,6 @@ public final class SQLiteLedgerStore: LedgerStore {
             throw error
         }
         self.synchronous = options.synchronous
-        self.limits = options.groupCommit
         self.committer = GroupCommitter(writer: writer, limits: options.groupCommit, durableSynchronous: options.synchronous)
         self.path = path
         self.fileIdentity = identity
@@ -155,8 +153,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         let value = GroupWriteValue<T>()
-        // Alone: run here, without queueing, unless the caller asked to gather company.
-        if limits.waitMicroseconds == 0, committer.beginAlone() {
+        if committer.beginAlone() {
             defer { committer.endAlone() }
             let request = GroupWriteRequest(
                 durability: durability, perform: { writer throws(LedgerError) in value.set(try body(writer)) },

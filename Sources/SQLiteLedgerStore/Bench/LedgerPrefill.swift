@@ -13,14 +13,6 @@ import FulfillmentLedger
 /// (lifetime and ISO week) and `balances` rows. Transaction IDs are hashed, so the primary
 /// key and the event index by transaction take random inserts as they do in production.
 public enum LedgerPrefill {
-    /// A SQLite call failed, or the file is not a ledger the library created.
-    public struct Failure: Error, CustomStringConvertible {
-        /// SQLite's result code, or `SQLITE_MISUSE` for a plan or file the load refuses.
-        public var code: Int32
-        /// What failed, with SQLite's message.
-        public var description: String
-    }
-
     /// What to load.
     public struct Plan: Sendable {
         /// Purchases to write.
@@ -107,7 +99,7 @@ public enum LedgerPrefill {
     /// `progress` receives the purchases written so far after each batch.
     public static func run(
         path: String, plan: Plan, progress: (Int) -> Void = { _ in }
-    ) throws(Failure) -> Summary {
+    ) throws(BenchSQLiteFailure) -> Summary {
         try check(plan)
         let start = ContinuousClock.now
         var summary: Summary
@@ -133,65 +125,59 @@ public enum LedgerPrefill {
             try setJournalMode(connection, "wal", path: path)
             let busy = try connection.text("PRAGMA wal_checkpoint(TRUNCATE)")
             guard busy == "0" else {
-                throw Failure(code: SQLITE_BUSY, description: "\(path): the final checkpoint could not complete")
+                throw BenchSQLiteFailure(code: SQLITE_BUSY, description: "\(path): the final checkpoint could not complete")
             }
         }
         try syncFile(path)
-        summary.seconds = seconds(ContinuousClock.now - start)
+        summary.seconds = (ContinuousClock.now - start).secondsNeverZero
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         summary.fileBytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         return summary
     }
 
-    private static func setJournalMode(_ connection: BenchSQLiteConnection, _ mode: String, path: String) throws(Failure) {
+    private static func setJournalMode(_ connection: BenchSQLiteConnection, _ mode: String, path: String) throws(BenchSQLiteFailure) {
         let applied = try connection.text("PRAGMA journal_mode = \(mode)")
         guard applied?.lowercased() == mode else {
-            throw Failure(
+            throw BenchSQLiteFailure(
                 code: SQLITE_MISUSE, description: "\(path): journal_mode \(mode) was refused (\(applied ?? "no answer"))")
         }
     }
 
     /// fsyncs the database file: with the journal and syncs off, nothing else has.
-    private static func syncFile(_ path: String) throws(Failure) {
+    private static func syncFile(_ path: String) throws(BenchSQLiteFailure) {
         let descriptor = open(path, O_RDWR)
-        guard descriptor >= 0 else { throw Failure(code: SQLITE_CANTOPEN, description: "cannot open \(path) to sync it") }
+        guard descriptor >= 0 else { throw BenchSQLiteFailure(code: SQLITE_CANTOPEN, description: "cannot open \(path) to sync it") }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw Failure(code: SQLITE_IOERR, description: "fsync \(path) failed: errno \(errno)")
+            throw BenchSQLiteFailure(code: SQLITE_IOERR, description: "fsync \(path) failed: errno \(errno)")
         }
     }
 
-    private static func check(_ plan: Plan) throws(Failure) {
+    private static func check(_ plan: Plan) throws(BenchSQLiteFailure) {
         guard (1...transactionCountMax).contains(plan.transactionCount) else {
-            throw Failure(code: SQLITE_MISUSE, description: "transactionCount must be 1 to \(transactionCountMax)")
+            throw BenchSQLiteFailure(code: SQLITE_MISUSE, description: "transactionCount must be 1 to \(transactionCountMax)")
         }
         guard (1...playerCountMax).contains(plan.playerCount), plan.batchRowCount >= 1 else {
-            throw Failure(
+            throw BenchSQLiteFailure(
                 code: SQLITE_MISUSE, description: "playerCount must be 1 to \(playerCountMax), batchRowCount at least 1")
         }
         guard plan.grants.allSatisfy({ $0.kind == .currency }) else {
-            throw Failure(code: SQLITE_MISUSE, description: "the pre-fill writes currency grants only")
+            throw BenchSQLiteFailure(code: SQLITE_MISUSE, description: "the pre-fill writes currency grants only")
         }
     }
 
     /// Refuses a file the library did not create: it must carry the ledger's application ID,
     /// its schema and WAL mode.
-    private static func checkLedger(_ connection: BenchSQLiteConnection, path: String) throws(Failure) {
+    private static func checkLedger(_ connection: BenchSQLiteConnection, path: String) throws(BenchSQLiteFailure) {
         let applicationID = try connection.text("PRAGMA application_id")
         let version = try connection.text("PRAGMA user_version")
         let mode = try connection.text("PRAGMA journal_mode")
         guard applicationID == String(LedgerSchema.applicationID), version == String(LedgerSchema.versionSupported),
             mode?.lowercased() == "wal"
         else {
-            throw Failure(
+            throw BenchSQLiteFailure(
                 code: SQLITE_MISUSE,
                 description: "\(path) is not a current ledger in WAL mode; create it with SQLiteLedgerStore first")
         }
-    }
-
-    /// A duration in seconds, never zero.
-    static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return max(Double(parts.seconds) + Double(parts.attoseconds) / 1e18, 1e-9)
     }
 }

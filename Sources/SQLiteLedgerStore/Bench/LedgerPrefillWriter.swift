@@ -24,7 +24,7 @@ final class LedgerPrefillWriter {
     private(set) var summary = LedgerPrefill.Summary(
         transactionCount: 0, eventCount: 0, purchaseCountRowCount: 0, balanceRowCount: 0, seconds: 0, fileBytes: 0)
 
-    init(connection: BenchSQLiteConnection, plan: LedgerPrefill.Plan) throws(LedgerPrefill.Failure) {
+    init(connection: BenchSQLiteConnection, plan: LedgerPrefill.Plan) throws(BenchSQLiteFailure) {
         self.plan = plan
         let endMilliseconds = plan.endDate.ledgerMilliseconds
         startMilliseconds = endMilliseconds - Int64(LedgerPrefill.historySeconds * 1000)
@@ -47,14 +47,8 @@ final class LedgerPrefillWriter {
         (1...count).map { "?\($0)" }.joined(separator: ", ")
     }
 
-    private func bindConstants() throws(LedgerPrefill.Failure) {
-        let grantsJSON: String
-        do {
-            // The library's encoding of grant lines (SQLiteLedgerSession.encodeGrants).
-            grantsJSON = String(decoding: try JSONEncoder().encode(plan.grants), as: UTF8.self)
-        } catch {
-            throw LedgerPrefill.Failure(code: 1, description: "grant lines do not encode: \(error)")
-        }
+    private func bindConstants() throws(BenchSQLiteFailure) {
+        let grantsJSON = TransactionsTable.encodeGrants(plan.grants)
         insertTransaction.bind(1, plan.store.rawValue)
         insertTransaction.bind(4, plan.productID)
         insertTransaction.bind(5, plan.storeProductID)
@@ -75,7 +69,7 @@ final class LedgerPrefillWriter {
     }
 
     /// Writes purchase `index`: its ledger row and its two events, and counts it.
-    func insertPurchase(index: Int) throws(LedgerPrefill.Failure) {
+    func insertPurchase(index: Int) throws(BenchSQLiteFailure) {
         let purchaseMilliseconds = startMilliseconds + Int64(Double(index) * stepMilliseconds)
         if purchaseMilliseconds >= weekEndMilliseconds { try startWeek(at: purchaseMilliseconds) }
         let player = LedgerPrefill.playerNumber(transactionIndex: index, playerCount: plan.playerCount)
@@ -100,7 +94,7 @@ final class LedgerPrefillWriter {
 
     private func insertEvent(
         _ statement: BenchSQLiteConnection.Statement, playerID: String, transactionID: String, at milliseconds: Int64
-    ) throws(LedgerPrefill.Failure) {
+    ) throws(BenchSQLiteFailure) {
         statement.bind(2, playerID)
         statement.bind(4, transactionID)
         statement.bind(5, milliseconds)
@@ -109,7 +103,7 @@ final class LedgerPrefillWriter {
 
     /// Writes the last week's counts, then every player's lifetime count and balances.
     /// Players go in ID order, so these inserts walk each table's key order once.
-    func insertTotals() throws(LedgerPrefill.Failure) {
+    func insertTotals() throws(BenchSQLiteFailure) {
         try writeWeek()
         insertPurchaseCount.bind(3, PurchasePeriod.lifetime)
         for (player, purchases) in purchasesByPlayer.enumerated() where purchases > 0 {
@@ -129,14 +123,14 @@ final class LedgerPrefillWriter {
     }
 
     /// Writes the finished week's counts and starts the week holding `milliseconds`.
-    private func startWeek(at milliseconds: Int64) throws(LedgerPrefill.Failure) {
+    private func startWeek(at milliseconds: Int64) throws(BenchSQLiteFailure) {
         try writeWeek()
         let date = Date(ledgerMilliseconds: milliseconds)
         weekKey = PurchasePeriod.weekKey(for: date)
         weekEndMilliseconds = PurchasePeriod.nextWeekStart(after: date).ledgerMilliseconds
     }
 
-    private func writeWeek() throws(LedgerPrefill.Failure) {
+    private func writeWeek() throws(BenchSQLiteFailure) {
         guard !weekPurchasesByPlayer.isEmpty else { return }
         insertPurchaseCount.bind(3, weekKey)
         for (player, purchases) in weekPurchasesByPlayer.sorted(by: { $0.key < $1.key }) {

@@ -10,14 +10,6 @@ import Foundation
 /// tables mirror the shape of the ledger's `ledger_transactions`, `balances` and
 /// `pending_finishes`, without the ledger's other bookkeeping.
 public enum RawSQLiteBaseline {
-    /// A SQLite call failed.
-    public struct Failure: Error, CustomStringConvertible {
-        /// SQLite's result code.
-        public var code: Int32
-        /// What failed, with SQLite's message.
-        public var description: String
-    }
-
     /// Distinct players the balance upserts are spread over.
     static let playerCountMax = 50
 
@@ -58,51 +50,38 @@ public enum RawSQLiteBaseline {
     /// transactions per second.
     public static func run(path: String, synchronous: SQLiteLedgerStore.Synchronous, count: Int) throws -> Double {
         precondition(count >= 1, "count must be at least 1")
-        let db = try RawSQLite.open(path: path)
-        defer { sqlite3_close_v2(db) }
-        try RawSQLite.execute(db, "PRAGMA journal_mode = WAL")
-        try RawSQLite.execute(db, "PRAGMA synchronous = \(synchronous.rawValue)")
-        try RawSQLite.execute(db, "PRAGMA foreign_keys = ON")
-        try RawSQLite.execute(db, schemaSQL)
-
-        let insertLedger = try RawSQLite.prepare(db, insertLedgerSQL)
-        defer { sqlite3_finalize(insertLedger) }
-        let upsertBalance = try RawSQLite.prepare(db, upsertBalanceSQL)
-        defer { sqlite3_finalize(upsertBalance) }
-        let insertOutbox = try RawSQLite.prepare(db, insertOutboxSQL)
-        defer { sqlite3_finalize(insertOutbox) }
-        let begin = try RawSQLite.prepare(db, "BEGIN IMMEDIATE")
-        defer { sqlite3_finalize(begin) }
-        let commit = try RawSQLite.prepare(db, "COMMIT")
-        defer { sqlite3_finalize(commit) }
+        let db = try BenchSQLiteConnection(path: path, create: true)
+        try db.execute("PRAGMA journal_mode = WAL")
+        try db.execute("PRAGMA synchronous = \(synchronous.rawValue)")
+        try db.execute("PRAGMA foreign_keys = ON")
+        try db.execute(schemaSQL)
+        let insertLedger = try db.prepare(insertLedgerSQL)
+        let upsertBalance = try db.prepare(upsertBalanceSQL)
+        let insertOutbox = try db.prepare(insertOutboxSQL)
+        let begin = try db.prepare("BEGIN IMMEDIATE")
+        let commit = try db.prepare("COMMIT")
 
         let start = ContinuousClock.now
         for index in 0..<count {
             let transactionID = "raw-\(index)"
             let playerID = "player-\(index % playerCountMax)"
             let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
-            try RawSQLite.step(db, begin)
+            try begin.run()
             do {
-                RawSQLite.bind(insertLedger, [transactionID, playerID])
-                sqlite3_bind_int64(insertLedger, 3, nowMilliseconds)
-                try RawSQLite.step(db, insertLedger)
-                RawSQLite.bind(upsertBalance, [playerID])
-                try RawSQLite.step(db, upsertBalance)
-                RawSQLite.bind(insertOutbox, [transactionID, playerID])
-                sqlite3_bind_int64(insertOutbox, 3, nowMilliseconds)
-                try RawSQLite.step(db, insertOutbox)
-                try RawSQLite.step(db, commit)
+                insertLedger.bind([transactionID, playerID])
+                insertLedger.bind(3, nowMilliseconds)
+                try insertLedger.run()
+                upsertBalance.bind([playerID])
+                try upsertBalance.run()
+                insertOutbox.bind([transactionID, playerID])
+                insertOutbox.bind(3, nowMilliseconds)
+                try insertOutbox.run()
+                try commit.run()
             } catch {
-                _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
+                try? db.execute("ROLLBACK")
                 throw error
             }
         }
-        return Double(count) / seconds(ContinuousClock.now - start)
-    }
-
-    /// A duration in seconds.
-    static func seconds(_ duration: Duration) -> Double {
-        let parts = duration.components
-        return max(Double(parts.seconds) + Double(parts.attoseconds) / 1e18, 1e-9)
+        return Double(count) / (ContinuousClock.now - start).secondsNeverZero
     }
 }

@@ -55,18 +55,30 @@ public enum RawSQLiteLedgerWork {
         WHERE store = 'test' AND transaction_id = ? AND finished_at_ms IS NULL
         """
 
-    /// The statements of one run, prepared once.
+    /// The statements of one run, prepared once and finalized when released.
     private struct Statements {
-        let selectTransaction, selectBalance, upsertBalance, insertTransaction, upsertPurchaseCount: OpaquePointer
-        let insertOutbox, insertEvent, selectRevocations, deleteOutbox, stampFinished: OpaquePointer
-        let begin, beginImmediate, commit, rollback, synchronousFull, synchronousNormal: OpaquePointer
+        typealias Statement = BenchSQLiteConnection.Statement
+        let selectTransaction, selectBalance, upsertBalance, insertTransaction, upsertPurchaseCount: Statement
+        let insertOutbox, insertEvent, selectRevocations, deleteOutbox, stampFinished: Statement
+        let begin, beginImmediate, commit, rollback, synchronousDurable, synchronousNormal: Statement
 
-        var all: [OpaquePointer] {
-            [
-                selectTransaction, selectBalance, upsertBalance, insertTransaction, upsertPurchaseCount, insertOutbox,
-                insertEvent, selectRevocations, deleteOutbox, stampFinished, begin, beginImmediate, commit, rollback,
-                synchronousFull, synchronousNormal,
-            ]
+        init(_ db: BenchSQLiteConnection, durable: SQLiteLedgerStore.Synchronous) throws(BenchSQLiteFailure) {
+            selectTransaction = try db.prepare(RawSQLiteLedgerWork.selectTransactionSQL)
+            selectBalance = try db.prepare(RawSQLiteLedgerWork.selectBalanceSQL)
+            upsertBalance = try db.prepare(RawSQLiteLedgerWork.upsertBalanceSQL)
+            insertTransaction = try db.prepare(RawSQLiteLedgerWork.insertTransactionSQL)
+            upsertPurchaseCount = try db.prepare(RawSQLiteLedgerWork.upsertPurchaseCountSQL)
+            insertOutbox = try db.prepare(RawSQLiteLedgerWork.insertOutboxSQL)
+            insertEvent = try db.prepare(RawSQLiteLedgerWork.insertEventSQL)
+            selectRevocations = try db.prepare(RawSQLiteLedgerWork.selectRevocationsSQL)
+            deleteOutbox = try db.prepare(RawSQLiteLedgerWork.deleteOutboxSQL)
+            stampFinished = try db.prepare(RawSQLiteLedgerWork.stampFinishedSQL)
+            begin = try db.prepare("BEGIN DEFERRED")
+            beginImmediate = try db.prepare("BEGIN IMMEDIATE")
+            commit = try db.prepare("COMMIT")
+            rollback = try db.prepare("ROLLBACK")
+            synchronousDurable = try db.prepare("PRAGMA synchronous = \(durable.rawValue)")
+            synchronousNormal = try db.prepare("PRAGMA synchronous = NORMAL")
         }
     }
 
@@ -77,94 +89,79 @@ public enum RawSQLiteLedgerWork {
         precondition(count >= 1, "count must be at least 1")
         // The library creates the file, so the schema, indexes and triggers are its own.
         do { _ = try SQLiteLedgerStore(path: path) }
-        let db = try RawSQLite.open(path: path)
-        defer { sqlite3_close_v2(db) }
-        try RawSQLite.execute(db, "PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
-        let statements = try prepareAll(db, durable: synchronous)
-        defer { statements.all.forEach { sqlite3_finalize($0) } }
+        let db = try BenchSQLiteConnection(path: path)
+        try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
+        let statements = try Statements(db, durable: synchronous)
         let week = PurchasePeriod.weekKey(for: Date())
         let start = ContinuousClock.now
         for index in 0..<count {
-            try fulfill(index: index, week: week, db: db, statements)
+            do {
+                try fulfill(index: index, week: week, statements)
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
         }
-        return Double(count) / RawSQLiteBaseline.seconds(ContinuousClock.now - start)
-    }
-
-    private static func prepareAll(_ db: OpaquePointer, durable: SQLiteLedgerStore.Synchronous) throws -> Statements {
-        func prepare(_ sql: String) throws -> OpaquePointer { try RawSQLite.prepare(db, sql) }
-        return Statements(
-            selectTransaction: try prepare(selectTransactionSQL), selectBalance: try prepare(selectBalanceSQL),
-            upsertBalance: try prepare(upsertBalanceSQL), insertTransaction: try prepare(insertTransactionSQL),
-            upsertPurchaseCount: try prepare(upsertPurchaseCountSQL), insertOutbox: try prepare(insertOutboxSQL),
-            insertEvent: try prepare(insertEventSQL), selectRevocations: try prepare(selectRevocationsSQL),
-            deleteOutbox: try prepare(deleteOutboxSQL), stampFinished: try prepare(stampFinishedSQL),
-            begin: try prepare("BEGIN DEFERRED"), beginImmediate: try prepare("BEGIN IMMEDIATE"),
-            commit: try prepare("COMMIT"), rollback: try prepare("ROLLBACK"),
-            synchronousFull: try prepare("PRAGMA synchronous = \(durable.rawValue)"),
-            synchronousNormal: try prepare("PRAGMA synchronous = NORMAL"))
+        return Double(count) / (ContinuousClock.now - start).secondsNeverZero
     }
 
     /// One fulfillment: the read, the synced grant, the unsynced finish mark.
-    private static func fulfill(index: Int, week: String, db: OpaquePointer, _ s: Statements) throws {
+    private static func fulfill(index: Int, week: String, _ s: Statements) throws(BenchSQLiteFailure) {
         let transactionID = "raw-\(index)"
         let playerID = "player-\(index % playerCountMax)"
         let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
 
-        try RawSQLite.step(db, s.begin)
-        RawSQLite.bind(s.selectTransaction, ["test", transactionID])
-        try RawSQLite.rows(db, s.selectTransaction)
-        try RawSQLite.step(db, s.rollback)
+        try s.begin.run()
+        s.selectTransaction.bind(["test", transactionID])
+        try s.selectTransaction.skipRows()
+        try s.rollback.run()
 
-        try RawSQLite.step(db, s.synchronousFull)
-        try RawSQLite.step(db, s.beginImmediate)
-        do {
-            RawSQLite.bind(s.selectTransaction, ["test", transactionID])
-            try RawSQLite.rows(db, s.selectTransaction)
-            RawSQLite.bind(s.selectBalance, [playerID, "gems"])
-            let balance = try RawSQLite.firstInteger(db, s.selectBalance) ?? 0
-            RawSQLite.bind(s.upsertBalance, [playerID, "gems"])
-            sqlite3_bind_int64(s.upsertBalance, 3, balance + 100)
-            try RawSQLite.step(db, s.upsertBalance)
-            RawSQLite.bind(s.insertTransaction, [transactionID, playerID])
-            sqlite3_bind_int64(s.insertTransaction, 3, nowMilliseconds)
-            RawSQLite.bind(s.insertTransaction, [#"[{"kind":"currency","id":"gems","quantity":100}]"#], from: 4)
-            try RawSQLite.step(db, s.insertTransaction)
-            for period in [PurchasePeriod.lifetime, week] {
-                RawSQLite.bind(s.upsertPurchaseCount, [playerID, period])
-                try RawSQLite.step(db, s.upsertPurchaseCount)
-            }
-            RawSQLite.bind(s.insertOutbox, [transactionID, playerID])
-            sqlite3_bind_int64(s.insertOutbox, 3, nowMilliseconds)
-            try RawSQLite.step(db, s.insertOutbox)
-            try appendEvent(db, s, kind: "purchaseGranted", playerID: playerID, transactionID: transactionID,
-                at: nowMilliseconds, detail: "gems_small x1: currency:gems x100")
-            RawSQLite.bind(s.selectRevocations, [transactionID])
-            try RawSQLite.rows(db, s.selectRevocations)
-            try RawSQLite.step(db, s.commit)
-
-            try RawSQLite.step(db, s.synchronousNormal)
-            try RawSQLite.step(db, s.beginImmediate)
-            RawSQLite.bind(s.deleteOutbox, [transactionID])
-            try RawSQLite.step(db, s.deleteOutbox)
-            sqlite3_bind_int64(s.stampFinished, 1, nowMilliseconds)
-            RawSQLite.bind(s.stampFinished, [transactionID], from: 2)
-            try RawSQLite.step(db, s.stampFinished)
-            try appendEvent(db, s, kind: "finishSucceeded", playerID: playerID, transactionID: transactionID,
-                at: nowMilliseconds, detail: "platform finish done")
-            try RawSQLite.step(db, s.commit)
-        } catch {
-            _ = sqlite3_exec(db, "ROLLBACK", nil, nil, nil)
-            throw error
+        try s.synchronousDurable.run()
+        try s.beginImmediate.run()
+        s.selectTransaction.bind(["test", transactionID])
+        try s.selectTransaction.skipRows()
+        s.selectBalance.bind([playerID, "gems"])
+        let balance = try s.selectBalance.firstInteger() ?? 0
+        s.upsertBalance.bind([playerID, "gems"])
+        s.upsertBalance.bind(3, balance + 100)
+        try s.upsertBalance.run()
+        s.insertTransaction.bind([transactionID, playerID])
+        s.insertTransaction.bind(3, nowMilliseconds)
+        s.insertTransaction.bind(4, TransactionsTable.encodeGrants([GrantLine(kind: .currency, id: "gems", quantity: 100)]))
+        try s.insertTransaction.run()
+        for period in [PurchasePeriod.lifetime, week] {
+            s.upsertPurchaseCount.bind([playerID, period])
+            try s.upsertPurchaseCount.run()
         }
+        s.insertOutbox.bind([transactionID, playerID])
+        s.insertOutbox.bind(3, nowMilliseconds)
+        try s.insertOutbox.run()
+        try appendEvent(
+            s, kind: "purchaseGranted", playerID: playerID, transactionID: transactionID, at: nowMilliseconds,
+            detail: "gems_small x1: currency:gems x100")
+        s.selectRevocations.bind([transactionID])
+        try s.selectRevocations.skipRows()
+        try s.commit.run()
+
+        try s.synchronousNormal.run()
+        try s.beginImmediate.run()
+        s.deleteOutbox.bind([transactionID])
+        try s.deleteOutbox.run()
+        s.stampFinished.bind(1, nowMilliseconds)
+        s.stampFinished.bind([transactionID], from: 2)
+        try s.stampFinished.run()
+        try appendEvent(
+            s, kind: "finishSucceeded", playerID: playerID, transactionID: transactionID, at: nowMilliseconds,
+            detail: "platform finish done")
+        try s.commit.run()
     }
 
     private static func appendEvent(
-        _ db: OpaquePointer, _ s: Statements, kind: String, playerID: String, transactionID: String, at: Int64,
-        detail: String
-    ) throws {
-        RawSQLite.bind(s.insertEvent, [kind, playerID, transactionID])
-        sqlite3_bind_int64(s.insertEvent, 4, at)
-        RawSQLite.bind(s.insertEvent, [detail], from: 5)
-        try RawSQLite.step(db, s.insertEvent)
+        _ s: Statements, kind: String, playerID: String, transactionID: String, at: Int64, detail: String
+    ) throws(BenchSQLiteFailure) {
+        s.insertEvent.bind([kind, playerID, transactionID])
+        s.insertEvent.bind(4, at)
+        s.insertEvent.bind(5, detail)
+        try s.insertEvent.run()
     }
 }

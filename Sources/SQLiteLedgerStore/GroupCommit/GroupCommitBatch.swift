@@ -44,7 +44,9 @@ struct GroupCommitBatch {
         let isShared = batch.count - start > 1
         outcomes.transactionCount += 1
         do throws(SQLiteError) {
-            try setSynchronous(durable ? durableSynchronous : .normal)
+            // In WAL mode a NORMAL commit is not synced; the next FULL commit's sync of the
+            // WAL makes it durable too.
+            try connection.setSynchronous((durable ? durableSynchronous : .normal).rawValue)
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
             for index in start..<batch.count { outcomes.errors[index] = error.ledgerError }
@@ -115,12 +117,6 @@ struct GroupCommitBatch {
             return error.ledgerError
         }
         return nil
-    }
-
-    /// Sets `PRAGMA synchronous` for the next commit. In WAL mode a NORMAL commit is not
-    /// synced, and the next FULL commit's sync of the WAL makes it durable too.
-    private func setSynchronous(_ level: SQLiteLedgerStore.Synchronous) throws(SQLiteError) {
-        try connection.setSynchronous(level.rawValue)
     }
 
     /// The error of a request whose committed-looking work was rolled back with the transaction.

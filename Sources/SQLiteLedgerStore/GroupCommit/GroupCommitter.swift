@@ -67,9 +67,10 @@ final class GroupCommitter: Sendable {
     /// Claims the idle committer for a caller that runs its request on its own thread,
     /// skipping two thread hops: with nothing queued or running there is nobody to share
     /// a commit with. Requests that arrive meanwhile queue up for the drain that
-    /// `endAlone` starts.
+    /// `endAlone` starts. Never claimed when `waitMicroseconds` asks to wait for company.
     func beginAlone() -> Bool {
-        state.withLock { state in
+        guard limits.waitMicroseconds == 0 else { return false }
+        return state.withLock { state in
             guard !state.isDraining else { return false }
             state.isDraining = true
             return true

@@ -65,7 +65,7 @@ extension SQLiteLedgerSession {
 
     /// Stores an event; a known event ID fails on the primary key.
     func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
-        let effect = try encodeGrants(record.effect)
+        let effect = TransactionsTable.encodeGrants(record.effect)
         let debt = try encodeDebt(record.debtCreated)
         let event = record.event
         try sql { () throws(SQLiteError) in
@@ -81,7 +81,7 @@ extension SQLiteLedgerSession {
 
     /// Rewrites what an event did; the event as received is never rewritten.
     func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
-        let effect = try encodeGrants(record.effect)
+        let effect = TransactionsTable.encodeGrants(record.effect)
         let debt = try encodeDebt(record.debtCreated)
         try sql { () throws(SQLiteError) in
             try connection.statement(RevocationEventsTable.updateSQL).run([

@@ -28,6 +28,44 @@ enum TransactionsTable {
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
         purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms
         """
+
+    /// Grant lines (a ledger row's grants, a revocation's effect) are stored as a small JSON
+    /// array, so an operator can read them in any SQLite shell.
+    ///
+    /// Written by hand rather than with `JSONEncoder`, which cost more than the rest of the
+    /// insert: `[{"kind":"currency","id":"gems","quantity":100}]`. Tests check that
+    /// `JSONDecoder` reads back every line, including IDs that need escaping.
+    static func encodeGrants(_ grants: [GrantLine]) -> String {
+        var text = "["
+        for (index, line) in grants.enumerated() {
+            if index > 0 { text += "," }
+            text += "{\"kind\":"
+            appendJSONString(line.kind.rawValue, to: &text)
+            text += ",\"id\":"
+            appendJSONString(line.id, to: &text)
+            text += ",\"quantity\":\(line.quantity)}"
+        }
+        return text + "]"
+    }
+
+    /// Appends `value` as a JSON string literal (RFC 8259 escapes).
+    private static func appendJSONString(_ value: String, to text: inout String) {
+        text += "\""
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
 }
 
 extension SQLiteLedgerSession {
@@ -64,7 +102,7 @@ extension SQLiteLedgerSession {
     }
 
     func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
-        let grants = try encodeGrants(record.grants)
+        let grants = TransactionsTable.encodeGrants(record.grants)
         try sql { () throws(SQLiteError) in
             try connection.statement(
                 "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
@@ -125,43 +163,6 @@ extension SQLiteLedgerSession {
             purchaseDate: Date(ledgerMilliseconds: row.purchaseMilliseconds),
             fulfilledAt: Date(ledgerMilliseconds: row.fulfilledMilliseconds), catalogVersion: row.catalogVersion,
             grants: try decodeGrants(row.grants), finishedAt: row.finishedMilliseconds.map(Date.init(ledgerMilliseconds:)))
-    }
-
-    /// Grants are stored as a small JSON array so an operator can read them in any SQLite shell.
-    ///
-    /// Written by hand rather than with `JSONEncoder`, which cost more than the rest of the
-    /// insert: `[{"kind":"currency","id":"gems","quantity":100}]`. Tests check that
-    /// `JSONDecoder` reads back every line, including IDs that need escaping.
-    func encodeGrants(_ grants: [GrantLine]) throws(LedgerError) -> String {
-        var text = "["
-        for (index, line) in grants.enumerated() {
-            if index > 0 { text += "," }
-            text += "{\"kind\":"
-            Self.appendJSONString(line.kind.rawValue, to: &text)
-            text += ",\"id\":"
-            Self.appendJSONString(line.id, to: &text)
-            text += ",\"quantity\":\(line.quantity)}"
-        }
-        return text + "]"
-    }
-
-    /// Appends `value` as a JSON string literal (RFC 8259 escapes).
-    static func appendJSONString(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
     }
 
     /// Reads grant lines stored by `encodeGrants`; unreadable text means the file was edited outside the ledger.
