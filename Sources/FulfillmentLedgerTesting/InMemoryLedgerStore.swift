@@ -48,6 +48,8 @@ struct InMemoryLedgerState: Sendable {
     }
 
     var transactions: [TransactionKey: TransactionRecord] = [:]
+    /// The granted delivery's key of each record keyed by another ID, like SQLite's partial index.
+    var deliveries: [TransactionKey: TransactionKey] = [:]
     var balances: [PlayerAsset: Int64] = [:]
     var inventory: [PlayerAsset: Int64] = [:]
     var entitlements: [PlayerAsset: EntitlementRecord] = [:]
@@ -79,6 +81,10 @@ final class InMemoryLedgerSession: LedgerWriter {
     init(_ state: InMemoryLedgerState) { self.state = state }
 
     func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord? { state.transactions[key] }
+
+    func transaction(store: PlatformStore, deliveryID: String) throws(LedgerError) -> TransactionRecord? {
+        state.deliveries[TransactionKey(store: store, transactionID: deliveryID)].flatMap { state.transactions[$0] }
+    }
 
     func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int] {
         var counts: [String: Int] = [:]
@@ -124,6 +130,9 @@ final class InMemoryLedgerSession: LedgerWriter {
     func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
         guard state.transactions[record.key] == nil else { throw Self.constraint("transactions primary key") }
         state.transactions[record.key] = record
+        if record.storeTransactionID != record.key.transactionID {
+            state.deliveries[TransactionKey(store: record.key.store, transactionID: record.storeTransactionID)] = record.key
+        }
     }
 
     func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
@@ -206,7 +215,7 @@ extension InMemoryLedgerSession {
 
     /// A transaction's revocation events by store date, then arrival, then event ID.
     func revocationEvents(for key: TransactionKey, limit: Int) throws(LedgerError) -> [RevocationRecord] {
-        let mine = state.revocationEvents.values.filter { $0.event.key == key }
+        let mine = state.revocationEvents.values.filter { $0.purchase == key }
         let ordered = mine.sorted { lhs, rhs in
             (lhs.event.eventDate, lhs.receivedAt, lhs.event.eventID) < (rhs.event.eventDate, rhs.receivedAt, rhs.event.eventID)
         }
@@ -301,9 +310,10 @@ extension InMemoryLedgerSession {
         let event = record.event
         return RevocationRecord(
             event: RevocationEvent(
-                eventID: event.eventID, store: event.store, transactionID: event.transactionID, kind: event.kind,
-                quantity: event.quantity, eventDate: event.eventDate, reason: event.reason),
-            disposition: record.disposition, effect: record.effect, debtCreated: record.debtCreated,
+                eventID: event.eventID, store: event.store, transactionID: event.transactionID,
+                originalTransactionID: event.originalTransactionID, kind: event.kind, quantity: event.quantity,
+                eventDate: event.eventDate, reason: event.reason),
+            purchase: record.purchase, disposition: record.disposition, effect: record.effect, debtCreated: record.debtCreated,
             receivedAt: record.receivedAt, reversed: record.reversed)
     }
 }

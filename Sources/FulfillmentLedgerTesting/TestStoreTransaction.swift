@@ -27,13 +27,16 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
     public var revocationDate: Date?
     /// The account the store binds it to (like `appAccountToken`), if any.
     public var accountBinding: String?
+    /// The original purchase's ID (like `originalTransactionId`), when this document is a
+    /// restored or second-device delivery of it; nil otherwise.
+    public var originalTransactionID: String?
 
     /// Creates a document.
     public init(
         store: PlatformStore = .test, transactionID: String, productID: String, playerID: String,
         quantity: Int = 1, state: PurchaseState = .purchased, verified: Bool = true,
         environment: StoreEnvironment = .sandbox, purchaseDate: Date, revocationDate: Date? = nil,
-        accountBinding: String? = nil
+        accountBinding: String? = nil, originalTransactionID: String? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
@@ -46,11 +49,12 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
         self.purchaseDate = purchaseDate
         self.revocationDate = revocationDate
         self.accountBinding = accountBinding
+        self.originalTransactionID = originalTransactionID
     }
 
     private enum CodingKeys: String, CodingKey {
         case store, transactionID, productID, playerID, quantity, state, verified, environment, purchaseDate,
-            revocationDate, accountBinding
+            revocationDate, accountBinding, originalTransactionID
     }
 
     /// Decodes with defaults: store `test`, quantity 1, state `purchased`, verified true,
@@ -68,6 +72,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
         purchaseDate = try container.decodeIfPresent(Date.self, forKey: .purchaseDate) ?? Date()
         revocationDate = try container.decodeIfPresent(Date.self, forKey: .revocationDate)
         accountBinding = try container.decodeIfPresent(String.self, forKey: .accountBinding)
+        originalTransactionID = try container.decodeIfPresent(String.self, forKey: .originalTransactionID)
     }
 
     /// The encoder every test-store payload uses: ISO 8601 dates with milliseconds, sorted keys.

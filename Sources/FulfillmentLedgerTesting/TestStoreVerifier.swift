@@ -34,7 +34,8 @@ public struct TestStoreVerifier: TransactionVerifier {
         }
         return .verified(
             VerifiedTransaction(
-                store: document.store, transactionID: document.transactionID, productID: document.productID,
+                store: document.store, transactionID: document.transactionID,
+                originalTransactionID: document.originalTransactionID, productID: document.productID,
                 accountBinding: document.accountBinding, quantity: document.quantity, state: document.state,
                 environment: document.environment, purchaseDate: document.purchaseDate,
                 revocationDate: document.revocationDate))

@@ -10,11 +10,14 @@ enum RestoreCommand {
         help: """
             usage: ledger restore --db FILE --catalog FILE --player P [--transfer]
 
-            Reads {"transactions": [...], "authoritative": false} (or a bare list) on stdin,
-            where each transaction has the `ledger fulfill` input fields, and runs each
-            through the normal pipeline for player P: what is missing is granted, nothing
-            twice. An empty list revokes nothing unless "authoritative" is true. With
-            --transfer, a non-consumable fulfilled for another player moves to P.
+            Reads {"store": "test", "transactions": [...], "authoritative": false,
+            "readAt": "2026-11-29T12:00:00Z"} (or a bare list of test-store transactions)
+            on stdin, where each transaction has the `ledger fulfill` input fields and every
+            one is from `store` (default test), and runs each through the normal pipeline for
+            player P: what is missing is granted, nothing twice. A list revokes nothing unless
+            "authoritative" is true; then it revokes only that store's non-consumables the
+            ledger fulfilled before "readAt" (default: now), the time the list was read.
+            With --transfer, a non-consumable fulfilled for another player moves to P.
 
             exit codes: 0 done (see the report), 1 infrastructure error, 64 usage,
               65 invalid input or catalog, 66 database or catalog missing
@@ -24,16 +27,27 @@ enum RestoreCommand {
         run: { arguments, io in await run(arguments, io: io) })
 
     struct Input: Decodable {
+        var store: PlatformStore?
         var transactions: [TestStoreTransaction]
         var authoritative: Bool?
+        var readAt: Date?
+    }
+
+    /// One listed transaction's result; keys stay (store, ID) pairs, never joined strings.
+    struct Entry: Encodable {
+        var store: PlatformStore
+        var transactionID: String
+        var outcome: String?
+        var error: String?
     }
 
     struct Output: Encodable {
         var playerID: String
-        var outcomes: [String: String]
-        var transferred: [String]
-        var revoked: [String]
-        var errors: [String: String]
+        var outcomes: [Entry]
+        var transferred: [Entry]
+        var revoked: [Entry]
+        var errors: [Entry]
+        var revocationSkipped: String?
     }
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -68,16 +82,29 @@ enum RestoreCommand {
             let ledger = try LedgerSetup.ledger(
                 database: database, catalogPath: catalogPath, createIfMissing: false,
                 ownershipTransfer: arguments.flag("transfer") ? .nonConsumablesOnRestore : .never)
+            let store = input.store ?? .test
+            guard PlatformStore.known.contains(store) else {
+                io.printError("ledger restore: store \"\(store)\" is not one of \(PlatformStore.known.map(\.rawValue))")
+                return .dataError
+            }
+            let readAt = input.authoritative == true ? (input.readAt ?? ledger.clock.now()) : nil
             let query = RestoreQuery.answered(
-                input.transactions.map { $0.submission() }, authoritative: input.authoritative ?? false)
+                store: store, transactions: input.transactions.map { $0.submission() }, authoritativeAsOf: readAt)
             let report = try await ledger.restore(playerID: playerID, query: query)
+            func entries<T>(_ values: [TransactionKey: T], _ describe: (T) -> (String?, String?)) -> [Entry] {
+                values.sorted { $0.key < $1.key }.map { key, value in
+                    let (outcome, error) = describe(value)
+                    return Entry(store: key.store, transactionID: key.transactionID, outcome: outcome, error: error)
+                }
+            }
+            func keys(_ list: [TransactionKey]) -> [Entry] {
+                list.sorted().map { Entry(store: $0.store, transactionID: $0.transactionID) }
+            }
             io.printJSON(
                 Output(
-                    playerID: report.playerID,
-                    outcomes: Dictionary(uniqueKeysWithValues: report.outcomes.map { ($0.key.description, $0.value.name) }),
-                    transferred: report.transferred.map(\.description).sorted(),
-                    revoked: report.revoked.map(\.description).sorted(),
-                    errors: Dictionary(uniqueKeysWithValues: report.errors.map { ($0.key.description, $0.value.description) })))
+                    playerID: report.playerID, outcomes: entries(report.outcomes) { ($0.name, nil) },
+                    transferred: keys(report.transferred), revoked: keys(report.revoked),
+                    errors: entries(report.errors) { (nil, $0.description) }, revocationSkipped: report.revocationSkipped))
             return report.errors.isEmpty ? .ok : .failure
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "restore")

@@ -32,5 +32,10 @@ enum LedgerSchema {
         StoreNotificationsTable.createSQL,
         // 4: named sync cursors (the voided-purchases watermark).
         SyncCursorsTable.createSQL,
+        // 5: purchase identity (a key per purchase, the granted delivery's ID beside it).
+        [
+            TransactionsTable.addDeliveryIDSQL,
+            RevocationEventsTable.addPurchaseSQL,
+        ].joined(separator: "\n"),
     ]
 }

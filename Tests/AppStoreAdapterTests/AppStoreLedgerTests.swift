@@ -96,6 +96,73 @@ import Testing
         #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
     }
 
+    /// Apple delivers a restored non-consumable, or one on a new device, with a new
+    /// `transactionId` and the purchase's `originalTransactionId`: one purchase, one grant.
+    @Test func aRestoredNonConsumableIsAlreadyFulfilledAndGrantsNothing() async throws {
+        let setup = try Setup()
+        let purchase = try setup.buy("com.kibblestreet.td.founders_pack", for: "p1", type: .nonConsumable)
+        let first = try await setup.fulfill(purchase, as: "p1")
+        #expect(first.name == "granted")
+        #expect(first.receipt?.record.key == TransactionKey(store: .appStore, transactionID: purchase.transactionID))
+        #expect(try setup.ledger.player("p1").balances == ["gems": 1000])
+        let restored = try setup.simulator.restore(transactionID: purchase.transactionID)
+        #expect(restored.transactionID != purchase.transactionID)
+        #expect(restored.payload.originalTransactionID == purchase.transactionID)
+        let again = try await setup.fulfill(restored, as: "p1")
+        #expect(again.name == "alreadyFulfilled", "\(again)")
+        #expect(again.receipt?.record.key == first.receipt?.record.key)
+        let newDevice = try setup.simulator.restore(transactionID: restored.transactionID)
+        #expect(try await setup.fulfill(newDevice, as: "p1").name == "alreadyFulfilled")
+        #expect(try setup.ledger.player("p1").balances == ["gems": 1000], "every new device would mint 1,000 gems")
+        #expect(try setup.ledger.player("p1").history.count == 1)
+    }
+
+    /// A purchase first reaches the ledger through a restore: keyed by its original, the
+    /// delivery's ID kept beside it, and the original delivery later grants nothing.
+    @Test func aPurchaseFirstSeenThroughARestoreIsKeyedByItsOriginal() async throws {
+        let setup = try Setup()
+        let purchase = try setup.buy("com.kibblestreet.td.founders_pack", for: "p1", type: .nonConsumable)
+        let restored = try setup.simulator.restore(transactionID: purchase.transactionID)
+        let first = try await setup.fulfill(restored, as: "p1")
+        let record = try #require(first.receipt?.record)
+        #expect(first.name == "granted")
+        #expect(record.key.transactionID == purchase.transactionID)
+        #expect(record.storeTransactionID == restored.transactionID)
+        #expect(try await setup.fulfill(purchase, as: "p1").name == "alreadyFulfilled")
+        #expect(try setup.ledger.player("p1").balances == ["gems": 1000])
+    }
+
+    /// A refund naming the restored delivery's `transactionId` takes back the original
+    /// grant, once; another refund of the same purchase changes nothing more.
+    @Test func aRefundOfTheRestoredDeliveryTakesBackTheOriginalGrantOnce() async throws {
+        let setup = try Setup()
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
+        let purchase = try setup.buy("com.kibblestreet.td.founders_pack", for: "p1", type: .nonConsumable)
+        _ = try await setup.fulfill(purchase, as: "p1")
+        let restored = try setup.simulator.restore(transactionID: purchase.transactionID)
+        _ = try await setup.fulfill(restored, as: "p1")
+        setup.clock.advance(seconds: 60)
+        _ = try setup.simulator.revoke(transactionID: restored.transactionID)
+        let refund = try setup.simulator.notification(type: .refund, transactionID: restored.transactionID)
+        guard case .revocation(let outcome) = try await processor.process(refund) else {
+            Issue.record("a REFUND must become a revocation event")
+            return
+        }
+        #expect(outcome.record?.disposition == .applied)
+        #expect(outcome.record?.purchase == TransactionKey(store: .appStore, transactionID: purchase.transactionID))
+        #expect(try setup.ledger.player("p1").balances.isEmpty)
+        #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
+        setup.clock.advance(seconds: 60)
+        _ = try setup.simulator.revoke(transactionID: purchase.transactionID)
+        let second = try setup.simulator.notification(type: .refund, transactionID: purchase.transactionID)
+        guard case .revocation(let repeated) = try await processor.process(second) else {
+            Issue.record("a second REFUND is still a revocation event")
+            return
+        }
+        #expect(repeated.record?.disposition == .noChange)
+        #expect(try setup.ledger.player("p1").balances.isEmpty, "taken back once, not twice")
+    }
+
     @Test func aForgedNestedTransactionIsRejectedAndChangesNothing() async throws {
         let setup = try Setup()
         let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)

@@ -49,7 +49,9 @@ import Testing
             .replacingOccurrences(of: #""playStore": "starter_bundle""#, with: #""playStore": "gems_large""#)  // 5
             .replacingOccurrences(of: #""id": "weekly_offer""#, with: #""id": "gems_small""#)  // 6
             .replacingOccurrences(of: #""per": "week""#, with: #""per": "fortnight""#)  // 7
-            .replacingOccurrences(of: #""kind": "nonConsumable""#, with: #""kind": "permanent""#)  // 8
+            .replacingOccurrences(
+                of: #""name": "Remove Ads",\#n      "kind": "nonConsumable""#,
+                with: #""name": "Remove Ads",\#n      "kind": "permanent""#)  // 8
         let result = CatalogLoader.check(Array(text.utf8))
         #expect(result.catalog == nil)
         #expect(result.errors.count == 8, "\(result.errors.map(\.description))")

@@ -13,7 +13,7 @@ import Testing
         _ = try await harness.ledger.fulfill(ads)
         // The gems purchase never reached the server (app killed); the store still lists it.
         for _ in 0..<2 {
-            let report = try await harness.ledger.restore(playerID: "p1", query: .answered([ads, gems], authoritative: false))
+            let report = try await harness.ledger.restore(playerID: "p1", query: .answered(store: .test, transactions: [ads, gems]))
             #expect(report.errors.isEmpty && report.queryError == nil)
             #expect(report.outcomes[ads.key]?.name == "alreadyFulfilled")
         }
@@ -29,10 +29,10 @@ import Testing
         let failed = try await harness.ledger.restore(
             playerID: "p1", query: .failed(.transactionSourceUnavailable("store unreachable")))
         #expect(failed.queryError == .transactionSourceUnavailable("store unreachable"))
-        let empty = try await harness.ledger.restore(playerID: "p1", query: .answered([], authoritative: false))
+        let empty = try await harness.ledger.restore(playerID: "p1", query: .answered(store: .test, transactions: []))
         #expect(empty.queryError == nil && empty.revoked.isEmpty)
         #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
-        let authoritative = try await harness.ledger.restore(playerID: "p1", query: .answered([], authoritative: true))
+        let authoritative = try await harness.ledger.restore(playerID: "p1", query: .answered(store: .test, transactions: [], authoritativeAsOf: harness.clock.now()))
         #expect(authoritative.revoked == [ads.key])
         #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
     }
@@ -47,7 +47,7 @@ import Testing
         var replay = ads
         replay.playerID = "bob"
         #expect(try await harness.ledger.fulfill(replay).rejection?.reason == .ownedByAnotherPlayer)
-        let refused = try await harness.ledger.restore(playerID: "bob", query: .answered([ads], authoritative: false))
+        let refused = try await harness.ledger.restore(playerID: "bob", query: .answered(store: .test, transactions: [ads]))
         #expect(refused.outcomes[ads.key]?.rejection?.reason == .ownedByAnotherPlayer)
         #expect(refused.transferred.isEmpty)
     }
@@ -69,7 +69,7 @@ import Testing
         var direct = ads
         direct.playerID = "bob"
         #expect(try await ledger.fulfill(direct).rejection?.reason == .ownedByAnotherPlayer, "only an explicit restore moves")
-        let report = try await ledger.restore(playerID: "bob", query: .answered([ads, gems], authoritative: false))
+        let report = try await ledger.restore(playerID: "bob", query: .answered(store: .test, transactions: [ads, gems]))
         #expect(report.transferred == [ads.key])
         #expect(report.outcomes[gems.key]?.rejection?.reason == .ownedByAnotherPlayer, "consumables never move")
         #expect(try ledger.entitlements("bob").statuses["remove_ads"] == .owned)
@@ -159,10 +159,10 @@ import Testing
         _ = try await ledger.fulfill(ads)
         clock.advance(seconds: 1)
         _ = try ledger.applyRevocation(Self.refund(ads, id: "r1", at: clock.now()))
-        let report = try await ledger.restore(playerID: "bob", query: .answered([ads], authoritative: false))
+        let report = try await ledger.restore(playerID: "bob", query: .answered(store: .test, transactions: [ads]))
         #expect(report.transferred.isEmpty)
         #expect(try ledger.entitlements("bob").owned.isEmpty)
-        let again = try await ledger.restore(playerID: "alice", query: .answered([], authoritative: true))
+        let again = try await ledger.restore(playerID: "alice", query: .answered(store: .test, transactions: [], authoritativeAsOf: clock.now()))
         #expect(again.revoked.isEmpty, "an already refunded purchase needs no second revoke")
     }
 }

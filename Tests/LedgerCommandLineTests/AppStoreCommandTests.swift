@@ -64,6 +64,31 @@ import Testing
         #expect((try state.json()["entitlements"] as? [String: String])?["remove_ads"] == "notOwned")
     }
 
+    /// The reproduction: a Founder's Pack bought, then restored (new `transactionId`,
+    /// same `originalTransactionId`): the restore is `alreadyFulfilled`, 1,000 gems, not 2,000.
+    @Test func aRestoredNonConsumableIsAlreadyFulfilledThroughTheCommandLine() async throws {
+        let scratch = try ScratchDirectory()
+        let simulator = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox)
+        let root = scratch.path("root.der")
+        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.founders_pack", appAccountToken: AppAccountToken.forPlayer("p1"),
+            type: .nonConsumable)
+        let restored = try simulator.restore(transactionID: purchase.transactionID)
+        let db = scratch.path("ledger.sqlite")
+        let common = [
+            "appstore", "fulfill", "--player", "p1", "--db", db, "--catalog", repoCatalogPath, "--root", root,
+            "--bundle-id", Self.bundleID, "--environment", "Sandbox", "-",
+        ]
+        let granted = await ledger(common, input: purchase.jws)
+        #expect(try granted.json()["outcome"] as? String == "granted", "\(granted.output)\(granted.error)")
+        let again = await ledger(common, input: restored.jws)
+        #expect(again.code == 0, "\(again.output)\(again.error)")
+        #expect(try again.json()["outcome"] as? String == "alreadyFulfilled")
+        let player = await ledger(["player", "p1", "--db", db])
+        #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 1000, "\(player.output)")
+    }
+
     @Test func usageMistakesExit64() async throws {
         #expect(await ledger(["appstore", "verify", "x.jws"]).code == 64)
         #expect(await ledger(["appstore", "verify", "--root", "/nonexistent.der", "--bundle-id", "b", "--environment", "Sandbox", "x"]).code == 64)

@@ -95,14 +95,18 @@ import Testing
         let arguments = ["restore", "--db", db, "--catalog", repoCatalogPath]
         let restored = await ledger(arguments + ["--player", "alice"], input: String(decoding: list, as: UTF8.self))
         #expect(restored.code == 0)
-        let outcomes = try #require(try restored.json()["outcomes"] as? [String: String])
-        #expect(outcomes == ["test/ads-1": "alreadyFulfilled", "test/gems-1": "granted"])
+        let outcomes = try #require(try restored.json()["outcomes"] as? [[String: String]])
+        #expect(
+            outcomes == [
+                ["store": "test", "transactionID": "ads-1", "outcome": "alreadyFulfilled"],
+                ["store": "test", "transactionID": "gems-1", "outcome": "granted"],
+            ])
         #expect(try await balances("alice", db: db) == ["gems": 100])
 
         let bob = await ledger(arguments + ["--player", "bob"], input: String(decoding: list, as: UTF8.self))
-        #expect((try bob.json()["outcomes"] as? [String: String])?["test/ads-1"] == "rejected")
+        #expect((try bob.json()["outcomes"] as? [[String: String]])?.first?["outcome"] == "rejected")
         let moved = await ledger(arguments + ["--player", "bob", "--transfer"], input: String(decoding: list, as: UTF8.self))
-        #expect((try moved.json()["transferred"] as? [String]) == ["test/ads-1"])
+        #expect((try moved.json()["transferred"] as? [[String: String]]) == [["store": "test", "transactionID": "ads-1"]])
         let bobState = try await Self.entitlements("bob", db: db)
         #expect((bobState["entitlements"] as? [String: String])?["remove_ads"] == "owned")
         #expect(await ledger(arguments + ["--player", "bob"], input: "[").code == 65)

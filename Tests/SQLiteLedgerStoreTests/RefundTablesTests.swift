@@ -110,7 +110,7 @@ struct RefundTablesTests {
         #expect(try Self.existingTables(["revocation_events", "refund_states"], at: path).isEmpty)
     }
 
-    @Test("migration 2 creates the indexes the refund reads use")
+    @Test("migrations 2 and 5 create the indexes the refund reads use")
     func indexes() throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
@@ -118,7 +118,7 @@ struct RefundTablesTests {
         let raw = try RawDatabase(path: path, readOnly: true)
         let expected = [
             "events_by_transaction": "store,transaction_id,sequence",
-            "revocation_events_by_transaction": "store,transaction_id,event_date_ms",
+            "revocation_events_by_purchase": "store,purchase_id,event_date_ms",
             "player_flags_by_player": "player_id,sequence",
         ]
         for (index, columns) in expected {

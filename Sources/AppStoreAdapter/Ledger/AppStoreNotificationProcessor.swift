@@ -79,7 +79,8 @@ public struct AppStoreNotificationProcessor: Sendable {
             let date = (kind == .refundReversed ? nil : transaction.revocationDate?.date)
                 ?? notification.signedDate?.date ?? ledger.clock.now()
             let event = RevocationEvent(
-                eventID: uuid, store: .appStore, transactionID: key.transactionID, kind: kind, eventDate: date,
+                eventID: uuid, store: .appStore, transactionID: key.transactionID,
+                originalTransactionID: transaction.originalTransactionId, kind: kind, eventDate: date,
                 reason: transaction.revocationReason.map { "revocationReason \($0)" })
             return .revocation(try ledger.applyRevocation(event))
         }

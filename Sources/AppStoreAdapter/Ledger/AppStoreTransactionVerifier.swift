@@ -41,7 +41,8 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
         let binding = payload.appAccountToken.map { AppAccountToken.canonical($0) ?? $0 }
         let purchaseDate = payload.purchaseDate?.date ?? payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
         return VerifiedTransaction(
-            store: .appStore, transactionID: transactionID, productID: productID, accountBinding: binding,
+            store: .appStore, transactionID: transactionID, originalTransactionID: payload.originalTransactionId,
+            productID: productID, accountBinding: binding,
             quantity: payload.quantity ?? 1, state: .purchased,
             environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
             revocationDate: payload.revocationDate?.date)

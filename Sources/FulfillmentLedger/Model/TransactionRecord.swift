@@ -4,8 +4,13 @@ import Foundation
 ///
 /// It survives game resets, so a replayed transaction is always recognised.
 public struct TransactionRecord: Hashable, Sendable, Codable {
-    /// Store and transaction ID; unique across all players.
+    /// The purchase's ledger key, unique across all players: the store and the ID that names
+    /// the purchase on every delivery (App Store `originalTransactionId` for a non-consumable,
+    /// `transactionId` for a consumable, the Play purchase token, the test store's ID).
     public var key: TransactionKey
+    /// The store's ID of the delivery that was granted (App Store `transactionId`); equal to
+    /// `key.transactionID` unless a non-consumable was first fulfilled from a restore.
+    public var storeTransactionID: String
     /// The player who received the grant.
     public var playerID: String
     /// The catalog product ID that was fulfilled.
@@ -33,9 +38,11 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
     public init(
         key: TransactionKey, playerID: String, productID: String, storeProductID: String,
         productKind: ProductKind, quantity: Int, environment: StoreEnvironment, purchaseDate: Date,
-        fulfilledAt: Date, catalogVersion: String, grants: [GrantLine], finishedAt: Date?
+        fulfilledAt: Date, catalogVersion: String, grants: [GrantLine], finishedAt: Date?,
+        storeTransactionID: String? = nil
     ) {
         self.key = key
+        self.storeTransactionID = storeTransactionID ?? key.transactionID
         self.playerID = playerID
         self.productID = productID
         self.storeProductID = storeProductID
@@ -51,6 +58,11 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
 
     /// Whether the platform has been told to finish this transaction.
     public var isFinished: Bool { finishedAt != nil }
+
+    /// Whether `transactionID` is one of the two store IDs this record holds.
+    public func isNamed(by transactionID: String) -> Bool {
+        transactionID == key.transactionID || transactionID == storeTransactionID
+    }
 }
 
 extension Date {

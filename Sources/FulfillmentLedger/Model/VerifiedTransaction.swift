@@ -4,8 +4,12 @@ import Foundation
 public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// The issuing store.
     public var store: PlatformStore
-    /// The store's transaction ID.
+    /// The store's ID of this delivery (App Store `transactionId`, Play purchase token). A
+    /// restore or a new device gets a new App Store `transactionId` for the same purchase.
     public var transactionID: String
+    /// The store's ID of the original purchase, the same on every delivery of it (App Store
+    /// `originalTransactionId`); nil when the store has no such ID.
+    public var originalTransactionID: String?
     /// The store's product ID.
     public var productID: String
     /// The account the store binds the purchase to, when it carries one (App Store
@@ -24,12 +28,13 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
 
     /// Creates verified facts.
     public init(
-        store: PlatformStore, transactionID: String, productID: String, accountBinding: String?,
-        quantity: Int, state: PurchaseState, environment: StoreEnvironment, purchaseDate: Date,
-        revocationDate: Date? = nil
+        store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, productID: String,
+        accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
+        purchaseDate: Date, revocationDate: Date? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
         self.productID = productID
         self.accountBinding = accountBinding
         self.quantity = quantity
@@ -39,8 +44,19 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
         self.revocationDate = revocationDate
     }
 
-    /// The ledger key of this transaction.
+    /// The key of this delivery, by the store's ID of it.
     public var key: TransactionKey { TransactionKey(store: store, transactionID: transactionID) }
+
+    /// The ledger key of the purchase this delivery belongs to, for a product of `kind`.
+    ///
+    /// A ledger key names the purchase, not the delivery: a non-consumable is restored, or
+    /// bought on a new device, with a new App Store `transactionId` but the same
+    /// `originalTransactionId`, so its key is the original ID. A consumable's key is its
+    /// own transaction ID (for the App Store the two are equal).
+    public func ledgerKey(for kind: ProductKind) -> TransactionKey {
+        guard kind == .nonConsumable, let original = originalTransactionID, !original.isEmpty else { return key }
+        return TransactionKey(store: store, transactionID: original)
+    }
 }
 
 /// The verifier's verdict: verified facts, or the reason the proof was not accepted.

@@ -4,7 +4,8 @@ import Foundation
 ///
 /// 1. verify the platform transaction (port);
 /// 2. map the store product ID to a catalog product;
-/// 3. look up the ledger by (store, transaction ID);
+/// 3. look up the ledger by the purchase's key (store and the ID that names the purchase on
+///    every delivery), or by the delivery's own ID;
 /// 4. in one store transaction: grant the rewards, record the transaction, bump purchase
 ///    counts, add the pending-finish row and the event-log entry;
 /// 5. commit, durably (concurrent fulfillments may share one commit and one sync);
@@ -39,9 +40,12 @@ extension Ledger {
         guard let product = catalog.product(store: verified.store, storeProductID: verified.productID) else {
             // A transaction fulfilled before its product left the catalog is still known:
             // acknowledge it and retry its finish instead of losing track of it.
-            if let existing = try store.read({ reader throws(LedgerError) in try reader.transaction(verified.key) }),
-                existing.storeProductID == verified.productID
-            {
+            let known = try store.read { reader throws(LedgerError) in
+                try reader.purchase(
+                    store: verified.store, transactionID: verified.transactionID,
+                    originalTransactionID: verified.originalTransactionID)
+            }
+            if let existing = known, existing.storeProductID == verified.productID {
                 return try await replay(existing, verified: verified, productID: existing.productID, playerID: submission.playerID)
             }
             return .rejected(
@@ -54,10 +58,10 @@ extension Ledger {
                 Rejection(.invalidQuantity, "quantity \(verified.quantity) is not allowed for \(product.id)"))
         }
 
-        // 3. Look up the ledger: a known transaction never grants again.
-        let key = verified.key
+        // 3. Look up the ledger: a known purchase never grants again, whichever delivery names it.
         let playerID = submission.playerID
-        if let existing = try store.read({ reader throws(LedgerError) in try reader.transaction(key) }) {
+        let kind = product.kind
+        if let existing = try store.read({ reader throws(LedgerError) in try reader.fulfilledPurchase(verified, kind: kind) }) {
             return try await replay(existing, verified: verified, productID: product.id, playerID: playerID)
         }
         if let rejection = Self.stateRejection(verified) { return .rejected(rejection) }
@@ -130,32 +134,33 @@ extension Ledger {
         writer: any LedgerWriter
     ) throws(LedgerError) -> GrantWrite {
         // Re-check inside the write lock: a concurrent delivery may have committed meanwhile.
-        if let existing = try writer.transaction(verified.key) { return .raced(existing) }
+        if let existing = try writer.fulfilledPurchase(verified, kind: product.kind) { return .raced(existing) }
+        let key = verified.ledgerKey(for: product.kind)
         try faults.check(.beforeGrant)
         var granted: [GrantLine] = []
         for (index, line) in product.rewards.lines.enumerated() {
             if index > 0 { try faults.check(.betweenRewards) }
-            if let applied = try apply(line, times: verified.quantity, playerID: playerID, source: verified.key, now: now, writer: writer) {
+            if let applied = try apply(line, times: verified.quantity, playerID: playerID, source: key, now: now, writer: writer) {
                 granted.append(applied)
             }
         }
         try faults.check(.beforeRecord)
         let record = TransactionRecord(
-            key: verified.key, playerID: playerID, productID: product.id, storeProductID: verified.productID,
+            key: key, playerID: playerID, productID: product.id, storeProductID: verified.productID,
             productKind: product.kind, quantity: verified.quantity, environment: verified.environment,
             purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalog.versionHash,
-            grants: granted, finishedAt: nil)
+            grants: granted, finishedAt: nil, storeTransactionID: verified.transactionID)
         try writer.insertTransaction(record)
         for period in PurchasePeriod.keys(for: verified.purchaseDate) {
             try writer.incrementPurchaseCount(
                 playerID: playerID, productID: product.id, period: period, by: verified.quantity)
         }
         try writer.enqueueFinish(
-            PendingFinish(key: verified.key, playerID: playerID, enqueuedAt: now, attemptCount: 0, lastError: nil))
+            PendingFinish(key: key, playerID: playerID, enqueuedAt: now, attemptCount: 0, lastError: nil))
         let summary = granted.isEmpty ? "nothing new (already owned)" : granted.map(\.description).joined(separator: ", ")
         try writer.appendEvent(
             LedgerEvent(
-                kind: .purchaseGranted, playerID: playerID, transaction: verified.key, at: now,
+                kind: .purchaseGranted, playerID: playerID, transaction: key, at: now,
                 detail: "\(product.id) x\(verified.quantity): \(summary)"))
         // Refunds that arrived before the purchase apply now, in store-date order.
         try applyAwaitingRevocations(for: record, catalog: catalog, now: now, writer: writer)

@@ -42,6 +42,9 @@ extension LedgerStore {
 public protocol LedgerReader {
     /// The ledger record for a transaction, if it was fulfilled.
     func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord?
+    /// The record whose granted delivery has this store ID while its key is another ID (a
+    /// non-consumable first fulfilled from a restore), if any.
+    func transaction(store: PlatformStore, deliveryID: String) throws(LedgerError) -> TransactionRecord?
     /// How many ledger records each catalog product has (what has been sold), for at most `limit` products.
     func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int]
     /// A player's records, newest fulfillment first, at most `limit`.
@@ -66,7 +69,8 @@ public protocol LedgerReader {
     func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A stored revocation event, if its ID was seen.
     func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord?
-    /// A transaction's revocation events, by store event date then arrival, at most `limit`.
+    /// The revocation events of the purchase keyed `key` (`RevocationRecord.purchase`), by
+    /// store event date then arrival, at most `limit`.
     func revocationEvents(for key: TransactionKey, limit: Int) throws(LedgerError) -> [RevocationRecord]
     /// A transaction's refund state; nil when no event has touched it.
     func refundState(_ key: TransactionKey) throws(LedgerError) -> RefundState?

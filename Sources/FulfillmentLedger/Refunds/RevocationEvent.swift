@@ -33,8 +33,12 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
     public var eventID: String
     /// The store of the transaction.
     public var store: PlatformStore
-    /// The transaction concerned.
+    /// The transaction concerned, by the store's ID of it (App Store `transactionId`).
     public var transactionID: String
+    /// The store's ID of the original purchase, when it gives one (App Store
+    /// `originalTransactionId`): a refund of a restored non-consumable's delivery names the
+    /// delivery, and the original finds the purchase.
+    public var originalTransactionID: String?
     /// What happened.
     public var kind: RevocationKind
     /// Units refunded, for `partialRefund` only.
@@ -46,23 +50,31 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
 
     /// Creates an event.
     public init(
-        eventID: String, store: PlatformStore, transactionID: String, kind: RevocationKind, quantity: Int? = nil,
-        eventDate: Date, reason: String? = nil
+        eventID: String, store: PlatformStore, transactionID: String, originalTransactionID: String? = nil,
+        kind: RevocationKind, quantity: Int? = nil, eventDate: Date, reason: String? = nil
     ) {
         self.eventID = eventID
         self.store = store
         self.transactionID = transactionID
+        self.originalTransactionID = originalTransactionID
         self.kind = kind
         self.quantity = quantity
         self.eventDate = eventDate.truncatedToLedgerMilliseconds
         self.reason = reason
     }
 
-    /// The transaction's ledger key.
+    /// The key of the transaction as the event names it.
     public var key: TransactionKey { TransactionKey(store: store, transactionID: transactionID) }
 
+    /// The ledger key the event's purchase has, or will have once fulfilled: the original ID
+    /// when the store gives one (an App Store consumable's original ID is its own).
+    public var purchaseKey: TransactionKey {
+        guard let original = originalTransactionID, !original.isEmpty else { return key }
+        return TransactionKey(store: store, transactionID: original)
+    }
+
     private enum CodingKeys: String, CodingKey {
-        case eventID, store, transactionID, kind, quantity, eventDate, reason
+        case eventID, store, transactionID, originalTransactionID, kind, quantity, eventDate, reason
     }
 
     /// Decodes an event, keeping the date at the ledger's millisecond precision so a
@@ -73,6 +85,7 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
             eventID: try container.decode(String.self, forKey: .eventID),
             store: try container.decode(PlatformStore.self, forKey: .store),
             transactionID: try container.decode(String.self, forKey: .transactionID),
+            originalTransactionID: try container.decodeIfPresent(String.self, forKey: .originalTransactionID),
             kind: try container.decode(RevocationKind.self, forKey: .kind),
             quantity: try container.decodeIfPresent(Int.self, forKey: .quantity),
             eventDate: try container.decode(Date.self, forKey: .eventDate),
@@ -96,6 +109,9 @@ public enum RevocationDisposition: String, Hashable, Sendable, Codable, CaseIter
 public struct RevocationRecord: Hashable, Sendable, Codable {
     /// The event as received.
     public var event: RevocationEvent
+    /// The ledger key of the purchase the event applies to: the record it found, or while
+    /// it awaits its purchase, the key that purchase will have.
+    public var purchase: TransactionKey
     /// How it was handled.
     public var disposition: RevocationDisposition
     /// What it changed: negative quantities were taken back, positive given back.
@@ -109,10 +125,11 @@ public struct RevocationRecord: Hashable, Sendable, Codable {
 
     /// Creates a record.
     public init(
-        event: RevocationEvent, disposition: RevocationDisposition, effect: [GrantLine], debtCreated: [String: Int64],
-        receivedAt: Date, reversed: Bool
+        event: RevocationEvent, purchase: TransactionKey? = nil, disposition: RevocationDisposition,
+        effect: [GrantLine], debtCreated: [String: Int64], receivedAt: Date, reversed: Bool
     ) {
         self.event = event
+        self.purchase = purchase ?? event.purchaseKey
         self.disposition = disposition
         self.effect = effect
         self.debtCreated = debtCreated

@@ -52,10 +52,12 @@ extension Ledger {
                 }
                 return .alreadyRecorded(existing)
             }
+            let found = try writer.purchase(
+                store: event.store, transactionID: event.transactionID, originalTransactionID: event.originalTransactionID)
             var record = RevocationRecord(
-                event: event, disposition: .awaitingPurchase, effect: [], debtCreated: [:], receivedAt: now,
-                reversed: false)
-            guard let transaction = try writer.transaction(event.key) else {
+                event: event, purchase: found?.key, disposition: .awaitingPurchase, effect: [], debtCreated: [:],
+                receivedAt: now, reversed: false)
+            guard let transaction = found else {
                 // Kept, and applied in date order when the purchase is fulfilled.
                 try writer.insertRevocationEvent(record)
                 return .recorded(record)

@@ -122,6 +122,27 @@ public final class AppStoreSimulator: Sendable {
         return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
     }
 
+    /// Delivers `transactionID`'s purchase again, as Apple does when the player restores
+    /// purchases or signs in on a new device: a new `transactionId` with the same
+    /// `originalTransactionId`, product and account token, signed at `date`. Only a
+    /// non-consumable (or a subscription's current period) is ever restored.
+    public func restore(transactionID: String, at date: Date? = nil) throws -> SignedAppStoreTransaction {
+        let now = date ?? clock.now()
+        let payload = try state.withLock { state in
+            guard let previous = state.transactions[transactionID] else { throw Self.unknown(transactionID) }
+            guard previous.type != .consumable else {
+                throw AppStoreSimulatorError("transaction \(transactionID) is a consumable; the App Store never restores one")
+            }
+            var payload = previous
+            payload.transactionID = String(Self.transactionIDBase + state.nextTransactionNumber)
+            state.nextTransactionNumber += 1
+            payload.signedDate = now
+            state.transactions[payload.transactionID] = payload
+            return payload
+        }
+        return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
     /// Refunds `transactionID` at `date`: records `revocationDate` and `revocationReason`
     /// and returns the transaction re-signed at `date`.
     public func revoke(

@@ -69,6 +69,8 @@ public struct SimulationSummary: Sendable, Codable {
     public var signedTransactions = 0
     /// Of those, Google Play purchases verified through the simulated Play Developer API.
     public var playTransactions = 0
+    /// Restored App Store deliveries (a new transaction ID for a purchase already made).
+    public var restoredDeliveries = 0
     /// Grants the ledger made.
     public var grants = 0
     /// Restarts (ledger dropped and database reopened).

@@ -174,14 +174,14 @@ extension SimulationRun {
         step = options.stepCount
         // The App Store client redelivers what it still holds unfinished (StoreKit's unfinished queue).
         for (submission, document) in deliveries
-        where document.store != .test && model.fulfilled[submission.key] == nil {
+        where document.store != .test && model.fulfilled[purchaseKey(of: submission.key)] == nil {
             try await deliver(submission, faultsAllowed: false)
         }
         try await recover(after: "end")
         try checkInvariants()
         for (submission, document) in deliveries where document.state == .purchased {
             if document.store != .test {
-                guard model.fulfilled[submission.key] != nil else {
+                guard model.fulfilled[purchaseKey(of: submission.key)] != nil else {
                     throw violation("\(document.store) purchase \(submission.key) was never granted")
                 }
                 continue

@@ -69,7 +69,7 @@ extension SimulationRun {
     private func check(
         _ outcome: FulfillmentOutcome, for submission: TransactionSubmission, fired: ArmedFault?
     ) throws(SimulationViolation) {
-        let key = submission.key
+        let key = purchaseKey(of: submission.key)
         let document = deliveries.first { $0.submission == submission }?.document
         switch outcome {
         case .granted(let receipt):

@@ -43,6 +43,8 @@ final class SimulationRun {
     /// Every version of every submission delivered or deliverable, with its document.
     var deliveries: [(submission: TransactionSubmission, document: TestStoreTransaction)] = []
     var pendingIDs: [String] = []
+    /// The purchase of each restored delivery (a new App Store transaction ID for an old purchase).
+    var purchaseKeys: [TransactionKey: TransactionKey] = [:]
     var step = 0
     var traceText = ""
     var summary = SimulationSummary()
@@ -172,8 +174,35 @@ final class SimulationRun {
 
     private func redeliver() async throws(SimulationViolation) {
         guard !deliveries.isEmpty else { return }
-        try await deliver(random.pick(deliveries).submission)
+        let picked = random.pick(deliveries).submission
+        if picked.store == .appStore, random.chance(30), try await restoreFromAppStore(picked) { return }
+        try await deliver(picked)
     }
+
+    /// Restores an App Store non-consumable, as a player on a new device would: Apple
+    /// delivers it with a new transaction ID and the original's ID, which must grant nothing
+    /// more than the purchase did. Returns false when `original` is not a non-consumable.
+    private func restoreFromAppStore(_ original: TransactionSubmission) async throws(SimulationViolation) -> Bool {
+        guard let appStore, appStore.transaction(original.transactionID)?.type == .nonConsumable else { return false }
+        let signed: SignedAppStoreTransaction
+        do {
+            signed = try appStore.restore(transactionID: original.transactionID, at: clock.now())
+        } catch {
+            throw violation("the simulated App Store could not restore: \(error)")
+        }
+        guard let submission = AppStoreTransactionVerifier.submission(jws: signed.jws, playerID: original.playerID) else {
+            throw violation("the simulated App Store signed an unreadable restore")
+        }
+        purchaseKeys[submission.key] = purchaseKey(of: original.key)
+        summary.restoredDeliveries += 1
+        remember(submission, storeProductID: original.productID, quantity: 1)
+        note("appstore restore \(submission.transactionID) of \(original.transactionID) for \(original.playerID)")
+        try await deliver(submission)
+        return true
+    }
+
+    /// The purchase a delivery belongs to: a restored App Store delivery names its original.
+    func purchaseKey(of delivery: TransactionKey) -> TransactionKey { purchaseKeys[delivery] ?? delivery }
 
     private func resolvePending() async throws(SimulationViolation) {
         guard !pendingIDs.isEmpty else { return }

@@ -50,6 +50,7 @@ public enum Simulator {
         total.transactions += run.transactions
         total.signedTransactions += run.signedTransactions
         total.playTransactions += run.playTransactions
+        total.restoredDeliveries += run.restoredDeliveries
         total.grants += run.grants
         total.restarts += run.restarts
         for (name, count) in run.faultsInjected { total.faultsInjected[name, default: 0] += count }

@@ -31,7 +31,7 @@ final class LedgerPrefillWriter {
         stepMilliseconds = LedgerPrefill.historySeconds * 1000 / Double(plan.transactionCount)
         purchasesByPlayer = [Int32](repeating: 0, count: plan.playerCount)
         insertTransaction = try connection.prepare(
-            "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (\(Self.placeholders(13)))")
+            "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (\(Self.placeholders(14)))")
         let eventSQL =
             "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (\(Self.placeholders(6)))"
         insertGrantedEvent = try connection.prepare(eventSQL)

@@ -24,17 +24,27 @@ enum RevocationEventsTable {
             ON revocation_events (store, transaction_id, event_date_ms);
         """
 
+    /// Added by migration 5: the event as named (`original_transaction_id`) and the ledger
+    /// key of the purchase it applies to (`purchase_id`), by which a purchase finds its events.
+    static let addPurchaseSQL = """
+        ALTER TABLE revocation_events ADD COLUMN original_transaction_id TEXT;
+        ALTER TABLE revocation_events ADD COLUMN purchase_id TEXT;
+        UPDATE revocation_events SET purchase_id = transaction_id;
+        DROP INDEX revocation_events_by_transaction;
+        CREATE INDEX revocation_events_by_purchase ON revocation_events (store, purchase_id, event_date_ms);
+        """
+
     static let columns = """
         event_id, store, transaction_id, kind, quantity, event_date_ms, reason, disposition, effect, debt_created,
-        received_at_ms, reversed
+        received_at_ms, reversed, original_transaction_id, purchase_id
         """
 
     static let selectOneSQL = "SELECT \(columns) FROM revocation_events WHERE event_id = ?"
     static let selectByTransactionSQL = """
-        SELECT \(columns) FROM revocation_events WHERE store = ? AND transaction_id = ?
+        SELECT \(columns) FROM revocation_events WHERE store = ? AND purchase_id = ?
         ORDER BY event_date_ms, received_at_ms, event_id LIMIT ?
         """
-    static let insertSQL = "INSERT INTO revocation_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertSQL = "INSERT INTO revocation_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let updateSQL = """
         UPDATE revocation_events SET disposition = ?, effect = ?, debt_created = ?, reversed = ?
         WHERE event_id = ?
@@ -75,6 +85,7 @@ extension SQLiteLedgerSession {
                 .integer(event.eventDate.ledgerMilliseconds), .text(event.reason),
                 .text(record.disposition.rawValue), .text(effect), .text(debt),
                 .integer(record.receivedAt.ledgerMilliseconds), .integer(record.reversed ? 1 : 0),
+                .text(event.originalTransactionID), .text(record.purchase.transactionID),
             ])
         }
     }
@@ -99,6 +110,8 @@ extension SQLiteLedgerSession {
         var reason: String?
         var disposition, effect, debt: String
         var receivedMilliseconds, reversed: Int64
+        var originalTransactionID: String?
+        var purchaseID: String
     }
 
     /// Copies the columns of `RevocationEventsTable.columns` out of the current row.
@@ -107,7 +120,7 @@ extension SQLiteLedgerSession {
             eventID: row.text(0), store: row.text(1), transactionID: row.text(2), kind: row.text(3),
             quantity: row.optionalInt64(4), eventDateMilliseconds: row.int64(5), reason: row.optionalText(6),
             disposition: row.text(7), effect: row.text(8), debt: row.text(9), receivedMilliseconds: row.int64(10),
-            reversed: row.int64(11))
+            reversed: row.int64(11), originalTransactionID: row.optionalText(12), purchaseID: row.text(13))
     }
 
     /// Builds the record; an unknown disposition means the file was edited outside the ledger.
@@ -117,10 +130,11 @@ extension SQLiteLedgerSession {
         }
         let event = RevocationEvent(
             eventID: row.eventID, store: PlatformStore(rawValue: row.store), transactionID: row.transactionID,
-            kind: RevocationKind(rawValue: row.kind), quantity: row.quantity.map { Int($0) },
+            originalTransactionID: row.originalTransactionID, kind: RevocationKind(rawValue: row.kind), quantity: row.quantity.map { Int($0) },
             eventDate: Date(ledgerMilliseconds: row.eventDateMilliseconds), reason: row.reason)
         return RevocationRecord(
-            event: event, disposition: disposition, effect: try decodeGrants(row.effect),
+            event: event, purchase: TransactionKey(store: event.store, transactionID: row.purchaseID),
+            disposition: disposition, effect: try decodeGrants(row.effect),
             debtCreated: try decodeDebt(row.debt), receivedAt: Date(ledgerMilliseconds: row.receivedMilliseconds),
             reversed: row.reversed != 0)
     }

@@ -24,9 +24,18 @@ enum TransactionsTable {
         CREATE INDEX ledger_transactions_by_player ON ledger_transactions (player_id, fulfilled_at_ms);
         """
 
+    /// Added by migration 5: the key names the purchase, and `store_transaction_id` the
+    /// delivery that was granted, stored only when it differs from the key (a non-consumable
+    /// first fulfilled from a restore), so the partial index holds just those rows.
+    static let addDeliveryIDSQL = """
+        ALTER TABLE ledger_transactions ADD COLUMN store_transaction_id TEXT;
+        CREATE INDEX ledger_transactions_by_delivery ON ledger_transactions (store, store_transaction_id)
+            WHERE store_transaction_id IS NOT NULL;
+        """
+
     static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
-        purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms
+        purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id
         """
 
     /// Grant lines (a ledger row's grants, a revocation's effect) are stored as a small JSON
@@ -78,6 +87,15 @@ extension SQLiteLedgerSession {
         return try rows.first.map { row throws(LedgerError) in try decodeTransaction(row) }
     }
 
+    func transaction(store: PlatformStore, deliveryID: String) throws(LedgerError) -> TransactionRecord? {
+        let rows = try sql { () throws(SQLiteError) in
+            try connection.statement(
+                "SELECT \(TransactionsTable.columns) FROM ledger_transactions WHERE store = ? AND store_transaction_id = ?"
+            ).query([.text(store.rawValue), .text(deliveryID)], rowCountMax: 1, Self.transactionRow)
+        }
+        return try rows.first.map { row throws(LedgerError) in try decodeTransaction(row) }
+    }
+
     func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord] {
         let rows = try sql { () throws(SQLiteError) in
             try connection.statement(
@@ -105,13 +123,14 @@ extension SQLiteLedgerSession {
         let grants = TransactionsTable.encodeGrants(record.grants)
         try sql { () throws(SQLiteError) in
             try connection.statement(
-                "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             ).run([
                 .text(record.key.store.rawValue), .text(record.key.transactionID), .text(record.playerID),
                 .text(record.productID), .text(record.storeProductID), .text(record.productKind.rawValue),
                 .integer(Int64(record.quantity)), .text(record.environment.rawValue),
                 .integer(record.purchaseDate.ledgerMilliseconds), .integer(record.fulfilledAt.ledgerMilliseconds),
                 .text(record.catalogVersion), .text(grants), .integer(record.finishedAt?.ledgerMilliseconds),
+                .text(record.storeTransactionID == record.key.transactionID ? nil : record.storeTransactionID),
             ])
         }
     }
@@ -144,6 +163,7 @@ extension SQLiteLedgerSession {
         var purchaseMilliseconds, fulfilledMilliseconds: Int64
         var catalogVersion, grants: String
         var finishedMilliseconds: Int64?
+        var storeTransactionID: String?
     }
 
     private static func transactionRow(_ row: SQLiteRow) -> TransactionRow {
@@ -151,7 +171,7 @@ extension SQLiteLedgerSession {
             store: row.text(0), transactionID: row.text(1), playerID: row.text(2), productID: row.text(3),
             storeProductID: row.text(4), kind: row.text(5), quantity: row.int64(6), environment: row.text(7),
             purchaseMilliseconds: row.int64(8), fulfilledMilliseconds: row.int64(9), catalogVersion: row.text(10),
-            grants: row.text(11), finishedMilliseconds: row.optionalInt64(12))
+            grants: row.text(11), finishedMilliseconds: row.optionalInt64(12), storeTransactionID: row.optionalText(13))
     }
 
     private func decodeTransaction(_ row: TransactionRow) throws(LedgerError) -> TransactionRecord {
@@ -162,7 +182,8 @@ extension SQLiteLedgerSession {
             quantity: Int(row.quantity), environment: StoreEnvironment(rawValue: row.environment),
             purchaseDate: Date(ledgerMilliseconds: row.purchaseMilliseconds),
             fulfilledAt: Date(ledgerMilliseconds: row.fulfilledMilliseconds), catalogVersion: row.catalogVersion,
-            grants: try decodeGrants(row.grants), finishedAt: row.finishedMilliseconds.map(Date.init(ledgerMilliseconds:)))
+            grants: try decodeGrants(row.grants), finishedAt: row.finishedMilliseconds.map(Date.init(ledgerMilliseconds:)),
+            storeTransactionID: row.storeTransactionID)
     }
 
     /// Reads grant lines stored by `encodeGrants`; unreadable text means the file was edited outside the ledger.
