@@ -41,6 +41,12 @@ struct InMemoryLedgerState: Sendable {
         var id: String
     }
 
+    struct EntitlementPayer: Hashable, Sendable {
+        var playerID: String
+        var entitlementID: String
+        var source: TransactionKey
+    }
+
     struct PurchaseCountKey: Hashable, Sendable {
         var playerID: String
         var productID: String
@@ -52,7 +58,8 @@ struct InMemoryLedgerState: Sendable {
     var deliveries: [TransactionKey: TransactionKey] = [:]
     var balances: [PlayerAsset: Int64] = [:]
     var inventory: [PlayerAsset: Int64] = [:]
-    var entitlements: [PlayerAsset: EntitlementRecord] = [:]
+    /// Every purchase paying for each player's entitlement, keyed like SQLite's primary key.
+    var entitlements: [EntitlementPayer: EntitlementRecord] = [:]
     var purchaseCounts: [PurchaseCountKey: Int] = [:]
     var pendingFinishes: [TransactionKey: PendingFinish] = [:]
     var operations: [String: OperationRecord] = [:]
@@ -62,6 +69,10 @@ struct InMemoryLedgerState: Sendable {
     var revocationEvents: [String: RevocationRecord] = [:]
     var refundStates: [TransactionKey: RefundState] = [:]
     var entitlementVersions: [String: Int64] = [:]
+    /// When each player's progress was last reset.
+    var resets: [String: Date] = [:]
+    /// Restored debt other currency covered, per player and currency.
+    var absorbedDebts: [PlayerAsset: Int64] = [:]
     /// Every flag with its player, oldest first, as the SQLite sequence orders them.
     var playerFlags: [PlayerFlagRow] = []
 
@@ -108,7 +119,8 @@ final class InMemoryLedgerSession: LedgerWriter {
     }
 
     func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord] {
-        state.entitlements.filter { $0.key.playerID == playerID }.map(\.value).sorted { $0.entitlementID < $1.entitlementID }
+        state.entitlements.filter { $0.key.playerID == playerID }.map(\.value)
+            .sorted { ($0.entitlementID, $0.grantedAt, $0.source) < ($1.entitlementID, $1.grantedAt, $1.source) }
     }
 
     func purchaseCount(playerID: String, productID: String, period: String) throws(LedgerError) -> Int {
@@ -144,7 +156,8 @@ final class InMemoryLedgerSession: LedgerWriter {
     }
 
     func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool {
-        let key = InMemoryLedgerState.PlayerAsset(playerID: playerID, id: record.entitlementID)
+        let key = InMemoryLedgerState.EntitlementPayer(
+            playerID: playerID, entitlementID: record.entitlementID, source: record.source)
         guard state.entitlements[key] == nil else { return false }
         state.entitlements[key] = record
         return true
@@ -184,8 +197,10 @@ final class InMemoryLedgerSession: LedgerWriter {
         return stored.sequence
     }
 
-    func resetProgress(playerID: String) throws(LedgerError) {
-        state.balances = state.balances.filter { $0.key.playerID != playerID }
+    func resetProgress(playerID: String, at date: Date) throws(LedgerError) {
+        // Debt survives: a reset must not erase what a clawback left owed.
+        state.balances = state.balances.filter { $0.key.playerID != playerID || $0.value < 0 }
+        state.resets[playerID] = date.truncatedToLedgerMilliseconds
         state.inventory = state.inventory.filter { $0.key.playerID != playerID }
         state.purchaseCounts = state.purchaseCounts.filter { $0.key.playerID != playerID }
     }
@@ -249,6 +264,7 @@ extension InMemoryLedgerSession {
         stored.disposition = record.disposition
         stored.effect = record.effect
         stored.debtCreated = record.debtCreated
+        stored.absorbedChange = record.absorbedChange
         stored.reversed = record.reversed
         state.revocationEvents[record.event.eventID] = stored
     }
@@ -261,9 +277,26 @@ extension InMemoryLedgerSession {
         refundStatesToCheck.insert(refund.key)
     }
 
-    /// Removes an entitlement; false when it was not owned.
-    func revokeEntitlement(playerID: String, entitlementID: String) throws(LedgerError) -> Bool {
-        state.entitlements.removeValue(forKey: .init(playerID: playerID, id: entitlementID)) != nil
+    /// Removes one purchase's payment for an entitlement; false when it did not pay for it.
+    func releaseEntitlement(playerID: String, entitlementID: String, source: TransactionKey) throws(LedgerError) -> Bool {
+        state.entitlements.removeValue(forKey: .init(playerID: playerID, entitlementID: entitlementID, source: source)) != nil
+    }
+
+    /// When the player's progress was last reset.
+    func lastReset(playerID: String) throws(LedgerError) -> Date? { state.resets[playerID] }
+
+    /// Restored debt other currency covered.
+    func absorbedDebt(playerID: String, currencyID: String) throws(LedgerError) -> Int64 {
+        state.absorbedDebts[.init(playerID: playerID, id: currencyID), default: 0]
+    }
+
+    /// Adds to the absorbed debt, never below zero.
+    func addToAbsorbedDebt(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
+        let key = InMemoryLedgerState.PlayerAsset(playerID: playerID, id: currencyID)
+        var value = state.absorbedDebts[key, default: 0]
+        value = max(0, try Self.add(delta, to: &value, playerID, currencyID))
+        state.absorbedDebts[key] = value == 0 ? nil : value
+        return value
     }
 
     /// Adds one to a player's entitlement version.
@@ -303,6 +336,9 @@ extension InMemoryLedgerSession {
         for key in refundStatesToCheck where state.refundStates[key] != nil && state.transactions[key] == nil {
             throw Self.constraint("refund state without ledger row")
         }
+        for payer in state.entitlements.keys where state.transactions[payer.source] == nil {
+            throw Self.constraint("entitlement paid for by no ledger row")
+        }
     }
 
     /// The record with its dates cut to milliseconds, as SQLite would store it.
@@ -312,8 +348,9 @@ extension InMemoryLedgerSession {
             event: RevocationEvent(
                 eventID: event.eventID, store: event.store, transactionID: event.transactionID,
                 originalTransactionID: event.originalTransactionID, kind: event.kind, quantity: event.quantity,
-                eventDate: event.eventDate, reason: event.reason),
+                quantityIsCumulative: event.quantityIsCumulative, eventDate: event.eventDate, reason: event.reason),
             purchase: record.purchase, disposition: record.disposition, effect: record.effect, debtCreated: record.debtCreated,
+            absorbedChange: record.absorbedChange,
             receivedAt: record.receivedAt, reversed: record.reversed)
     }
 }

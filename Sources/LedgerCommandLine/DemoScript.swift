@@ -162,7 +162,7 @@ struct DemoScript {
             throw DemoFailure(message: "the simulated App Store signed an unreadable transaction")
         }
         let outcome = try await ledger.fulfill(submission)
-        try expect(outcome.name == "granted" && !ledger.adsAllowed(appStorePlayer, consent: true),
+        try expect(outcome.name == "granted" && !(try ledger.adsAllowed(appStorePlayer, consent: true)),
             "a verified signed transaction grants remove_ads", outcome)
         narrator.step(
             "8. App Store, signed",
@@ -176,7 +176,7 @@ struct DemoScript {
         let refund = try appStore.notification(type: .refund, transactionID: purchase.transactionID)
         let processor = AppStoreNotificationProcessor(signedDataVerifier: appStoreVerifier, ledger: ledger)
         guard case .revocation(let revocation) = try await processor.process(refund),
-            revocation.record?.disposition == .applied, ledger.adsAllowed(appStorePlayer, consent: true)
+            revocation.record?.disposition == .applied, try ledger.adsAllowed(appStorePlayer, consent: true)
         else { throw DemoFailure(message: "a signed REFUND notification did not revoke remove_ads") }
         guard case .alreadyProcessed = try await processor.process(refund) else {
             throw DemoFailure(message: "a notification was applied twice")

@@ -35,7 +35,7 @@ enum EntitlementsCommand {
                     Output(
                         playerID: playerID, version: snapshot.version ?? 0,
                         entitlements: snapshot.statuses.mapValues(\.rawValue),
-                        owned: snapshot.owned, adsAllowedWithConsent: ledger.adsAllowed(playerID, consent: true)))
+                        owned: snapshot.owned, adsAllowedWithConsent: try ledger.adsAllowed(playerID, consent: true)))
                 return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "entitlements")

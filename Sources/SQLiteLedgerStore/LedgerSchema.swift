@@ -32,10 +32,14 @@ enum LedgerSchema {
         StoreNotificationsTable.createSQL,
         // 4: named sync cursors (the voided-purchases watermark).
         SyncCursorsTable.createSQL,
-        // 5: purchase identity (a key per purchase, the granted delivery's ID beside it).
+        // 5: purchase identity (a key per purchase, the granted delivery's ID beside it),
+        // entitlements owned by purchase, and per-player values (entitlement version, last reset).
         [
             TransactionsTable.addDeliveryIDSQL,
             RevocationEventsTable.addPurchaseSQL,
+            EntitlementsTable.payersSQL,
+            PlayersTable.createSQL,
+            AbsorbedDebtsTable.createSQL,
         ].joined(separator: "\n"),
     ]
 }

@@ -72,7 +72,7 @@ import Testing
         let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
         let purchase = try setup.buy("com.kibblestreet.td.remove_ads", for: "p1", type: .nonConsumable)
         _ = try await setup.fulfill(purchase, as: "p1")
-        #expect(!setup.ledger.adsAllowed("p1", consent: true))
+        #expect(try !setup.ledger.adsAllowed("p1", consent: true))
         setup.clock.advance(seconds: 60)
         _ = try setup.simulator.revoke(transactionID: purchase.transactionID)
         let refund = try setup.simulator.notification(type: .refund, transactionID: purchase.transactionID)
@@ -81,7 +81,7 @@ import Testing
             return
         }
         #expect(outcome.record?.disposition == .applied)
-        #expect(setup.ledger.adsAllowed("p1", consent: true))
+        #expect(try setup.ledger.adsAllowed("p1", consent: true))
         guard case .alreadyProcessed = try await processor.process(refund) else {
             Issue.record("the same notificationUUID must apply once")
             return

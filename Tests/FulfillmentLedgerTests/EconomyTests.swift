@@ -75,4 +75,43 @@ import Testing
         }
         #expect(try harness.progress("p1") == Progress(balances: [:], inventory: [:], entitlements: [], transactionCount: 0))
     }
+
+    /// A retried operation applied before a catalog reload answers `alreadyApplied`, even
+    /// though its asset has since left the catalog.
+    @Test(arguments: StoreKind.allCases)
+    func aReplayIsAnsweredBeforeAnyCatalogCheck(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        _ = try await harness.ledger.fulfill(harness.testStore.purchase(productID: "test.coins_pack", playerID: "p1"))
+        let spend = EconomyOperation.spend(100, of: "coins", player: "p1", operationID: "buy-tower")
+        guard case .applied = try harness.ledger.apply(spend) else {
+            Issue.record("the first spend applies")
+            return
+        }
+        let text = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)
+        let withoutCoins = text.replacingOccurrences(
+            of: #"    { "id": "coins", "name": "Coins", "description": "Soft currency, earned by defending the street." }"#,
+            with: #"    { "id": "stars", "name": "Stars", "description": "Unused." }"#
+        ).replacingOccurrences(of: #""id": "coins""#, with: #""id": "stars""#)
+        harness.ledger.replaceCatalog(try CatalogLoader.parse(Array(withoutCoins.utf8)))
+        guard case .alreadyApplied = try harness.ledger.apply(spend) else {
+            Issue.record("a replay is alreadyApplied before any catalog check")
+            return
+        }
+        let fresh = EconomyOperation.spend(100, of: "coins", player: "p1", operationID: "another")
+        guard case .rejected(.unknownAsset, _) = try harness.ledger.apply(fresh) else {
+            Issue.record("a new operation on an asset the catalog lost is refused")
+            return
+        }
+    }
+
+    /// An invalid player ID is refused, never reported `unknown` (a fail-open entitlement
+    /// would then read as owned on a healthy ledger).
+    @Test func invalidPlayerIDsAreRefusedNotUnknown() throws {
+        let harness = try LedgerHarness(.memory)
+        for playerID in ["", String(repeating: "p", count: 257)] {
+            #expect(throws: LedgerError.self) { try harness.ledger.entitlementSnapshot(playerID) }
+            #expect(throws: LedgerError.self) { try harness.ledger.adsAllowed(playerID, consent: true) }
+        }
+        #expect(try harness.ledger.entitlementSnapshot("p1").statuses["remove_ads"] == .notOwned)
+    }
 }

@@ -87,7 +87,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func alreadyOwnedNonConsumableRecordsButGrantsNothingNew(kind: StoreKind) async throws {
+    func alreadyOwnedNonConsumableRecordsWhatItPaysFor(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         let first = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
@@ -99,11 +99,14 @@ import Testing
         let outcome = try await harness.ledger.fulfill(second)
         let receipt = try #require(outcome.receipt)
         #expect(outcome.name == "granted")
-        #expect(receipt.record.grants.isEmpty, "the second record must not claim the entitlement")
+        #expect(
+            receipt.record.grants == [GrantLine(kind: .entitlement, id: "remove_ads", quantity: 1)],
+            "the second record pays for the entitlement too, so refunding the first leaves it owned")
         #expect(receipt.finished)
         let entitlements = try harness.ledger.player("p1").entitlements
         #expect(entitlements.map(\.entitlementID) == ["remove_ads"])
-        #expect(entitlements.first?.source == first.key, "ownership stays with the first transaction")
+        #expect(entitlements.first?.source == first.key, "the first payment is the one shown")
+        #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [first.key, second.key])
     }
 
     @Test(arguments: StoreKind.allCases)

@@ -239,27 +239,52 @@ struct StoreContractTests {
         #expect(versions == [3, 1, 0])
     }
 
-    @Test("revoking an entitlement removes it once, and only the player's own", arguments: StoreKind.allCases)
-    func revokeEntitlement(kind: StoreKind) throws {
+    @Test("an entitlement is owned while some purchase pays for it; releasing one payment removes only it", arguments: StoreKind.allCases)
+    func releaseEntitlement(kind: StoreKind) throws {
         let store = try ContractStore(kind)
         let results = try store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
-            let grant = EntitlementRecord(
+            try writer.insertTransaction(ContractRows.record("t2"))
+            let first = EntitlementRecord(
                 entitlementID: "remove_ads", grantedAt: ContractRows.date(0), source: ContractRows.key("t1"))
-            _ = try writer.grantEntitlement(grant, playerID: "p1")
-            _ = try writer.grantEntitlement(grant, playerID: "p2")
+            let second = EntitlementRecord(
+                entitlementID: "remove_ads", grantedAt: ContractRows.date(1), source: ContractRows.key("t2"))
             return [
-                try writer.revokeEntitlement(playerID: "p1", entitlementID: "remove_ads"),
-                try writer.revokeEntitlement(playerID: "p1", entitlementID: "remove_ads"),
-                try writer.revokeEntitlement(playerID: "p1", entitlementID: "never_owned"),
+                try writer.grantEntitlement(first, playerID: "p1"),
+                try writer.grantEntitlement(first, playerID: "p1"),
+                try writer.grantEntitlement(second, playerID: "p1"),
+                try writer.grantEntitlement(first, playerID: "p2"),
+                try writer.releaseEntitlement(playerID: "p1", entitlementID: "remove_ads", source: ContractRows.key("t1")),
+                try writer.releaseEntitlement(playerID: "p1", entitlementID: "remove_ads", source: ContractRows.key("t1")),
+                try writer.releaseEntitlement(playerID: "p1", entitlementID: "never_owned", source: ContractRows.key("t2")),
             ]
         }
-        #expect(results == [true, false, false])
+        #expect(results == [true, false, true, true, true, false, false])
         let (mine, theirs) = try store.read { reader throws(LedgerError) in
             (try reader.entitlements(playerID: "p1"), try reader.entitlements(playerID: "p2"))
         }
-        #expect(mine.isEmpty)
+        #expect(mine.map(\.source) == [ContractRows.key("t2")], "still paid for by t2")
         #expect(theirs.map(\.entitlementID) == ["remove_ads"])
+    }
+
+    @Test("payments are read by entitlement, then grant time", arguments: StoreKind.allCases)
+    func paymentsOrdered(kind: StoreKind) throws {
+        let store = try ContractStore(kind)
+        try store.write { writer throws(LedgerError) in
+            for (index, name) in ["t3", "t1", "t2"].enumerated() {
+                try writer.insertTransaction(ContractRows.record(name))
+                for entitlement in ["vip", "remove_ads"] {
+                    _ = try writer.grantEntitlement(
+                        EntitlementRecord(
+                            entitlementID: entitlement, grantedAt: ContractRows.date(Int64(10 - index)), source: ContractRows.key(name)),
+                        playerID: "p1")
+                }
+            }
+        }
+        let payments = try store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
+        #expect(payments.map { "\($0.entitlementID)/\($0.source.transactionID)" } == [
+            "remove_ads/t2", "remove_ads/t1", "remove_ads/t3", "vip/t2", "vip/t1", "vip/t3",
+        ])
     }
 
     @Test("player flags are read newest first, per player, up to the limit", arguments: StoreKind.allCases)
@@ -346,7 +371,7 @@ struct StoreContractTests {
         #expect(unknown == nil)
     }
 
-    @Test("a progress reset keeps flags, versions, refund states and revocation events", arguments: StoreKind.allCases)
+    @Test("a progress reset keeps debt, flags, versions, refund states and revocation events, and its time", arguments: StoreKind.allCases)
     func resetKeepsRefundHistory(kind: StoreKind) throws {
         let store = try ContractStore(kind)
         let state = RefundState(
@@ -356,17 +381,19 @@ struct StoreContractTests {
         try store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 5)
+            _ = try writer.addToBalance(playerID: "p1", currencyID: "coins", delta: -30)
             try writer.insertRevocationEvent(ContractRows.revocation("e1", eventAt: 1, receivedAt: 1))
             try writer.upsertRefundState(state)
             try writer.insertPlayerFlag(flag, playerID: "p1")
             _ = try writer.bumpEntitlementVersion(playerID: "p1")
-            try writer.resetProgress(playerID: "p1")
+            try writer.resetProgress(playerID: "p1", at: ContractRows.date(9))
         }
         let kept = try store.read { reader throws(LedgerError) in
             (
-                try reader.balances(playerID: "p1").isEmpty, try reader.revocationEvent(id: "e1") != nil,
+                try reader.balances(playerID: "p1") == ["coins": -30], try reader.revocationEvent(id: "e1") != nil,
                 try reader.refundState(ContractRows.key("t1")), try reader.playerFlags(playerID: "p1", limit: 10),
-                try reader.entitlementVersion(playerID: "p1")
+                try reader.entitlementVersion(playerID: "p1"), try reader.lastReset(playerID: "p1"),
+                try reader.lastReset(playerID: "p2")
             )
         }
         #expect(kept.0)
@@ -374,5 +401,6 @@ struct StoreContractTests {
         #expect(kept.2 == state)
         #expect(kept.3 == [flag])
         #expect(kept.4 == 1)
+        #expect(kept.5 == ContractRows.date(9) && kept.6 == nil)
     }
 }

@@ -145,7 +145,7 @@ struct LedgerTableRulesTests {
         let p2Before = try playerRows("p2", in: store)
         #expect(p2Before.lifetimePurchases == 2)
 
-        try store.write { writer throws(LedgerError) in try writer.resetProgress(playerID: "p1") }
+        try store.write { writer throws(LedgerError) in try writer.resetProgress(playerID: "p1", at: Date(timeIntervalSince1970: 1_767_571_200)) }
 
         let p1 = try playerRows("p1", in: store)
         #expect(p1.balances.isEmpty)

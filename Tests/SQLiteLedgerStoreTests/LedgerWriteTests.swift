@@ -173,13 +173,17 @@ struct LedgerWriteTests {
         let entitlements = try store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
         #expect(entitlements == [Rows.entitlement("remove_ads", source: "t1")])
 
-        // Granting an owned entitlement again changes nothing and says so.
-        let again = try store.write { writer throws(LedgerError) -> Bool in
+        // The same purchase paying again changes nothing and says so; a second purchase adds its payment.
+        let (again, second) = try store.write { writer throws(LedgerError) -> (Bool, Bool) in
             try writer.insertTransaction(Rows.record("t2"))
-            return try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t2"), playerID: "p1")
+            return (
+                try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t1"), playerID: "p1"),
+                try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t2"), playerID: "p1")
+            )
         }
-        #expect(!again)
-        #expect(try store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") } == entitlements)
+        #expect(!again && second)
+        let payments = try store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
+        #expect(payments.map(\.source) == [Rows.key("t1"), Rows.key("t2")])
     }
 
     @Test("an entitlement whose ledger row never comes fails at COMMIT and rolls back")

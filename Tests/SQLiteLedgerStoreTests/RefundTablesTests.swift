@@ -10,7 +10,7 @@ import Testing
 @Suite("Refund tables")
 struct RefundTablesTests {
     /// The tables migration 2 adds.
-    static let refundTables = ["entitlement_versions", "player_flags", "refund_states", "revocation_events"]
+    static let refundTables = ["player_flags", "players", "refund_states", "revocation_events"]
 
     /// Writes a version-1 ledger at `path` holding one purchase of `p1`, still pending its finish.
     static func writeVersionOneLedger(at path: String, extraSQL: String = "") throws {
@@ -126,7 +126,7 @@ struct RefundTablesTests {
                 "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_index_info('\(index)') ORDER BY seqno)")
             #expect(found == columns, "\(index)")
         }
-        for table in ["revocation_events", "refund_states", "entitlement_versions"] {
+        for table in ["revocation_events", "refund_states", "players", "entitlements"] {
             let sql = try raw.text("SELECT sql FROM sqlite_schema WHERE name = '\(table)'") ?? ""
             #expect(sql.contains("WITHOUT ROWID"), "\(table)")
         }

@@ -23,13 +23,14 @@ public struct PendingFinish: Hashable, Sendable, Codable {
     }
 }
 
-/// An entitlement a player owns.
+/// One purchase paying for an entitlement a player owns. A player owns an entitlement while
+/// at least one such record exists; several purchases may pay for the same one.
 public struct EntitlementRecord: Hashable, Sendable, Codable {
     /// The catalog entitlement ID, such as `remove_ads`.
     public var entitlementID: String
-    /// When it was granted.
+    /// When this purchase started paying for it.
     public var grantedAt: Date
-    /// The transaction that granted it.
+    /// The purchase that pays for it.
     public var source: TransactionKey
 
     /// Creates a record.
@@ -69,6 +70,11 @@ public struct LedgerEventKind: OpenStringEnumeration {
     public static let revocationRecorded = LedgerEventKind(rawValue: "revocationRecorded")
     /// A non-consumable's entitlements moved to another player on restore.
     public static let entitlementTransferred = LedgerEventKind(rawValue: "entitlementTransferred")
+    /// A refunded or revoked purchase no longer pays for an entitlement, and the player keeps
+    /// it because another purchase still pays for it.
+    public static let entitlementKept = LedgerEventKind(rawValue: "entitlementKept")
+    /// A reversal after a Reset Game: what the reset cleared is not given back.
+    public static let reversalAfterReset = LedgerEventKind(rawValue: "reversalAfterReset")
 }
 
 /// One entry of the append-only event log.

@@ -29,8 +29,13 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
     public var fulfilledAt: Date
     /// The version hash of the catalog used to compute the grant.
     public var catalogVersion: String
-    /// Exactly what was granted.
+    /// Exactly what was granted, and every entitlement the purchase pays for (an entitlement
+    /// the player already owned through another purchase is listed too).
     public var grants: [GrantLine]
+    /// Whether `grants` lists every entitlement the purchase pays for. False only for records
+    /// written before schema 5, which left out an entitlement the player already owned; such
+    /// a record is taken to pay for what its catalog product grants now.
+    public var entitlementsListed: Bool
     /// When the platform was told to finish the transaction; `nil` while the finish is pending.
     public var finishedAt: Date?
 
@@ -39,8 +44,9 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
         key: TransactionKey, playerID: String, productID: String, storeProductID: String,
         productKind: ProductKind, quantity: Int, environment: StoreEnvironment, purchaseDate: Date,
         fulfilledAt: Date, catalogVersion: String, grants: [GrantLine], finishedAt: Date?,
-        storeTransactionID: String? = nil
+        storeTransactionID: String? = nil, entitlementsListed: Bool = true
     ) {
+        self.entitlementsListed = entitlementsListed
         self.key = key
         self.storeTransactionID = storeTransactionID ?? key.transactionID
         self.playerID = playerID
@@ -58,6 +64,9 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
 
     /// Whether the platform has been told to finish this transaction.
     public var isFinished: Bool { finishedAt != nil }
+
+    /// The entitlements this purchase pays for, as its grant lines list them.
+    public var entitlementIDs: [String] { grants.filter { $0.kind == .entitlement }.map(\.id) }
 
     /// Whether `transactionID` is one of the two store IDs this record holds.
     public func isNamed(by transactionID: String) -> Bool {

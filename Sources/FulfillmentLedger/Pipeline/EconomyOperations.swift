@@ -5,9 +5,10 @@ extension Ledger {
     public func apply(_ operation: EconomyOperation) throws(LedgerError) -> OperationOutcome {
         try checkIdentifier(operation.operationID, "operationID")
         try checkIdentifier(operation.playerID, "playerID")
-        if let refusal = refusal(of: operation) { return refusal }
         let now = clock.now()
         return try store.write { writer throws(LedgerError) -> OperationOutcome in
+            // A retry of an applied operation is answered first, whatever the catalog says now:
+            // a reload since may have removed the asset it spent.
             if let existing = try writer.operation(id: operation.operationID) {
                 guard existing.operation == operation else {
                     return .rejected(
@@ -16,6 +17,7 @@ extension Ledger {
                 }
                 return .alreadyApplied(existing)
             }
+            if let refusal = refusal(of: operation) { return refusal }
             let current = try currentAmount(of: operation, reader: writer)
             if operation.direction == .spend, current < operation.amount {
                 return .rejected(

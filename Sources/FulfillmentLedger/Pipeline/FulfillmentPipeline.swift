@@ -140,9 +140,7 @@ extension Ledger {
         var granted: [GrantLine] = []
         for (index, line) in product.rewards.lines.enumerated() {
             if index > 0 { try faults.check(.betweenRewards) }
-            if let applied = try apply(line, times: verified.quantity, playerID: playerID, source: key, now: now, writer: writer) {
-                granted.append(applied)
-            }
+            granted.append(try apply(line, times: verified.quantity, playerID: playerID, source: key, now: now, writer: writer))
         }
         try faults.check(.beforeRecord)
         let record = TransactionRecord(
@@ -157,7 +155,7 @@ extension Ledger {
         }
         try writer.enqueueFinish(
             PendingFinish(key: key, playerID: playerID, enqueuedAt: now, attemptCount: 0, lastError: nil))
-        let summary = granted.isEmpty ? "nothing new (already owned)" : granted.map(\.description).joined(separator: ", ")
+        let summary = granted.map(\.description).joined(separator: ", ")
         try writer.appendEvent(
             LedgerEvent(
                 kind: .purchaseGranted, playerID: playerID, transaction: key, at: now,
@@ -168,42 +166,43 @@ extension Ledger {
         return .granted(record)
     }
 
-    /// Applies one reward line `times` over; returns what actually changed.
+    /// Applies one reward line `times` over; returns the line the record keeps: what changed,
+    /// and every entitlement the purchase pays for, even one the player already owned through
+    /// another purchase (so refunding that other purchase leaves it owned).
     private func apply(
         _ line: GrantLine, times: Int, playerID: String, source: TransactionKey, now: Date, writer: any LedgerWriter
-    ) throws(LedgerError) -> GrantLine? {
+    ) throws(LedgerError) -> GrantLine {
         let (total, overflow) = line.quantity.multipliedReportingOverflow(by: Int64(times))
         guard !overflow else { throw LedgerError.amountOverflow(playerID: playerID, assetID: line.id) }
         switch line.kind {
         case .currency:
             let after = try writer.addToBalance(playerID: playerID, currencyID: line.id, delta: total)
-            try Self.noteDebtRepaid(
+            let repaid = try Self.noteDebtRepaid(
                 before: after - total, granted: total, currencyID: line.id, playerID: playerID, source: source, now: now,
                 writer: writer)
+            return GrantLine(kind: .currency, id: line.id, quantity: total, debtRepaid: repaid > 0 ? repaid : nil)
         case .item:
             _ = try writer.addToInventory(playerID: playerID, itemID: line.id, delta: total)
+            return GrantLine(kind: .item, id: line.id, quantity: total)
         case .entitlement:
-            let record = EntitlementRecord(entitlementID: line.id, grantedAt: now, source: source)
-            // An entitlement already owned stays owned and is not recorded as granted again,
-            // so refunding this transaction later cannot take away what another one granted.
-            guard try writer.grantEntitlement(record, playerID: playerID) else { return nil }
-            _ = try writer.bumpEntitlementVersion(playerID: playerID)
+            try EntitlementOwnership.pay(line.id, by: source, playerID: playerID, now: now, writer: writer)
             return GrantLine(kind: .entitlement, id: line.id, quantity: 1)
         }
-        return GrantLine(kind: line.kind, id: line.id, quantity: total)
     }
 
-    /// Logs the part of a grant that paid off debt from an earlier clawback.
+    /// Logs the part of a grant that paid off debt from an earlier clawback, and returns it.
+    @discardableResult
     static func noteDebtRepaid(
         before: Int64, granted: Int64, currencyID: String, playerID: String, source: TransactionKey?, now: Date,
         writer: any LedgerWriter
-    ) throws(LedgerError) {
-        guard before < 0 else { return }
+    ) throws(LedgerError) -> Int64 {
+        guard before < 0, granted > 0 else { return 0 }
         let repaid = min(granted, -before)
         try writer.appendEvent(
             LedgerEvent(
                 kind: .debtRepaid, playerID: playerID, transaction: source, at: now,
                 detail: "\(repaid) \(currencyID) repaid debt first; \(max(0, -before - repaid)) still owed"))
+        return repaid
     }
 
     /// A transaction the ledger already holds: never grants; retries a pending finish.

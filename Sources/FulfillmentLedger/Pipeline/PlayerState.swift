@@ -6,7 +6,7 @@ public struct PlayerSnapshot: Hashable, Sendable, Codable {
     public var balances: [String: Int64]
     /// Non-zero item stacks.
     public var inventory: [String: Int64]
-    /// Owned entitlements.
+    /// Owned entitlements, one per entitlement: the earliest purchase of those that pay for it.
     public var entitlements: [EntitlementRecord]
     /// Fulfilled transactions, newest first.
     public var history: [TransactionRecord]
@@ -31,7 +31,7 @@ extension LedgerStore {
                 playerID: playerID,
                 balances: balances,
                 inventory: try reader.inventory(playerID: playerID),
-                entitlements: try reader.entitlements(playerID: playerID),
+                entitlements: EntitlementOwnership.owned(try reader.entitlements(playerID: playerID)),
                 history: try reader.transactions(playerID: playerID, limit: historyCountMax),
                 events: try reader.events(playerID: playerID, limit: historyCountMax),
                 debts: balances.filter { $0.value < 0 }.mapValues { -$0 },
@@ -41,14 +41,15 @@ extension LedgerStore {
     }
 
     /// The game's Reset Game: clears balances, inventory and purchase counts, and keeps
-    /// the transaction ledger and entitlements, so old transactions never grant again.
+    /// the transaction ledger, entitlements and debt (a negative balance), so old
+    /// transactions never grant again and a reset never erases what a clawback left owed.
     public func resetPlayer(_ playerID: String, at date: Date) throws(LedgerError) {
         try write { writer throws(LedgerError) in
-            try writer.resetProgress(playerID: playerID)
+            try writer.resetProgress(playerID: playerID, at: date)
             try writer.appendEvent(
                 LedgerEvent(
                     kind: .playerReset, playerID: playerID, transaction: nil, at: date,
-                    detail: "progress cleared; ledger and entitlements kept"))
+                    detail: "progress cleared; ledger, entitlements and debt kept"))
         }
     }
 }

@@ -53,7 +53,8 @@ public protocol LedgerReader {
     func balances(playerID: String) throws(LedgerError) -> [String: Int64]
     /// A player's non-zero item stacks.
     func inventory(playerID: String) throws(LedgerError) -> [String: Int64]
-    /// A player's owned entitlements.
+    /// Every purchase paying for each of a player's entitlements, by entitlement ID then
+    /// grant time: an entitlement is owned while it has at least one.
     func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord]
     /// Units of a product bought by a player in a limit period (`lifetime` or `2026-W48`).
     func purchaseCount(playerID: String, productID: String, period: String) throws(LedgerError) -> Int
@@ -76,6 +77,13 @@ public protocol LedgerReader {
     func refundState(_ key: TransactionKey) throws(LedgerError) -> RefundState?
     /// A player's entitlement version: 0 before any change, +1 on every change.
     func entitlementVersion(playerID: String) throws(LedgerError) -> Int64
+    /// When the player's progress was last reset (Reset Game), if ever.
+    func lastReset(playerID: String) throws(LedgerError) -> Date?
+    /// Restored debt that the player's other currency covered at once (0 if none): a refund
+    /// owed its grant's repaid debt again while the balance was positive, so other gems paid
+    /// it. A later floor refund may take up to this much into debt beyond the balance, so
+    /// refunding in any order never erases debt. Kept by a reset, like debt.
+    func absorbedDebt(playerID: String, currencyID: String) throws(LedgerError) -> Int64
     /// A player's flags, newest first, at most `limit`.
     func playerFlags(playerID: String, limit: Int) throws(LedgerError) -> [PlayerFlag]
     /// A processed store notification, if its ID was seen.
@@ -93,7 +101,8 @@ public protocol LedgerWriter: LedgerReader {
     func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64
     /// Adds `delta` (may be negative) to an item stack and returns the new stack size.
     func addToInventory(playerID: String, itemID: String, delta: Int64) throws(LedgerError) -> Int64
-    /// Marks an entitlement owned; returns false if it was already owned (nothing changes then).
+    /// Records that `record.source` pays for the entitlement; returns false if that purchase
+    /// already did (nothing changes then).
     func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool
     /// Adds `count` units to a product's purchase count for a period.
     func incrementPurchaseCount(playerID: String, productID: String, period: String, by count: Int) throws(LedgerError)
@@ -107,16 +116,20 @@ public protocol LedgerWriter: LedgerReader {
     func insertOperation(_ record: OperationRecord) throws(LedgerError)
     /// Appends to the event log and returns the entry's sequence number.
     @discardableResult func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64
-    /// Clears a player's balances, inventory and purchase counts; keeps the ledger and entitlements.
-    func resetProgress(playerID: String) throws(LedgerError)
+    /// Clears a player's positive balances, inventory and purchase counts, and records the
+    /// reset's time; keeps debt (negative balances), the ledger and entitlements.
+    func resetProgress(playerID: String, at date: Date) throws(LedgerError)
     /// Stores a revocation event; its ID must be new.
     func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError)
     /// Replaces the disposition, effect, debt and reversed flag of a stored revocation event.
     func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError)
     /// Inserts or replaces a transaction's refund state.
     func upsertRefundState(_ state: RefundState) throws(LedgerError)
-    /// Removes an entitlement; returns false if the player did not own it.
-    func revokeEntitlement(playerID: String, entitlementID: String) throws(LedgerError) -> Bool
+    /// Adds `delta` (may be negative) to the player's absorbed debt, never below zero; returns the new value.
+    func addToAbsorbedDebt(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64
+    /// Records that `source` no longer pays for the player's entitlement; returns false if it
+    /// did not. The player still owns it while another purchase pays for it.
+    func releaseEntitlement(playerID: String, entitlementID: String, source: TransactionKey) throws(LedgerError) -> Bool
     /// Adds one to the player's entitlement version and returns the new version.
     func bumpEntitlementVersion(playerID: String) throws(LedgerError) -> Int64
     /// Adds a flag to a player.

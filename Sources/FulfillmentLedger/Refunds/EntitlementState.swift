@@ -19,8 +19,12 @@ public struct EntitlementSnapshot: Hashable, Sendable, Codable {
     public var version: Int64?
     /// Every catalog entitlement with its status (all `unknown` when the ledger could not be read).
     public var statuses: [String: EntitlementStatus]
-    /// Owned entitlements with their source transactions (empty when unknown).
+    /// Owned entitlements, one per entitlement with the earliest purchase that pays for it
+    /// as its source (empty when unknown).
     public var owned: [EntitlementRecord]
+    /// Every purchase that pays for each owned entitlement, earliest first: the entitlement
+    /// stays owned until all of them are refunded or revoked.
+    public var paidBy: [String: [TransactionKey]] = [:]
     /// Why the ledger could not be read, when it could not.
     public var error: String?
 
@@ -34,19 +38,29 @@ extension Ledger {
     public func entitlements(_ playerID: String) throws(LedgerError) -> EntitlementSnapshot {
         try checkIdentifier(playerID, "playerID")
         let catalog = self.catalog
-        let (owned, version) = try store.read { reader throws(LedgerError) in
+        let (payments, version) = try store.read { reader throws(LedgerError) in
             (try reader.entitlements(playerID: playerID), try reader.entitlementVersion(playerID: playerID))
+        }
+        let owned = EntitlementOwnership.owned(payments)
+        var paidBy: [String: [TransactionKey]] = [:]
+        for payment in payments.sorted(by: { ($0.grantedAt, $0.source) < ($1.grantedAt, $1.source) }) {
+            paidBy[payment.entitlementID, default: []].append(payment.source)
         }
         let ownedIDs = Set(owned.map(\.entitlementID))
         var statuses: [String: EntitlementStatus] = [:]
         for definition in catalog.entitlements { statuses[definition.id] = ownedIDs.contains(definition.id) ? .owned : .notOwned }
         for id in ownedIDs { statuses[id] = .owned }
-        return EntitlementSnapshot(playerID: playerID, version: version, statuses: statuses, owned: owned, error: nil)
+        return EntitlementSnapshot(
+            playerID: playerID, version: version, statuses: statuses, owned: owned, paidBy: paidBy, error: nil)
     }
 
-    /// Like `entitlements(_:)`, but never throws: when the ledger cannot be read every
-    /// status is `unknown` and the error is kept in the snapshot.
-    public func entitlementSnapshot(_ playerID: String) -> EntitlementSnapshot {
+    /// Like `entitlements(_:)`, but a ledger that cannot be read is an answer, not a throw:
+    /// every status is `unknown` and the error is kept in the snapshot. Throws only
+    /// `invalidArgument` for a player ID that is empty or too long, which no ledger state
+    /// could answer: an invalid ID is refused, never reported as `unknown` (a fail-open
+    /// entitlement would then read as owned on a healthy ledger).
+    public func entitlementSnapshot(_ playerID: String) throws(LedgerError) -> EntitlementSnapshot {
+        try checkIdentifier(playerID, "playerID")
         do {
             return try entitlements(playerID)
         } catch {
@@ -68,9 +82,10 @@ extension Ledger {
     }
 
     /// Whether ads may be shown: the state is known, no owned entitlement removes ads, and
-    /// the player consented. Never true while the state is unknown.
-    public func adsAllowed(_ playerID: String, consent: Bool) -> Bool {
-        let snapshot = entitlementSnapshot(playerID)
+    /// the player consented. Never true while the state is unknown. Throws only
+    /// `invalidArgument` for an invalid player ID.
+    public func adsAllowed(_ playerID: String, consent: Bool) throws(LedgerError) -> Bool {
+        let snapshot = try entitlementSnapshot(playerID)
         guard snapshot.isKnown, consent else { return false }
         let catalog = self.catalog
         let adFree = snapshot.owned.contains { catalog.entitlement(id: $0.entitlementID)?.removesAds == true }

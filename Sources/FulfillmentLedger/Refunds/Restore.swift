@@ -97,6 +97,7 @@ extension Ledger {
         // Only the verifier's facts name the purchase: a restored delivery has its own ID.
         guard case .verified(let verified) = try await verifier.verify(submission) else { return nil }
         let now = clock.now()
+        let catalog = self.catalog
         return try store.write { writer throws(LedgerError) -> TransactionRecord? in
             guard var record = try writer.fulfilledPurchase(verified, kind: .nonConsumable),
                 record.productKind == .nonConsumable, record.playerID != playerID
@@ -106,18 +107,15 @@ extension Ledger {
             let status = try writer.refundState(key)?.status ?? .active
             guard status == .active else { return nil }
             let previous = record.playerID
-            for line in record.grants where line.kind == .entitlement {
-                // Only what this purchase holds moves; another purchase of the old owner keeps its own.
-                let held = try writer.entitlements(playerID: previous).first { $0.entitlementID == line.id }
-                if held?.source == key, try writer.revokeEntitlement(playerID: previous, entitlementID: line.id) {
-                    _ = try writer.bumpEntitlementVersion(playerID: previous)
-                }
-                let entitlement = EntitlementRecord(entitlementID: line.id, grantedAt: now, source: key)
-                if try writer.grantEntitlement(entitlement, playerID: playerID) {
-                    _ = try writer.bumpEntitlementVersion(playerID: playerID)
-                }
+            // Only this purchase's payments move; the old owner keeps what another purchase pays for.
+            let paidFor = try EntitlementOwnership.paidFor(by: record, catalog: catalog, writer: writer)
+            for entitlementID in paidFor {
+                _ = try EntitlementOwnership.release(entitlementID, of: record, catalog: catalog, now: now, writer: writer)
             }
             try writer.reassignTransaction(key, toPlayerID: playerID)
+            for entitlementID in paidFor {
+                try EntitlementOwnership.pay(entitlementID, by: key, playerID: playerID, now: now, writer: writer)
+            }
             for (player, detail) in [(previous, "moved to \(playerID) by restore"), (playerID, "moved from \(previous) by restore")] {
                 try writer.appendEvent(
                     LedgerEvent(kind: .entitlementTransferred, playerID: player, transaction: key, at: now, detail: detail))

@@ -41,8 +41,14 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
     public var originalTransactionID: String?
     /// What happened.
     public var kind: RevocationKind
-    /// Units refunded, for `partialRefund` only.
+    /// Units refunded, for `partialRefund` only: by this event, or in all when
+    /// `quantityIsCumulative`.
     public var quantity: Int?
+    /// For `partialRefund`: whether `quantity` is the total the store has refunded of the
+    /// transaction so far (the App Store's `revocationPercentage` describes the transaction,
+    /// not one refund), so only units beyond those already refunded are taken. False: the
+    /// event's own units (Google Play's `voidedQuantity`).
+    public var quantityIsCumulative: Bool
     /// When the store says it happened (its signed date): orders events.
     public var eventDate: Date
     /// The store's reason, if it gave one, for the history.
@@ -51,7 +57,8 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
     /// Creates an event.
     public init(
         eventID: String, store: PlatformStore, transactionID: String, originalTransactionID: String? = nil,
-        kind: RevocationKind, quantity: Int? = nil, eventDate: Date, reason: String? = nil
+        kind: RevocationKind, quantity: Int? = nil, quantityIsCumulative: Bool = false, eventDate: Date,
+        reason: String? = nil
     ) {
         self.eventID = eventID
         self.store = store
@@ -59,6 +66,7 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
         self.originalTransactionID = originalTransactionID
         self.kind = kind
         self.quantity = quantity
+        self.quantityIsCumulative = quantityIsCumulative
         self.eventDate = eventDate.truncatedToLedgerMilliseconds
         self.reason = reason
     }
@@ -74,7 +82,8 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case eventID, store, transactionID, originalTransactionID, kind, quantity, eventDate, reason
+        case eventID, store, transactionID, originalTransactionID, kind, quantity, quantityIsCumulative, eventDate,
+            reason
     }
 
     /// Decodes an event, keeping the date at the ledger's millisecond precision so a
@@ -88,6 +97,7 @@ public struct RevocationEvent: Hashable, Sendable, Codable {
             originalTransactionID: try container.decodeIfPresent(String.self, forKey: .originalTransactionID),
             kind: try container.decode(RevocationKind.self, forKey: .kind),
             quantity: try container.decodeIfPresent(Int.self, forKey: .quantity),
+            quantityIsCumulative: try container.decodeIfPresent(Bool.self, forKey: .quantityIsCumulative) ?? false,
             eventDate: try container.decode(Date.self, forKey: .eventDate),
             reason: try container.decodeIfPresent(String.self, forKey: .reason))
     }
@@ -118,6 +128,11 @@ public struct RevocationRecord: Hashable, Sendable, Codable {
     public var effect: [GrantLine]
     /// Debt created by a clawback beyond the balance, per currency.
     public var debtCreated: [String: Int64]
+    /// Per currency, how this event changed the player's absorbed debt (see
+    /// `LedgerReader.absorbedDebt`): positive when debt it restored was covered at once by
+    /// the player's other gems, negative when a floor refund took such gems back into debt.
+    /// A reversal undoes it.
+    public var absorbedChange: [String: Int64]
     /// When the ledger received it.
     public var receivedAt: Date
     /// For a take-back event: whether a later reversal gave its effect back.
@@ -126,8 +141,10 @@ public struct RevocationRecord: Hashable, Sendable, Codable {
     /// Creates a record.
     public init(
         event: RevocationEvent, purchase: TransactionKey? = nil, disposition: RevocationDisposition,
-        effect: [GrantLine], debtCreated: [String: Int64], receivedAt: Date, reversed: Bool
+        effect: [GrantLine], debtCreated: [String: Int64], absorbedChange: [String: Int64] = [:], receivedAt: Date,
+        reversed: Bool
     ) {
+        self.absorbedChange = absorbedChange
         self.event = event
         self.purchase = purchase ?? event.purchaseKey
         self.disposition = disposition

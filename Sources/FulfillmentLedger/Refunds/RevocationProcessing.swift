@@ -92,25 +92,30 @@ extension Ledger {
             if let reversal = state.lastReversalDate, event.eventDate <= reversal {
                 result.disposition = .stale
             } else {
+                let unitsBefore = state.refundedQuantity
                 let take = takeBack(event, from: transaction, state: &state)
-                if take.units == 0 {
+                if take.units == 0 && !take.removesEntitlements {
                     result.disposition = .noChange
                 } else {
                     let policy = catalog.product(id: transaction.productID)?.refundPolicy ?? .clawback
                     let applied = try RefundEffects.takeBack(
-                        transaction, units: take.units, removeEntitlements: take.removesEntitlements, policy: policy,
-                        now: now, writer: writer)
+                        transaction, units: take.units, unitsBefore: unitsBefore,
+                        removeEntitlements: take.removesEntitlements, policy: policy, catalog: catalog, now: now,
+                        writer: writer)
                     // A floored refund of what was already spent takes nothing; the flag records it.
                     result.disposition = applied.effect.isEmpty ? .noChange : .applied
                     result.effect = applied.effect
                     result.debtCreated = applied.debt
+                    result.absorbedChange = applied.absorbed
                 }
             }
         } else {
             if let takeBack = state.lastTakeBackDate, event.eventDate <= takeBack {
                 result.disposition = .stale
             } else {
-                result.effect = try RefundEffects.giveBack(transaction, now: now, writer: writer, eventCountMax: configuration.revocationEventCountMax)
+                result.effect = try RefundEffects.giveBack(
+                    transaction, catalog: catalog, now: now, writer: writer,
+                    eventCountMax: configuration.revocationEventCountMax)
                 result.disposition = result.effect.isEmpty ? .noChange : .applied
                 state.status = .active
                 state.refundedQuantity = 0
@@ -127,7 +132,17 @@ extension Ledger {
         _ event: RevocationEvent, from transaction: TransactionRecord, state: inout RefundState
     ) -> (units: Int, removesEntitlements: Bool) {
         let remaining = transaction.quantity - state.refundedQuantity
-        let units = event.kind == .partialRefund ? min(event.quantity ?? 0, remaining) : remaining
+        let units: Int
+        if event.kind == .partialRefund {
+            let quantity = event.quantity ?? 0
+            // A cumulative quantity says how much the store has refunded in all; only what
+            // goes beyond the units already taken is new.
+            units = min(event.quantityIsCumulative ? max(0, quantity - state.refundedQuantity) : quantity, remaining)
+        } else {
+            units = remaining
+        }
+        // A purchase no longer in force gave up its entitlements already.
+        let wasInForce = state.status == .active || state.status == .partiallyRefunded
         state.refundedQuantity += units
         state.lastTakeBackDate = max(state.lastTakeBackDate ?? event.eventDate, event.eventDate)
         let everything = state.refundedQuantity >= transaction.quantity
@@ -138,7 +153,7 @@ extension Ledger {
         } else {
             state.status = .partiallyRefunded
         }
-        return (units, everything)
+        return (units, everything && wasInForce)
     }
 
     private func logRevocation(

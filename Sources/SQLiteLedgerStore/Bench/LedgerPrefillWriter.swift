@@ -31,7 +31,7 @@ final class LedgerPrefillWriter {
         stepMilliseconds = LedgerPrefill.historySeconds * 1000 / Double(plan.transactionCount)
         purchasesByPlayer = [Int32](repeating: 0, count: plan.playerCount)
         insertTransaction = try connection.prepare(
-            "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (\(Self.placeholders(14)))")
+            "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (\(Self.placeholders(15)))")
         let eventSQL =
             "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (\(Self.placeholders(6)))"
         insertGrantedEvent = try connection.prepare(eventSQL)
@@ -57,6 +57,7 @@ final class LedgerPrefillWriter {
         insertTransaction.bind(8, plan.environment.rawValue)
         insertTransaction.bind(11, plan.catalogVersion)
         insertTransaction.bind(12, grantsJSON)
+        insertTransaction.bind(15, Int64(1))
         // The details the fulfillment pipeline writes for a quantity-1 purchase and its finish.
         let summary = plan.grants.isEmpty ? "nothing new (already owned)" : plan.grants.map(\.description).joined(separator: ", ")
         insertGrantedEvent.bind(1, LedgerEventKind.purchaseGranted.rawValue)

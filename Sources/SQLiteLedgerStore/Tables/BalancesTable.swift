@@ -40,10 +40,11 @@ extension SQLiteLedgerSession {
         }
     }
 
-    /// Clears a player's balances (game reset).
+    /// Clears a player's balances (game reset), except debt: a reset must not erase what a
+    /// clawback left owed.
     func deleteBalances(playerID: String) throws(LedgerError) {
         try sql { () throws(SQLiteError) in
-            try connection.statement("DELETE FROM balances WHERE player_id = ?").run([.text(playerID)])
+            try connection.statement("DELETE FROM balances WHERE player_id = ? AND amount >= 0").run([.text(playerID)])
         }
     }
 }

@@ -1,7 +1,7 @@
 import FulfillmentLedger
 
-/// `entitlement_versions`: a counter per player, bumped on every entitlement change, so a
-/// game server can tell a cached entitlement list is stale. No row means version 0.
+/// `entitlement_versions`: a counter per player (migration 2), bumped on every entitlement
+/// change. Migration 5 moved it into `players`; this is kept only for migration 2.
 enum EntitlementVersionsTable {
     static let createSQL = """
         CREATE TABLE entitlement_versions (
@@ -9,31 +9,4 @@ enum EntitlementVersionsTable {
             version INTEGER NOT NULL CHECK (version >= 1)
         ) WITHOUT ROWID;
         """
-
-    static let selectSQL = "SELECT version FROM entitlement_versions WHERE player_id = ?"
-    // RETURNING reads the new value in the same statement as the write (SQLite 3.35+).
-    static let bumpSQL = """
-        INSERT INTO entitlement_versions (player_id, version) VALUES (?, 1)
-        ON CONFLICT (player_id) DO UPDATE SET version = version + 1
-        RETURNING version
-        """
-}
-
-extension SQLiteLedgerSession {
-    /// A player's entitlement version; 0 without a row.
-    func entitlementVersion(playerID: String) throws(LedgerError) -> Int64 {
-        try sql { () throws(SQLiteError) in
-            try connection.statement(EntitlementVersionsTable.selectSQL)
-                .queryOne([.text(playerID)]) { $0.int64(0) } ?? 0
-        }
-    }
-
-    /// Adds one to a player's version, creating it at 1, and returns the new value.
-    func bumpEntitlementVersion(playerID: String) throws(LedgerError) -> Int64 {
-        let version = try sql { () throws(SQLiteError) in
-            try connection.statement(EntitlementVersionsTable.bumpSQL).queryOne([.text(playerID)]) { $0.int64(0) }
-        }
-        guard let version else { throw corrupt("entitlement version of \(playerID)") }
-        return version
-    }
 }

@@ -1,7 +1,8 @@
 import Foundation
 import FulfillmentLedger
 
-/// `entitlements`: what each player owns (`remove_ads`). Kept by a game reset.
+/// `entitlements`: what each player owns (`remove_ads`), one row per purchase that pays for
+/// it; owned while at least one row is left. Kept by a game reset.
 enum EntitlementsTable {
     // The source reference is deferred: the grant writes the entitlement before the
     // ledger row of the same transaction, and both commit together.
@@ -18,6 +19,26 @@ enum EntitlementsTable {
         ) WITHOUT ROWID;
         """
 
+    /// Migration 5: a row per purchase that pays for a player's entitlement, so refunding one
+    /// of two purchases that grant the same entitlement leaves it owned. Existing rows (one
+    /// per owned entitlement) carry over as they are.
+    static let payersSQL = """
+        CREATE TABLE entitlement_payers (
+            player_id TEXT NOT NULL,
+            entitlement_id TEXT NOT NULL,
+            source_store TEXT NOT NULL,
+            source_transaction_id TEXT NOT NULL,
+            granted_at_ms INTEGER NOT NULL,
+            PRIMARY KEY (player_id, entitlement_id, source_store, source_transaction_id),
+            FOREIGN KEY (source_store, source_transaction_id)
+                REFERENCES ledger_transactions (store, transaction_id) DEFERRABLE INITIALLY DEFERRED
+        ) WITHOUT ROWID;
+        INSERT INTO entitlement_payers
+            SELECT player_id, entitlement_id, source_store, source_transaction_id, granted_at_ms FROM entitlements;
+        DROP TABLE entitlements;
+        ALTER TABLE entitlement_payers RENAME TO entitlements;
+        """
+
     /// Most entitlements read for one player.
     static let rowCountMax = 10_000
 }
@@ -28,7 +49,7 @@ extension SQLiteLedgerSession {
             try connection.statement(
                 """
                 SELECT entitlement_id, granted_at_ms, source_store, source_transaction_id
-                FROM entitlements WHERE player_id = ? ORDER BY entitlement_id
+                FROM entitlements WHERE player_id = ? ORDER BY entitlement_id, granted_at_ms, source_store, source_transaction_id
                 """
             ).query([.text(playerID)], rowCountMax: EntitlementsTable.rowCountMax) { row in
                 EntitlementRecord(
@@ -43,7 +64,7 @@ extension SQLiteLedgerSession {
             try connection.statement(
                 """
                 INSERT INTO entitlements (player_id, entitlement_id, granted_at_ms, source_store, source_transaction_id)
-                VALUES (?, ?, ?, ?, ?) ON CONFLICT (player_id, entitlement_id) DO NOTHING
+                VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
                 """
             ).run([
                 .text(playerID), .text(record.entitlementID), .integer(record.grantedAt.ledgerMilliseconds),
@@ -53,11 +74,15 @@ extension SQLiteLedgerSession {
         }
     }
 
-    /// Deletes an owned entitlement; false when the player did not own it.
-    func revokeEntitlement(playerID: String, entitlementID: String) throws(LedgerError) -> Bool {
+    /// Deletes one purchase's payment for an entitlement; false when it did not pay for it.
+    func releaseEntitlement(playerID: String, entitlementID: String, source: TransactionKey) throws(LedgerError) -> Bool {
         try sql { () throws(SQLiteError) in
-            try connection.statement("DELETE FROM entitlements WHERE player_id = ? AND entitlement_id = ?")
-                .run([.text(playerID), .text(entitlementID)])
+            try connection.statement(
+                """
+                DELETE FROM entitlements
+                WHERE player_id = ? AND entitlement_id = ? AND source_store = ? AND source_transaction_id = ?
+                """
+            ).run([.text(playerID), .text(entitlementID), .text(source.store.rawValue), .text(source.transactionID)])
             return connection.changes == 1
         }
     }

@@ -1,3 +1,4 @@
+import Foundation
 import FulfillmentLedger
 
 /// `purchase_counts`: purchases per player, product and period (`lifetime`, `2026-W48`),
@@ -42,8 +43,9 @@ extension SQLiteLedgerSession {
         }
     }
 
-    func resetProgress(playerID: String) throws(LedgerError) {
+    func resetProgress(playerID: String, at date: Date) throws(LedgerError) {
         try deleteBalances(playerID: playerID)
+        try setLastReset(playerID: playerID, at: date)
         try deleteInventory(playerID: playerID)
         try deletePurchaseCounts(playerID: playerID)
     }

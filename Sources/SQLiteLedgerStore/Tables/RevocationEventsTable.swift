@@ -29,6 +29,8 @@ enum RevocationEventsTable {
     static let addPurchaseSQL = """
         ALTER TABLE revocation_events ADD COLUMN original_transaction_id TEXT;
         ALTER TABLE revocation_events ADD COLUMN purchase_id TEXT;
+        ALTER TABLE revocation_events ADD COLUMN quantity_is_cumulative INTEGER;
+        ALTER TABLE revocation_events ADD COLUMN absorbed_change TEXT;
         UPDATE revocation_events SET purchase_id = transaction_id;
         DROP INDEX revocation_events_by_transaction;
         CREATE INDEX revocation_events_by_purchase ON revocation_events (store, purchase_id, event_date_ms);
@@ -36,7 +38,8 @@ enum RevocationEventsTable {
 
     static let columns = """
         event_id, store, transaction_id, kind, quantity, event_date_ms, reason, disposition, effect, debt_created,
-        received_at_ms, reversed, original_transaction_id, purchase_id
+        received_at_ms, reversed, original_transaction_id, purchase_id, quantity_is_cumulative,
+        absorbed_change
         """
 
     static let selectOneSQL = "SELECT \(columns) FROM revocation_events WHERE event_id = ?"
@@ -44,9 +47,9 @@ enum RevocationEventsTable {
         SELECT \(columns) FROM revocation_events WHERE store = ? AND purchase_id = ?
         ORDER BY event_date_ms, received_at_ms, event_id LIMIT ?
         """
-    static let insertSQL = "INSERT INTO revocation_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    static let insertSQL = "INSERT INTO revocation_events (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
     static let updateSQL = """
-        UPDATE revocation_events SET disposition = ?, effect = ?, debt_created = ?, reversed = ?
+        UPDATE revocation_events SET disposition = ?, effect = ?, debt_created = ?, reversed = ?, absorbed_change = ?
         WHERE event_id = ?
         """
 }
@@ -77,6 +80,7 @@ extension SQLiteLedgerSession {
     func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
         let effect = TransactionsTable.encodeGrants(record.effect)
         let debt = try encodeDebt(record.debtCreated)
+        let absorbed = record.absorbedChange.isEmpty ? nil : try encodeDebt(record.absorbedChange)
         let event = record.event
         try sql { () throws(SQLiteError) in
             try connection.statement(RevocationEventsTable.insertSQL).run([
@@ -86,6 +90,7 @@ extension SQLiteLedgerSession {
                 .text(record.disposition.rawValue), .text(effect), .text(debt),
                 .integer(record.receivedAt.ledgerMilliseconds), .integer(record.reversed ? 1 : 0),
                 .text(event.originalTransactionID), .text(record.purchase.transactionID),
+                .integer(event.quantityIsCumulative ? 1 : nil), .text(absorbed),
             ])
         }
     }
@@ -94,10 +99,11 @@ extension SQLiteLedgerSession {
     func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
         let effect = TransactionsTable.encodeGrants(record.effect)
         let debt = try encodeDebt(record.debtCreated)
+        let absorbed = record.absorbedChange.isEmpty ? nil : try encodeDebt(record.absorbedChange)
         try sql { () throws(SQLiteError) in
             try connection.statement(RevocationEventsTable.updateSQL).run([
                 .text(record.disposition.rawValue), .text(effect), .text(debt), .integer(record.reversed ? 1 : 0),
-                .text(record.event.eventID),
+                .text(absorbed), .text(record.event.eventID),
             ])
         }
     }
@@ -112,6 +118,8 @@ extension SQLiteLedgerSession {
         var receivedMilliseconds, reversed: Int64
         var originalTransactionID: String?
         var purchaseID: String
+        var quantityIsCumulative: Bool
+        var absorbedChange: String?
     }
 
     /// Copies the columns of `RevocationEventsTable.columns` out of the current row.
@@ -120,7 +128,8 @@ extension SQLiteLedgerSession {
             eventID: row.text(0), store: row.text(1), transactionID: row.text(2), kind: row.text(3),
             quantity: row.optionalInt64(4), eventDateMilliseconds: row.int64(5), reason: row.optionalText(6),
             disposition: row.text(7), effect: row.text(8), debt: row.text(9), receivedMilliseconds: row.int64(10),
-            reversed: row.int64(11), originalTransactionID: row.optionalText(12), purchaseID: row.text(13))
+            reversed: row.int64(11), originalTransactionID: row.optionalText(12), purchaseID: row.text(13),
+            quantityIsCumulative: row.optionalInt64(14) == 1, absorbedChange: row.optionalText(15))
     }
 
     /// Builds the record; an unknown disposition means the file was edited outside the ledger.
@@ -130,12 +139,14 @@ extension SQLiteLedgerSession {
         }
         let event = RevocationEvent(
             eventID: row.eventID, store: PlatformStore(rawValue: row.store), transactionID: row.transactionID,
-            originalTransactionID: row.originalTransactionID, kind: RevocationKind(rawValue: row.kind), quantity: row.quantity.map { Int($0) },
+            originalTransactionID: row.originalTransactionID, kind: RevocationKind(rawValue: row.kind),
+            quantity: row.quantity.map { Int($0) }, quantityIsCumulative: row.quantityIsCumulative,
             eventDate: Date(ledgerMilliseconds: row.eventDateMilliseconds), reason: row.reason)
         return RevocationRecord(
             event: event, purchase: TransactionKey(store: event.store, transactionID: row.purchaseID),
             disposition: disposition, effect: try decodeGrants(row.effect),
-            debtCreated: try decodeDebt(row.debt), receivedAt: Date(ledgerMilliseconds: row.receivedMilliseconds),
+            debtCreated: try decodeDebt(row.debt), absorbedChange: try row.absorbedChange.map(decodeDebt) ?? [:],
+            receivedAt: Date(ledgerMilliseconds: row.receivedMilliseconds),
             reversed: row.reversed != 0)
     }
 

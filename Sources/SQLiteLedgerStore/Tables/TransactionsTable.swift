@@ -27,15 +27,19 @@ enum TransactionsTable {
     /// Added by migration 5: the key names the purchase, and `store_transaction_id` the
     /// delivery that was granted, stored only when it differs from the key (a non-consumable
     /// first fulfilled from a restore), so the partial index holds just those rows.
+    /// `entitlements_listed` is 1 on rows whose grants list every entitlement the purchase
+    /// pays for; rows written before it are NULL (they left out entitlements already owned).
     static let addDeliveryIDSQL = """
         ALTER TABLE ledger_transactions ADD COLUMN store_transaction_id TEXT;
+        ALTER TABLE ledger_transactions ADD COLUMN entitlements_listed INTEGER;
         CREATE INDEX ledger_transactions_by_delivery ON ledger_transactions (store, store_transaction_id)
             WHERE store_transaction_id IS NOT NULL;
         """
 
     static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
-        purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id
+        purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id,
+        entitlements_listed
         """
 
     /// Grant lines (a ledger row's grants, a revocation's effect) are stored as a small JSON
@@ -52,7 +56,9 @@ enum TransactionsTable {
             appendJSONString(line.kind.rawValue, to: &text)
             text += ",\"id\":"
             appendJSONString(line.id, to: &text)
-            text += ",\"quantity\":\(line.quantity)}"
+            text += ",\"quantity\":\(line.quantity)"
+            if let repaid = line.debtRepaid { text += ",\"debtRepaid\":\(repaid)" }
+            text += "}"
         }
         return text + "]"
     }
@@ -123,7 +129,7 @@ extension SQLiteLedgerSession {
         let grants = TransactionsTable.encodeGrants(record.grants)
         try sql { () throws(SQLiteError) in
             try connection.statement(
-                "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             ).run([
                 .text(record.key.store.rawValue), .text(record.key.transactionID), .text(record.playerID),
                 .text(record.productID), .text(record.storeProductID), .text(record.productKind.rawValue),
@@ -131,6 +137,7 @@ extension SQLiteLedgerSession {
                 .integer(record.purchaseDate.ledgerMilliseconds), .integer(record.fulfilledAt.ledgerMilliseconds),
                 .text(record.catalogVersion), .text(grants), .integer(record.finishedAt?.ledgerMilliseconds),
                 .text(record.storeTransactionID == record.key.transactionID ? nil : record.storeTransactionID),
+                .integer(record.entitlementsListed ? 1 : nil),
             ])
         }
     }
@@ -164,6 +171,7 @@ extension SQLiteLedgerSession {
         var catalogVersion, grants: String
         var finishedMilliseconds: Int64?
         var storeTransactionID: String?
+        var entitlementsListed: Bool
     }
 
     private static func transactionRow(_ row: SQLiteRow) -> TransactionRow {
@@ -171,7 +179,8 @@ extension SQLiteLedgerSession {
             store: row.text(0), transactionID: row.text(1), playerID: row.text(2), productID: row.text(3),
             storeProductID: row.text(4), kind: row.text(5), quantity: row.int64(6), environment: row.text(7),
             purchaseMilliseconds: row.int64(8), fulfilledMilliseconds: row.int64(9), catalogVersion: row.text(10),
-            grants: row.text(11), finishedMilliseconds: row.optionalInt64(12), storeTransactionID: row.optionalText(13))
+            grants: row.text(11), finishedMilliseconds: row.optionalInt64(12), storeTransactionID: row.optionalText(13),
+            entitlementsListed: row.optionalInt64(14) != nil)
     }
 
     private func decodeTransaction(_ row: TransactionRow) throws(LedgerError) -> TransactionRecord {
@@ -183,7 +192,7 @@ extension SQLiteLedgerSession {
             purchaseDate: Date(ledgerMilliseconds: row.purchaseMilliseconds),
             fulfilledAt: Date(ledgerMilliseconds: row.fulfilledMilliseconds), catalogVersion: row.catalogVersion,
             grants: try decodeGrants(row.grants), finishedAt: row.finishedMilliseconds.map(Date.init(ledgerMilliseconds:)),
-            storeTransactionID: row.storeTransactionID)
+            storeTransactionID: row.storeTransactionID, entitlementsListed: row.entitlementsListed)
     }
 
     /// Reads grant lines stored by `encodeGrants`; unreadable text means the file was edited outside the ledger.
