@@ -1,12 +1,14 @@
 #ifndef FULFILLMENT_LEDGER_COPENSSL_SHIM_H
 #define FULFILLMENT_LEDGER_COPENSSL_SHIM_H
 #include <openssl/bn.h>
+#include <openssl/core_names.h>
 #include <openssl/ec.h>
 #include <openssl/ecdsa.h>
 #include <openssl/err.h>
 #include <openssl/evp.h>
 #include <openssl/obj_mac.h>
 #include <openssl/objects.h>
+#include <openssl/param_build.h>
 #include <openssl/pem.h>
 #include <openssl/rsa.h>
 #include <openssl/rand.h>

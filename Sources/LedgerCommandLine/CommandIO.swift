@@ -9,15 +9,19 @@ public struct CommandIO: Sendable {
     public var writeError: @Sendable (String) -> Void
     /// Reads standard input to its end, at most `byteCountMax` bytes; nil if it is larger.
     public var readInput: @Sendable (_ byteCountMax: Int) -> Data?
+    /// Reads an environment variable (the process's, unless a test supplies its own).
+    public var environmentValue: @Sendable (_ name: String) -> String?
 
     /// Creates an IO.
     public init(
         writeOutput: @escaping @Sendable (String) -> Void, writeError: @escaping @Sendable (String) -> Void,
-        readInput: @escaping @Sendable (Int) -> Data?
+        readInput: @escaping @Sendable (Int) -> Data?,
+        environmentValue: @escaping @Sendable (String) -> String? = { ProcessInfo.processInfo.environment[$0] }
     ) {
         self.writeOutput = writeOutput
         self.writeError = writeError
         self.readInput = readInput
+        self.environmentValue = environmentValue
     }
 
     /// The process's standard streams.
@@ -58,9 +62,14 @@ public struct CommandIO: Sendable {
 public final class CapturedIO: Sendable {
     private let state = Mutex<(output: String, error: String)>(("", ""))
     private let input: Data
+    private let environment: [String: String]
 
-    /// Creates a capture that serves `input` as standard input.
-    public init(input: String = "") { self.input = Data(input.utf8) }
+    /// Creates a capture that serves `input` as standard input and `environment` as the
+    /// environment variables (none by default, so the process's never leak into a test).
+    public init(input: String = "", environment: [String: String] = [:]) {
+        self.input = Data(input.utf8)
+        self.environment = environment
+    }
 
     /// Everything written to standard output.
     public var output: String { state.withLock { $0.output } }
@@ -72,6 +81,7 @@ public final class CapturedIO: Sendable {
         CommandIO(
             writeOutput: { text in self.state.withLock { $0.output += text } },
             writeError: { text in self.state.withLock { $0.error += text } },
-            readInput: { byteCountMax in self.input.count > byteCountMax ? nil : self.input })
+            readInput: { byteCountMax in self.input.count > byteCountMax ? nil : self.input },
+            environmentValue: { name in self.environment[name] })
     }
 }

@@ -11,6 +11,7 @@ struct DemoScript {
     let appStore: AppStoreSimulator
     let appStoreVerifier: SignedDataVerifier
     let playStore: PlayStoreSimulator
+    let pushSigner: PubSubPushSigner
     let playPlayer = "player-kibble-3"
     static let packageName = "com.kibblestreet.td"
     let faults: ScriptedFaultInjector
@@ -30,6 +31,8 @@ struct DemoScript {
                 rootCertificates: [appStore.rootCertificateDER], bundleID: Self.bundleID, environment: .sandbox))
         // A simulated Google Play Developer API: tokens verified by asking it, finished by consume/acknowledge.
         playStore = PlayStoreSimulator(packageName: Self.packageName, clock: clock)
+        // Signs Pub/Sub push tokens as Google does, with a generated key the processor trusts.
+        pushSigner = try PubSubPushSigner(clock: clock)
         faults = ScriptedFaultInjector()
         self.narrator = narrator
         var configuration = LedgerConfiguration.sandbox
@@ -70,12 +73,21 @@ struct DemoScript {
             "purchase token verified with the Play Developer API -> \(describe(outcome)); consumed after the commit")
         _ = playStore.void(token: token)
         let processor = PlayNotificationProcessor(
-            api: playStore, packageName: Self.packageName, ledger: ledger,
+            api: playStore, packageName: Self.packageName, ledger: ledger, authenticator: pushSigner.authenticator(),
             playerResolver: { [playPlayer] account in account == AppAccountToken.forPlayer(playPlayer) ? playPlayer : nil })
-        let outcomeOfVoid = try await processor.process(playStore.voidedBody(for: token, refundType: 1))
+        let body = playStore.voidedBody(for: token, refundType: 1)
+        var forged = PubSubPushSigner.Token()
+        forged.audience = "https://attacker.example"
+        let refused = try await processor.process(headers: try pushSigner.headers(forged), body: body)
+        try expect(refused.httpStatus == 403 && (try ledger.player(playPlayer).balances["gems"] ?? 0) > 0,
+            "a push with another audience is refused and changes nothing", refused)
+        let outcomeOfVoid = try await processor.process(headers: try pushSigner.headers(), body: body)
         let gems = try ledger.player(playPlayer).balances["gems"] ?? 0
         try expect(gems == 0, "a voided purchase RTDN claws back the gems", outcomeOfVoid)
-        narrator.step("   voided purchase (RTDN)", "Pub/Sub push -> refund applied; gems back to \(gems)")
+        narrator.step(
+            "   voided purchase (RTDN)",
+            "a push whose OIDC token names another audience -> refused (403); the authenticated push, "
+                + "confirmed by voidedpurchases.list -> refund applied; gems back to \(gems)")
     }
 
     private func purchaseAndDuplicate() async throws -> TransactionSubmission {

@@ -7,7 +7,9 @@ import Synchronization
 /// `ledger playstore` commands offline and in tests.
 ///
 /// The file: `{"purchases": {"TOKEN": {ProductPurchase JSON}, ...}, "voided": [{VoidedPurchase JSON}, ...]}`.
-/// Acknowledge and consume succeed and are remembered for the life of the process only.
+/// The file stands in for Google: a void is confirmed only when its `voided` list names it (or
+/// its purchase shows `purchaseState` 1 or `refundableQuantity` 0, as `purchases.products.get`
+/// would). Acknowledge and consume succeed and are remembered for the life of the process only.
 final class PlayPurchasesFile: PlayPurchasesAPI {
     /// Largest file read.
     static let byteCountMax = 4 * 1024 * 1024
@@ -53,9 +55,15 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
     }
 
     func voidedPurchases(
-        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
+        includeQuantityBasedPartialRefund: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage {
-        let all = (contents.voided ?? []).filter { ($0.voidedDate ?? .distantPast) >= startTime }
+        // As Google: partial refunds only when asked for; a record with a bad time is listed
+        // (the caller refuses it), one outside the window is not.
+        let all = (contents.voided ?? []).filter { record in
+            (includeQuantityBasedPartialRefund || record.voidedQuantity == nil)
+                && (record.voidedDate.map { $0 >= startTime } ?? true)
+        }
         let offset = Int(pageToken ?? "0") ?? 0
         let page = Array(all.dropFirst(offset).prefix(max(1, maxResults)))
         let next = offset + page.count < all.count ? String(offset + page.count) : nil

@@ -7,27 +7,47 @@ import PlayStoreAdapter
 enum PlayStoreLedgerCommands {
     /// Largest push body read.
     static let bodyByteCountMax = 64 * 1024
+    /// The environment variable holding the push's `Authorization` header when `--authorization` is not given.
+    static let authorizationVariable = "LEDGER_PUSH_AUTHORIZATION"
+    /// The options of the push's authentication.
+    static let pushOptions: Set<String> = ["authorization", "audience", "push-service-account", "jwks"]
 
     static let rtdn = Command(
         words: ["playstore", "rtdn"],
         summary: "apply one Google Play real-time developer notification read from stdin",
         help: """
             usage: ledger playstore rtdn --db FILE --catalog FILE --package NAME
+                     --audience AUD --push-service-account EMAIL [--jwks FILE]
+                     [--authorization "Bearer JWT"]
                      (--service-account FILE [--api-base URL] | --purchases FILE)
 
             Reads one Pub/Sub push body ({"message": {"data": BASE64, "messageId": ...}}) on
-            stdin and applies it once by messageId: a purchased or canceled one-time product
+            stdin. The push's Authorization header (--authorization, else the environment
+            variable \(authorizationVariable)) must carry Pub/Sub's OIDC token: RS256, signed
+            by a key of Google's key set, issued by Google for AUD and EMAIL, not expired.
+            Otherwise nothing is read or recorded. An authenticated push is applied once by
+            messageId: a purchased or canceled one-time product is read back from Google and
             goes through the pipeline for the player named by obfuscatedExternalAccountId (set
-            it to the player ID at purchase); a voided purchase becomes a refund; a test
-            notification is logged. The database must exist.
+            it to the player ID at purchase); a void becomes a refund once Google confirms it
+            (voidedpurchases.list lists it, or purchases.products.get shows the purchase
+            canceled or wholly refunded), else it is recorded as unconfirmed for voided-sync;
+            a test notification is logged. The database must exist.
 
             options:
+              --audience AUD            the push subscription's token audience
+              --push-service-account EMAIL
+                                        the push subscription's service account
+              --jwks FILE               Google's key set from a file (offline trials); without
+                                        it the set is fetched from Google (cached, retried)
+              --authorization VALUE     the push's Authorization header; prefer the variable
+                                        \(authorizationVariable), which other users cannot see
             \(PlayStoreCommands.apiHelp)
 
-            exit codes: 0 processed (or already processed), 3 rejected, 1 infrastructure error,
-              64 usage, 65 invalid input or catalog, 66 database or catalog missing
+            exit codes: 0 processed (or already processed, or a void left unconfirmed),
+              3 rejected, 77 the push did not authenticate, 1 infrastructure error (answer
+              5xx), 64 usage, 65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog"]),
+        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog"]).union(pushOptions),
         run: { arguments, io in await runRTDN(arguments, io: io) })
 
     static let voidedSync = Command(
@@ -37,8 +57,10 @@ enum PlayStoreLedgerCommands {
             usage: ledger playstore voided-sync --db FILE --catalog FILE --package NAME
                      (--service-account FILE [--api-base URL] | --purchases FILE)
 
-            Pages through voidedpurchases.list from the saved watermark (less an overlap
-            window, at most 30 days back), applies each voided purchase once as a refund, and
+            Pages through voidedpurchases.list (quantity-based partial refunds included) from
+            the saved watermark (less an overlap window, at most 30 days back), applies each
+            voided purchase once as a refund (a partial refund takes back its voidedQuantity
+            units), checks each purchase it changed against Google's refundableQuantity, and
             saves the new watermark. Running it again applies nothing twice. The database must exist.
 
             options:
@@ -67,15 +89,37 @@ enum PlayStoreLedgerCommands {
         var detail: String?
         var disposition: String?
         var effect: [GrantLine]?
+        var code: Int?
+        var httpStatus: Int?
+        var refundCheck: String?
+        var alreadyRecorded: Bool?
+    }
+
+    /// The authenticator the push options describe: Google's key set from `--jwks FILE`, else
+    /// fetched from Google.
+    static func authenticator(_ arguments: Arguments) throws(Arguments.UsageError) -> PubSubPushAuthenticator {
+        let authentication = PubSubPushAuthentication(
+            audience: try arguments.required("audience"), serviceAccountEmail: try arguments.required("push-service-account"))
+        guard let path = arguments.value("jwks") else {
+            return PubSubPushAuthenticator(configuration: authentication, keys: GoogleSigningKeys())
+        }
+        do throws(PlayAPIError) {
+            return PubSubPushAuthenticator(configuration: authentication, keys: try StaticSigningKeys(contentsOfFile: path))
+        } catch {
+            throw Arguments.UsageError(message: "--jwks \(path) is not a usable key set: \(error)")
+        }
     }
 
     static func runRTDN(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let (api, package, environment): (any PlayPurchasesAPI, String, StoreEnvironment)
+        let authenticator: PubSubPushAuthenticator
         do throws(Arguments.UsageError) {
             (api, package, environment) = try ledgerOptions(arguments)
+            authenticator = try Self.authenticator(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore rtdn")
         }
+        let authorization = arguments.value("authorization") ?? io.environmentValue(authorizationVariable)
         guard let body = io.readInput(bodyByteCountMax) else {
             io.printError("ledger playstore rtdn: stdin is larger than \(bodyByteCountMax) bytes")
             return .dataError
@@ -83,31 +127,48 @@ enum PlayStoreLedgerCommands {
         do throws(LedgerError) {
             let ledger = try PlayStoreCommands.ledger(arguments, api: api, package: package, environment: environment)
             let processor = PlayNotificationProcessor(
-                api: api, packageName: package, ledger: ledger, playerResolver: { account in account })
-            switch try await processor.process(body) {
-            case .rejected(let reason):
-                io.printJSON(RTDNOutput(outcome: "rejected", detail: reason))
-                return .rejected
-            case .alreadyProcessed(let record):
-                io.printJSON(RTDNOutput(outcome: "alreadyProcessed", detail: record.outcome))
-            case .fulfillment(let outcome):
-                io.printJSON(RTDNOutput(outcome: outcome.name, detail: outcome.rejection?.description))
-                return outcome.rejection == nil ? .ok : .rejected
-            case .unresolved(let record):
-                io.printJSON(RTDNOutput(outcome: "unresolved", detail: record.outcome))
-            case .revocation(let revocation):
-                io.printJSON(
-                    RTDNOutput(
-                        outcome: "revocation", detail: revocation.rejection?.description,
-                        disposition: revocation.record?.disposition.rawValue, effect: revocation.record?.effect))
-                return revocation.record == nil ? .rejected : .ok
-            case .logged(let record):
-                io.printJSON(RTDNOutput(outcome: "logged", detail: record.type))
-            }
-            return .ok
+                api: api, packageName: package, ledger: ledger, authenticator: authenticator,
+                playerResolver: { account in account })
+            let outcome = try await processor.process(
+                headers: authorization.map { ["Authorization": $0] } ?? [:], body: body)
+            return printRTDN(outcome, io: io)
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "playstore rtdn")
         }
+    }
+
+    /// Prints one outcome as JSON and returns its exit code.
+    static func printRTDN(_ outcome: PlayNotificationOutcome, io: CommandIO) -> ExitCode {
+        switch outcome {
+        case .unauthenticated(let failure):
+            io.printJSON(
+                RTDNOutput(
+                    outcome: "unauthenticated", detail: failure.description, code: failure.reason.code,
+                    httpStatus: failure.httpStatus))
+            return .noPermission
+        case .rejected(let rejection):
+            io.printJSON(RTDNOutput(outcome: "rejected", detail: rejection.description, code: rejection.reason.code))
+            return .rejected
+        case .alreadyProcessed(let record):
+            io.printJSON(RTDNOutput(outcome: "alreadyProcessed", detail: record.outcome))
+        case .fulfillment(let outcome):
+            io.printJSON(RTDNOutput(outcome: outcome.name, detail: outcome.rejection?.description))
+            return outcome.rejection == nil ? .ok : .rejected
+        case .unresolved(let record):
+            io.printJSON(RTDNOutput(outcome: "unresolved", detail: record.outcome))
+        case .revocation(let revocation, let check):
+            io.printJSON(
+                RTDNOutput(
+                    outcome: "revocation", detail: revocation.rejection?.description,
+                    disposition: revocation.record?.disposition.rawValue, effect: revocation.record?.effect,
+                    refundCheck: check?.description, alreadyRecorded: revocation.record.map { _ in revocation.isAlreadyRecorded }))
+            return revocation.record == nil ? .rejected : .ok
+        case .unconfirmed(let record):
+            io.printJSON(RTDNOutput(outcome: "unconfirmed", detail: record.outcome))
+        case .logged(let record):
+            io.printJSON(RTDNOutput(outcome: "logged", detail: record.type))
+        }
+        return .ok
     }
 
     struct SyncOutput: Encodable {
@@ -115,6 +176,8 @@ enum PlayStoreLedgerCommands {
         var voidedSeen: Int
         var recorded: Int
         var alreadyRecorded: Int
+        var skipped: Int
+        var refundChecks: [String: String]
         var truncated: Bool
         var watermarkMilliseconds: Int64?
     }
@@ -132,11 +195,20 @@ enum PlayStoreLedgerCommands {
             io.printJSON(
                 SyncOutput(
                     pagesRead: report.pagesRead, voidedSeen: report.voidedSeen, recorded: report.recorded,
-                    alreadyRecorded: report.alreadyRecorded, truncated: report.truncated,
+                    alreadyRecorded: report.alreadyRecorded, skipped: report.skipped,
+                    refundChecks: report.refundChecks.mapValues(\.description), truncated: report.truncated,
                     watermarkMilliseconds: report.watermarkSaved))
             return .ok
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "playstore voided-sync")
         }
+    }
+}
+
+extension RevocationOutcome {
+    /// Whether the event was recorded before (by the sync or another notification).
+    fileprivate var isAlreadyRecorded: Bool {
+        if case .alreadyRecorded = self { return true }
+        return false
     }
 }

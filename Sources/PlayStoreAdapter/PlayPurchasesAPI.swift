@@ -42,7 +42,10 @@ public protocol PlayPurchasesAPI: Sendable {
     /// `purchases.products.consume` (consumables).
     func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError)
     /// One page of `voidedpurchases.list` for one-time products, `startTime` at most 30 days back.
+    /// Google lists quantity-based partial refunds (with `voidedQuantity`) only when
+    /// `includeQuantityBasedPartialRefund` is true; the ledger always asks for them.
     func voidedPurchases(
-        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
+        includeQuantityBasedPartialRefund: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage
 }

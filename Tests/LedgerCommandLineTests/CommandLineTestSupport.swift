@@ -57,9 +57,10 @@ struct LedgerRun {
     var outputLines: [String] { output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) }
 }
 
-/// Runs `ledger` with `arguments`, serving `input` on standard input.
-func ledger(_ arguments: [String], input: String = "") async -> LedgerRun {
-    let captured = CapturedIO(input: input)
+/// Runs `ledger` with `arguments`, serving `input` on standard input and `environment` as
+/// the environment variables.
+func ledger(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async -> LedgerRun {
+    let captured = CapturedIO(input: input, environment: environment)
     let code = await LedgerCommandLine.run(arguments, io: captured.io)
     return LedgerRun(code: code, output: captured.output, error: captured.error)
 }

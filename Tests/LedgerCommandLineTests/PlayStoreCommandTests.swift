@@ -1,49 +1,18 @@
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import PlayStoreAdapter
 import Testing
 
 /// `ledger playstore verify`, `rtdn` and `voided-sync`, answered from a purchases file.
 @Suite struct PlayStoreCommandTests {
-    static let package = "com.kibblestreet.td"
-    /// An hour ago, inside the 30 days voided purchases can be listed for.
-    static let voidedMilliseconds = (Int64(Date().timeIntervalSince1970) - 3_600) * 1_000
-
-    static func purchasesFile(in scratch: ScratchDirectory, voided: Bool) throws -> String {
-        var file: [String: Any] = [
-            "purchases": [
-                "tok-1": [
-                    "purchaseState": 0, "orderId": "GPA.1", "productId": "gems_small", "quantity": 2,
-                    "obfuscatedExternalAccountId": "p1", "purchaseTimeMillis": "1767571200000",
-                ],
-                "tok-pending": ["purchaseState": 2, "productId": "gems_small", "obfuscatedExternalAccountId": "p1"],
-            ]
-        ]
-        if voided {
-            file["voided"] = [
-                ["purchaseToken": "tok-1", "orderId": "GPA.1", "voidedTimeMillis": String(voidedMilliseconds), "voidedSource": 0,
-                 "voidedReason": 1]
-            ]
-        }
-        return try scratch.write(
-            String(decoding: try JSONSerialization.data(withJSONObject: file, options: [.sortedKeys]), as: UTF8.self),
-            to: voided ? "purchases-voided.json" : "purchases.json")
-    }
-
-    /// A Pub/Sub push body carrying a developer notification, as Google sends it.
-    static func pushBody(messageID: String, _ notification: [String: Any]) throws -> String {
-        var developer: [String: Any] = ["version": "1.0", "packageName": package, "eventTimeMillis": String(voidedMilliseconds)]
-        developer.merge(notification) { _, new in new }
-        let data = try JSONSerialization.data(withJSONObject: developer).base64EncodedString()
-        let envelope: [String: Any] = ["message": ["data": data, "messageId": messageID], "subscription": "projects/p/subscriptions/s"]
-        return String(decoding: try JSONSerialization.data(withJSONObject: envelope), as: UTF8.self)
-    }
+    typealias Fixture = PlayCommandFixture
 
     @Test func verifyPrintsWhatTheLedgerWouldSee() async throws {
-        let scratch = try ScratchDirectory()
-        let file = try Self.purchasesFile(in: scratch, voided: false)
+        let fixture = try await Fixture()
+        let file = try fixture.purchasesFile(["tok-1": Fixture.gems(quantity: 2)])
         let found = await ledger([
-            "playstore", "verify", "--token", "tok-1", "--product", "gems_small", "--package", Self.package,
+            "playstore", "verify", "--token", "tok-1", "--product", "gems_small", "--package", Fixture.package,
             "--purchases", file,
         ])
         #expect(found.code == 0, "\(found.output)\(found.error)")
@@ -51,7 +20,7 @@ import Testing
         #expect(json["state"] as? String == "purchased" && json["quantity"] as? Int == 2)
         #expect(json["accountBinding"] as? String == "p1")
         let unknown = await ledger([
-            "playstore", "verify", "--token", "nope", "--product", "gems_small", "--package", Self.package,
+            "playstore", "verify", "--token", "nope", "--product", "gems_small", "--package", Fixture.package,
             "--purchases", file,
         ])
         #expect(unknown.code == 65)
@@ -59,36 +28,102 @@ import Testing
     }
 
     @Test func rtdnPurchaseThenVoidAppliesOnceAndTheSyncAgrees() async throws {
-        let scratch = try ScratchDirectory()
-        let db = scratch.path("ledger.sqlite")
-        try #require(try await fulfill(["transactionID": "seed", "productID": "test.gems_small", "playerID": "p0"], db: db).code == 0)
-        let common = ["--db", db, "--catalog", repoCatalogPath, "--package", Self.package]
-
-        let purchases = try Self.purchasesFile(in: scratch, voided: false)
-        let purchased = try Self.pushBody(
-            messageID: "m-1",
-            ["oneTimeProductNotification": ["version": "1.0", "notificationType": 1, "purchaseToken": "tok-1", "sku": "gems_small"]])
-        let granted = await ledger(["playstore", "rtdn"] + common + ["--purchases", purchases], input: purchased)
+        let fixture = try await Fixture()
+        let purchases = try fixture.purchasesFile(["tok-1": Fixture.gems(quantity: 2)])
+        let purchased = try Fixture.purchasedBody(messageID: "m-1", token: "tok-1", sku: "gems_small")
+        let granted = try await fixture.rtdn(purchased, purchases: purchases)
         #expect(granted.code == 0, "\(granted.output)\(granted.error)")
         #expect(try granted.json()["outcome"] as? String == "granted")
-        #expect(try await balances("p1", db: db) == ["gems": 200])
-        let again = await ledger(["playstore", "rtdn"] + common + ["--purchases", purchases], input: purchased)
+        #expect(try await balances("p1", db: fixture.db) == ["gems": 200])
+        let again = try await fixture.rtdn(purchased, purchases: purchases)
         #expect(try again.json()["outcome"] as? String == "alreadyProcessed")
 
-        let withVoid = try Self.purchasesFile(in: scratch, voided: true)
-        let voidBody = try Self.pushBody(
-            messageID: "m-2",
-            ["voidedPurchaseNotification": ["purchaseToken": "tok-1", "orderId": "GPA.1", "productType": 2, "refundType": 1]])
-        let refunded = await ledger(["playstore", "rtdn"] + common + ["--purchases", withVoid], input: voidBody)
+        let voidedAt = Fixture.hourAgoMilliseconds
+        let withVoid = try fixture.purchasesFile(
+            ["tok-1": Fixture.gems(quantity: 2, refundable: 0)], voided: [Fixture.voided("tok-1", at: voidedAt)])
+        let voidBody = try Fixture.voidBody(messageID: "m-2", token: "tok-1", refundType: 1)
+        let refunded = try await fixture.rtdn(voidBody, purchases: withVoid)
         #expect(refunded.code == 0, "\(refunded.output)\(refunded.error)")
-        #expect(try refunded.json()["disposition"] as? String == "applied")
-        #expect(try await balances("p1", db: db).isEmpty)
+        let json = try refunded.json()
+        #expect(json["disposition"] as? String == "applied" && json["refundCheck"] as? String == "agrees (2 refunded)")
+        #expect(try await balances("p1", db: fixture.db).isEmpty)
 
-        let sync = await ledger(["playstore", "voided-sync"] + common + ["--purchases", withVoid])
+        let sync = try await fixture.voidedSync(purchases: withVoid)
         #expect(sync.code == 0, "\(sync.output)\(sync.error)")
         let report = try sync.json()
         #expect(report["recorded"] as? Int == 0 && report["alreadyRecorded"] as? Int == 1, "\(report)")
-        #expect(report["watermarkMilliseconds"] as? Int == Int(Self.voidedMilliseconds))
-        #expect(try await balances("p1", db: db).isEmpty, "the sync never refunds twice")
+        #expect(report["watermarkMilliseconds"] as? Int == Int(voidedAt))
+        #expect(try await balances("p1", db: fixture.db).isEmpty, "the sync never refunds twice")
+    }
+
+    @Test func aQuantityThreePurchaseLosesOneUnitPerPartialRefundOnce() async throws {
+        let fixture = try await Fixture()
+        let first = Fixture.hourAgoMilliseconds - 600_000
+        let second = Fixture.hourAgoMilliseconds
+        let bought = try fixture.purchasesFile(["tok-3": Fixture.gems(quantity: 3)])
+        let purchased = try Fixture.purchasedBody(messageID: "m-buy", token: "tok-3", sku: "gems_small")
+        #expect(try await fixture.rtdn(purchased, purchases: bought).code == 0)
+        #expect(try await balances("p1", db: fixture.db) == ["gems": 300])
+
+        // Google lists the first 1-unit refund; the sync applies it.
+        let one = try fixture.purchasesFile(
+            ["tok-3": Fixture.gems(quantity: 3, refundable: 2)], voided: [Fixture.voided("tok-3", at: first, quantity: 1)])
+        let sync = try await fixture.voidedSync(purchases: one)
+        #expect(sync.code == 0, "\(sync.output)\(sync.error)")
+        #expect(try sync.json()["recorded"] as? Int == 1)
+        #expect(try sync.json()["refundChecks"] as? [String: String] == ["tok-3": "agrees (1 refunded)"])
+        #expect(try await balances("p1", db: fixture.db) == ["gems": 200])
+
+        // A second 1-unit refund, by RTDN refundType 2, confirmed by Google's list.
+        let two = try fixture.purchasesFile(
+            ["tok-3": Fixture.gems(quantity: 3, refundable: 1)],
+            voided: [Fixture.voided("tok-3", at: first, quantity: 1), Fixture.voided("tok-3", at: second, quantity: 1)])
+        let push = try Fixture.voidBody(messageID: "m-partial", token: "tok-3", refundType: 2, eventTimeMillis: second)
+        let applied = try await fixture.rtdn(push, purchases: two)
+        #expect(applied.code == 0, "\(applied.output)\(applied.error)")
+        #expect(try applied.json()["disposition"] as? String == "applied")
+        #expect(try applied.json()["refundCheck"] as? String == "agrees (2 refunded)")
+        #expect(try await balances("p1", db: fixture.db) == ["gems": 100])
+
+        // Replays change nothing.
+        #expect(try await fixture.rtdn(push, purchases: two).json()["outcome"] as? String == "alreadyProcessed")
+        let replay = try await fixture.voidedSync(purchases: two)
+        #expect(try replay.json()["recorded"] as? Int == 0 && replay.json()["alreadyRecorded"] as? Int == 2)
+        #expect(try await balances("p1", db: fixture.db) == ["gems": 100])
+    }
+
+    @Test func anUnlistedPartialRefundIsUnconfirmedUntilTheSyncSeesIt() async throws {
+        let fixture = try await Fixture()
+        let bought = try fixture.purchasesFile(["tok-3": Fixture.gems(quantity: 3)])
+        #expect(try await fixture.rtdn(Fixture.purchasedBody(messageID: "m-buy", token: "tok-3", sku: "gems_small"), purchases: bought).code == 0)
+        let counted = try fixture.purchasesFile(["tok-3": Fixture.gems(quantity: 3, refundable: 2)])
+        let push = try Fixture.voidBody(messageID: "m-partial", token: "tok-3", refundType: 2)
+        let unconfirmed = try await fixture.rtdn(push, purchases: counted)
+        #expect(unconfirmed.code == 0, "\(unconfirmed.output)\(unconfirmed.error)")
+        #expect(try unconfirmed.json()["outcome"] as? String == "unconfirmed")
+        #expect(try await balances("p1", db: fixture.db) == ["gems": 300])
+        let listed = try fixture.purchasesFile(
+            ["tok-3": Fixture.gems(quantity: 3, refundable: 2)],
+            voided: [Fixture.voided("tok-3", at: Fixture.hourAgoMilliseconds, quantity: 1)])
+        #expect(try await fixture.voidedSync(purchases: listed).json()["recorded"] as? Int == 1)
+        #expect(try await balances("p1", db: fixture.db) == ["gems": 200])
+        #expect(try await fixture.rtdn(push, purchases: listed).json()["outcome"] as? String == "alreadyProcessed")
+    }
+
+    @Test func aHugeEventTimeIsATypedRefusalAndRecordsNothing() async throws {
+        let fixture = try await Fixture()
+        let purchases = try fixture.purchasesFile(["tok-1": Fixture.gems(quantity: 1)])
+        let eventTimes: [Any] = ["9223372036854775807", Int64.max, "-1", "12x", "7258118400000"]
+        for eventTime in eventTimes {
+            let body = try Fixture.pushBody(
+                messageID: "m-time", eventTimeMillis: eventTime,
+                ["voidedPurchaseNotification": ["purchaseToken": "tok-1", "productType": 2, "refundType": 1]])
+            let refused = try await fixture.rtdn(body, purchases: purchases)
+            #expect(refused.code == 3, "\(eventTime): \(refused.output)\(refused.error)")
+            let json = try refused.json()
+            #expect(json["outcome"] as? String == "rejected" && json["code"] as? Int == 8106, "\(json)")
+        }
+        let test = try Fixture.pushBody(messageID: "m-time", ["testNotification": ["version": "1.0"]])
+        #expect(try await fixture.rtdn(test, purchases: purchases).json()["outcome"] as? String == "logged")
     }
 }

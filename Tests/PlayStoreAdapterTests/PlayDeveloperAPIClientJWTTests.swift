@@ -1,16 +1,16 @@
 import COpenSSL
 import Foundation
+import FulfillmentLedgerTesting
 import PlayStoreAdapter
 import Testing
 
 /// The service-account key file and the RS256 JWT bearer assertion.
 @Suite struct PlayDeveloperAPIClientJWTTests {
     @Test func assertionVerifiesWithThePublicKeyAndCarriesTheClaims() throws {
-        let key = PlayClientTestKey.generate()
-        defer { EVP_PKEY_free(key) }
+        let key = try RSATestKey()
         let tokenURI = URL(string: "https://oauth2.googleapis.com/token")!
         let credentials = ServiceAccountCredentials(
-            clientEmail: "svc@p.iam.gserviceaccount.com", privateKeyPEM: PlayClientTestKey.pem(of: key),
+            clientEmail: "svc@p.iam.gserviceaccount.com", privateKeyPEM: try key.privateKeyPEM(),
             privateKeyID: "key-7", tokenURI: tokenURI)
         let issuedAt = Date(timeIntervalSince1970: 1_767_571_200.75)
         let assertion = try JWTAssertionSigner(credentials: credentials).assertion(issuedAt: issuedAt)
@@ -31,10 +31,10 @@ import Testing
         let signingInput = Array(segments[0...1].joined(separator: ".").utf8)
         let signature = try #require(Self.base64URLDecode(segments[2]))
         #expect(signature.count == 256)
-        #expect(Self.verifyRS256(key: key, signature: signature, message: signingInput))
+        #expect(Self.verifyRS256(key: key.pointer, signature: signature, message: signingInput))
         var tampered = signingInput
         tampered[tampered.count - 1] ^= 1
-        #expect(!Self.verifyRS256(key: key, signature: signature, message: tampered))
+        #expect(!Self.verifyRS256(key: key.pointer, signature: signature, message: tampered))
     }
 
     @Test func keyFileDecodesAndRedactsThePrivateKey() throws {

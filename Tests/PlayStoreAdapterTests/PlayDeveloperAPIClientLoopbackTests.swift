@@ -57,7 +57,7 @@ import Testing
         for _ in 0..<pageCountMax {
             let page = try await client.voidedPurchases(
                 packageName: "com.game", startTime: Date().addingTimeInterval(-86_400), endTime: nil,
-                pageToken: pageToken, maxResults: 100)
+                pageToken: pageToken, maxResults: 100, includeQuantityBasedPartialRefund: true)
             voidedTokens += page.voidedPurchases.compactMap(\.purchaseToken)
             pageToken = page.nextPageToken
             if pageToken == nil { break }
@@ -72,6 +72,7 @@ import Testing
         #expect(requests.dropFirst().allSatisfy { $0.headers["authorization"] == "Bearer loopback-token" })
         #expect(String(decoding: requests[2].body, as: UTF8.self) == "{}")
         #expect(requests[5].target.contains("token=p2") && requests[5].target.contains("type=0"))
+        #expect(requests[5].target.contains("includeQuantityBasedPartialRefund=true"))
         #expect(await provider.tokenRequestCount == 1)
     }
 }

@@ -11,47 +11,15 @@ import Synchronization
 
 /// An RSA key generated once per test run, as PEM and as an `EVP_PKEY` for verification.
 enum PlayClientTestKey {
-    /// Bits in the generated modulus.
-    static let modulusBitCount: Int32 = 2048
+    /// The shared key.
+    static let key: RSATestKey = {
+        do { return try RSATestKey() } catch { preconditionFailure("cannot generate an RSA test key: \(error)") }
+    }()
 
     /// The PKCS#8 PEM private key, the form Google's key files carry.
     static let privateKeyPEM: String = {
-        let key = generate()
-        defer { EVP_PKEY_free(key) }
-        return pem(of: key)
+        do { return try key.privateKeyPEM() } catch { preconditionFailure("cannot write the RSA test key: \(error)") }
     }()
-
-    /// A freshly generated RSA `EVP_PKEY`; the caller frees it.
-    static func generate() -> OpaquePointer {
-        let context = EVP_PKEY_CTX_new_from_name(nil, "RSA", nil)!
-        defer { EVP_PKEY_CTX_free(context) }
-        precondition(EVP_PKEY_keygen_init(context) == 1)
-        precondition(EVP_PKEY_CTX_set_rsa_keygen_bits(context, modulusBitCount) == 1)
-        var key: OpaquePointer?
-        precondition(EVP_PKEY_generate(context, &key) == 1)
-        return key!
-    }
-
-    /// `key` as PEM via `PEM_write_bio_PrivateKey` into a memory BIO.
-    static func pem(of key: OpaquePointer) -> String {
-        let bio = BIO_new(BIO_s_mem())!
-        defer { BIO_free(bio) }
-        precondition(PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1)
-        let pendingByteCount = Int(BIO_ctrl_pending(bio))
-        var bytes = [UInt8](repeating: 0, count: pendingByteCount)
-        let readByteCount = bytes.withUnsafeMutableBytes { BIO_read(bio, $0.baseAddress, Int32(pendingByteCount)) }
-        return String(decoding: bytes.prefix(Int(readByteCount)), as: UTF8.self)
-    }
-
-    /// The parsed private key of `pem`; the caller frees it.
-    static func parse(_ pem: String) -> OpaquePointer {
-        let bytes = Array(pem.utf8)
-        return bytes.withUnsafeBytes { buffer in
-            let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count))!
-            defer { BIO_free(bio) }
-            return PEM_read_bio_PrivateKey(bio, nil, nil, nil)!
-        }
-    }
 
     /// Credentials for the shared key with the given token endpoint.
     static func credentials(tokenURI: URL) -> ServiceAccountCredentials {

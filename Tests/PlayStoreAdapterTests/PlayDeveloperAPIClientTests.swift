@@ -84,10 +84,12 @@ import Testing
         let start = fixture.clock.now().addingTimeInterval(-86_400)
         let end = fixture.clock.now()
         let first = try await fixture.client.voidedPurchases(
-            packageName: "com.game", startTime: start, endTime: end, pageToken: nil, maxResults: 50)
+            packageName: "com.game", startTime: start, endTime: end, pageToken: nil, maxResults: 50,
+            includeQuantityBasedPartialRefund: true)
         #expect(first.voidedPurchases.map(\.purchaseToken) == ["v1"] && first.nextPageToken == "page+2/==")
         let second = try await fixture.client.voidedPurchases(
-            packageName: "com.game", startTime: start, endTime: end, pageToken: first.nextPageToken, maxResults: 50)
+            packageName: "com.game", startTime: start, endTime: end, pageToken: first.nextPageToken, maxResults: 50,
+            includeQuantityBasedPartialRefund: true)
         #expect(second.voidedPurchases.map(\.purchaseToken) == ["v2"] && second.nextPageToken == nil)
         let requests = fixture.server.apiRequests
         try #require(requests.count == 2)
@@ -97,7 +99,7 @@ import Testing
             requests[0].queryItems
                 == [
                     "startTime": String(start.ledgerMilliseconds), "endTime": String(end.ledgerMilliseconds),
-                    "maxResults": "50", "type": "0",
+                    "maxResults": "50", "type": "0", "includeQuantityBasedPartialRefund": "true",
                 ])
         #expect(requests[1].queryItems["token"] == "page+2/==")
         #expect(requests[1].url.query?.contains("token=page%2B2%2F%3D%3D") == true)
@@ -108,12 +110,12 @@ import Testing
         let now = fixture.clock.now()
         let page = try await fixture.client.voidedPurchases(
             packageName: "com.game", startTime: now.addingTimeInterval(-90 * 86_400), endTime: nil, pageToken: nil,
-            maxResults: 5_000)
+            maxResults: 5_000, includeQuantityBasedPartialRefund: false)
         #expect(page.voidedPurchases.isEmpty && page.nextPageToken == nil)
         let query = try #require(fixture.server.apiRequests.first).queryItems
         let oldest = now.addingTimeInterval(-30 * 86_400 + PlayDeveloperAPIClient.voidedLookbackMarginSeconds)
         #expect(query["startTime"] == String(oldest.ledgerMilliseconds))
-        #expect(query["endTime"] == nil && query["token"] == nil)
+        #expect(query["endTime"] == nil && query["token"] == nil && query["includeQuantityBasedPartialRefund"] == nil)
         #expect(query["maxResults"] == String(PlayDeveloperAPIClient.voidedPageSizeMax))
         let recent = now.addingTimeInterval(-29 * 86_400)
         #expect(fixture.client.effectiveVoidedStartTime(recent) == recent)

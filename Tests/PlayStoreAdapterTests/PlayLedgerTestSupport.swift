@@ -12,6 +12,8 @@ struct PlayLedgerSetup {
     let clock: ManualClock
     let play: PlayStoreSimulator
     let ledger: Ledger
+    /// Signs push tokens as Pub/Sub does; the processor trusts its key set.
+    let signer: PubSubPushSigner
 
     init(
         environment: StoreEnvironment = .sandbox, pageSizeMax: Int = PlayStoreSimulator.defaultPageSizeMax,
@@ -19,6 +21,7 @@ struct PlayLedgerSetup {
     ) throws {
         clock = ManualClock()
         play = PlayStoreSimulator(packageName: Self.packageName, clock: clock, pageSizeMax: pageSizeMax)
+        signer = try PubSubPushSigner(clock: clock, key: PlayClientTestKey.key)
         var configuration = LedgerConfiguration(environment: environment)
         if let accountBinding { configuration.accountBinding = accountBinding }
         ledger = try Ledger(
@@ -49,7 +52,21 @@ struct PlayLedgerSetup {
     func gems(_ player: String) throws -> Int64 { try ledger.player(player).balances["gems"] ?? 0 }
 
     func processor(resolver: @escaping @Sendable (String?) -> String? = { $0 }) -> PlayNotificationProcessor {
-        PlayNotificationProcessor(api: play, packageName: Self.packageName, ledger: ledger, playerResolver: resolver)
+        PlayNotificationProcessor(
+            api: play, packageName: Self.packageName, ledger: ledger, authenticator: signer.authenticator(),
+            playerResolver: resolver)
+    }
+
+    /// Pushes `body` with a genuine token (or `token`'s forgery) through a fresh processor.
+    func push(_ body: Data, token: PubSubPushSigner.Token = PubSubPushSigner.Token()) async throws
+        -> PlayNotificationOutcome
+    {
+        try await processor().process(headers: try signer.headers(token), body: body)
+    }
+
+    /// Whether a Pub/Sub message ID is recorded as processed.
+    func isRecorded(_ messageID: String) throws -> Bool {
+        try ledger.store.read { reader throws(LedgerError) in try reader.storeNotification(id: messageID) } != nil
     }
 
     func sync() -> VoidedPurchasesSync { VoidedPurchasesSync(api: play, packageName: Self.packageName, ledger: ledger) }

@@ -8,22 +8,21 @@ import Testing
 @Suite struct PlayNotificationProcessorTests {
     @Test func aPurchasedNotificationFulfillsOncePerMessage() async throws {
         let setup = try PlayLedgerSetup()
-        let processor = setup.processor()
         let token = setup.play.purchase(productID: "gems_small", accountID: "p1")
         let body = setup.play.rtdnBody(for: token, type: 1, messageID: "m-1")
-        guard case .fulfillment(let outcome) = try await processor.process(body) else {
+        guard case .fulfillment(let outcome) = try await setup.push(body) else {
             Issue.record("ONE_TIME_PRODUCT_PURCHASED must go through the pipeline")
             return
         }
         #expect(outcome.name == "granted" && setup.play.isConsumed(token))
-        guard case .alreadyProcessed(let record) = try await processor.process(body) else {
+        guard case .alreadyProcessed(let record) = try await setup.push(body) else {
             Issue.record("a redelivered message must not be applied again")
             return
         }
         #expect(record.type == "ONE_TIME_PRODUCT_PURCHASED" && record.transaction == setup.key(token))
         #expect(record.outcome == "fulfillment granted")
         let another = setup.play.rtdnBody(for: token, type: 1)
-        guard case .fulfillment(let replay) = try await processor.process(another) else {
+        guard case .fulfillment(let replay) = try await setup.push(another) else {
             Issue.record("a new message for a known purchase goes through the pipeline")
             return
         }
@@ -34,7 +33,7 @@ import Testing
     @Test func aCanceledNotificationGrantsNothing() async throws {
         let setup = try PlayLedgerSetup()
         let token = setup.play.purchase(productID: "gems_small", accountID: "p1", state: 1)
-        let outcome = try await setup.processor().process(setup.play.rtdnBody(for: token, type: 2))
+        let outcome = try await setup.push(setup.play.rtdnBody(for: token, type: 2))
         #expect(outcome == .fulfillment(.rejected(Rejection(.cancelled, "playStore/\(token) is cancelled, not purchased"))))
         #expect(try setup.gems("p1") == 0)
     }
@@ -43,7 +42,8 @@ import Testing
         let setup = try PlayLedgerSetup()
         let token = setup.play.purchase(productID: "gems_small", accountID: "stranger")
         let processor = setup.processor(resolver: { $0 == "stranger" ? nil : $0 })
-        guard case .unresolved(let record) = try await processor.process(setup.play.rtdnBody(for: token, type: 1)) else {
+        let body = setup.play.rtdnBody(for: token, type: 1)
+        guard case .unresolved(let record) = try await processor.process(headers: try setup.signer.headers(), body: body) else {
             Issue.record("an unknown account must be reported")
             return
         }
@@ -56,8 +56,9 @@ import Testing
         let token = setup.play.purchase(productID: "gems_small", accountID: "p1")
         let body = setup.play.rtdnBody(for: token, type: 1, messageID: "m-r")
         setup.play.fail(.get, with: .retryable("503"))
-        await #expect(throws: LedgerError.self) { _ = try await setup.processor().process(body) }
-        #expect(try await setup.processor().process(body).isFulfillmentGranted)
+        await #expect(throws: LedgerError.self) { _ = try await setup.push(body) }
+        #expect(try !setup.isRecorded("m-r"))
+        #expect(try await setup.push(body).isFulfillmentGranted)
     }
 
     @Test func aFullVoidTakesBackAndTheSyncDoesNotRepeatIt() async throws {
@@ -65,7 +66,7 @@ import Testing
         let token = try await setup.buyAndFulfill("remove_ads", for: "p1")
         setup.clock.advance(seconds: 60)
         setup.play.void(token: token)
-        guard case .revocation(let outcome) = try await setup.processor().process(setup.play.voidedBody(for: token, refundType: 1))
+        guard case .revocation(let outcome, let check) = try await setup.push(setup.play.voidedBody(for: token, refundType: 1))
         else {
             Issue.record("a voided purchase must become a revocation event")
             return
@@ -74,6 +75,7 @@ import Testing
         #expect(record.disposition == .applied && record.event.kind == .fullRefund)
         #expect(record.event.eventID.hasPrefix("play-voided:\(token):"))
         #expect(try setup.ledger.player("p1").entitlements.isEmpty)
+        #expect(check == .agrees(refundedQuantity: 1))
         let report = try await setup.sync().run()
         #expect(report.alreadyRecorded == 1 && report.recorded == 0)
     }
@@ -83,54 +85,70 @@ import Testing
         let token = try await setup.buyAndFulfill("gems_small", for: "p1", quantity: 3)
         setup.clock.advance(seconds: 60)
         setup.play.void(token: token, quantity: 1)
-        let outcome = try await setup.processor().process(setup.play.voidedBody(for: token, refundType: 2))
-        guard case .revocation(let revocation) = outcome, let record = revocation.record else {
+        let outcome = try await setup.push(setup.play.voidedBody(for: token, refundType: 2))
+        guard case .revocation(let revocation, let check) = outcome, let record = revocation.record else {
             Issue.record("a listed partial refund must apply")
             return
         }
         #expect(record.event.kind == .partialRefund && record.event.quantity == 1)
+        #expect(check == .agrees(refundedQuantity: 1))
         #expect(try setup.gems("p1") == 200)
         #expect(try await setup.sync().run().alreadyRecorded == 1)
         #expect(try setup.gems("p1") == 200)
     }
 
-    @Test func anUnlistedVoidFallsBackSafely() async throws {
+    @Test func anUnlistedFullVoidAppliesOnlyWhenProductsGetShowsItRefunded() async throws {
         let setup = try PlayLedgerSetup()
         let token = try await setup.buyAndFulfill("gems_small", for: "p1", quantity: 2)
-        let processor = setup.processor()
-        guard case .logged(let partial) = try await processor.process(setup.play.voidedBody(for: token, refundType: 2)) else {
-            Issue.record("an unlisted partial refund is left to the sync")
+        guard case .unconfirmed(let notVoided) = try await setup.push(setup.play.voidedBody(for: token, refundType: 1, messageID: "m-8"))
+        else {
+            Issue.record("a void Google neither lists nor shows is unconfirmed")
             return
         }
-        #expect(partial.outcome.contains("voided purchases sync"))
+        #expect(notVoided.outcome.hasPrefix("unconfirmed:") && notVoided.notificationID == "m-8")
         #expect(try setup.gems("p1") == 200)
-        guard case .revocation(let full) = try await processor.process(setup.play.voidedBody(for: token, refundType: 1, messageID: "m-9"))
+        setup.play.void(token: token, listed: false)
+        guard case .revocation(let full, let check) = try await setup.push(setup.play.voidedBody(for: token, refundType: 1, messageID: "m-9"))
         else {
-            Issue.record("an unlisted full refund applies by message ID")
+            Issue.record("refundableQuantity 0 from purchases.products.get confirms a full refund")
             return
         }
         #expect(full.record?.event.eventID == "play-voided:m-9" && full.record?.disposition == .applied)
+        #expect(check == .agrees(refundedQuantity: 2))
         #expect(try setup.gems("p1") == 0)
+        setup.play.listUnlistedVoids()
+        let report = try await setup.sync().run()
+        #expect(report.recorded == 1 && report.alreadyRecorded == 0)
+        #expect(try setup.gems("p1") == 0, "the listed void finds nothing left to take back")
+    }
+
+    @Test func aCanceledPurchaseStateConfirmsAnUnlistedFullVoid() async throws {
+        let setup = try PlayLedgerSetup()
+        let token = try await setup.buyAndFulfill("remove_ads", for: "p1")
+        setup.play.setState(token, to: ProductPurchase.State.canceled.rawValue)
+        let outcome = try await setup.push(setup.play.voidedBody(for: token, refundType: 1))
+        #expect(outcome.revocationDisposition == .applied)
+        #expect(try setup.ledger.player("p1").entitlements.isEmpty)
     }
 
     @Test func testNotificationsAreLoggedAndBadBodiesRejected() async throws {
         let setup = try PlayLedgerSetup()
-        let processor = setup.processor()
-        guard case .logged(let record) = try await processor.process(setup.play.testBody(messageID: "t-1")) else {
+        guard case .logged(let record) = try await setup.push(setup.play.testBody(messageID: "t-1")) else {
             Issue.record("a test notification is logged")
             return
         }
         #expect(record.type == "TEST" && record.notificationID == "t-1" && record.store == .playStore)
-        guard case .alreadyProcessed = try await processor.process(setup.play.testBody(messageID: "t-1")) else {
+        guard case .alreadyProcessed = try await setup.push(setup.play.testBody(messageID: "t-1")) else {
             Issue.record("a duplicate message is applied once")
             return
         }
         var other = DeveloperNotification()
         other.packageName = "com.other.app"
         other.testNotification = DeveloperNotification.TestNotification()
-        #expect(try await processor.process(setup.play.envelope(other)).isRejected)
-        #expect(try await processor.process(Data("not json".utf8)).isRejected)
-        #expect(try await processor.process(Data(#"{"message":{"data":"!!!","messageId":"x"}}"#.utf8)).isRejected)
+        #expect(try await setup.push(setup.play.envelope(other)).rejectionReason == .wrongPackage)
+        #expect(try await setup.push(Data("not json".utf8)).rejectionReason == .notAnEnvelope)
+        #expect(try await setup.push(Data(#"{"message":{"data":"!!!","messageId":"x"}}"#.utf8)).rejectionReason == .notANotification)
+        #expect(try await setup.push(setup.play.testBody(messageID: "")).rejectionReason == .invalidMessageID)
     }
 
     @Test func thePushEnvelopeDecodesGooglesShape() throws {
@@ -149,8 +167,23 @@ import Testing
 }
 
 extension PlayNotificationOutcome {
-    var isRejected: Bool {
-        if case .rejected = self { return true }
+    var rejectionReason: PlayPushRejection.Reason? {
+        if case .rejected(let rejection) = self { return rejection.reason }
+        return nil
+    }
+
+    var authenticationFailure: PubSubPushAuthenticationError.Reason? {
+        if case .unauthenticated(let failure) = self { return failure.reason }
+        return nil
+    }
+
+    var revocationDisposition: RevocationDisposition? {
+        if case .revocation(let outcome, _) = self { return outcome.record?.disposition }
+        return nil
+    }
+
+    var isUnconfirmed: Bool {
+        if case .unconfirmed = self { return true }
         return false
     }
 

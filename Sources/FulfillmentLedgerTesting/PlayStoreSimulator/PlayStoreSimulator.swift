@@ -35,6 +35,7 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
     private struct State {
         var purchases: [String: ProductPurchase] = [:]
         var voided: [VoidedPurchase] = []
+        var unlisted: [VoidedPurchase] = []
         var failures: [Call: Failure] = [:]
         var calls: [Call: Int] = [:]
         var nextSerial = 1
@@ -86,6 +87,12 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         state.withLock { $0.purchases[token]?.purchaseState = purchaseState }
     }
 
+    /// Sets a purchase's `refundableQuantity` without a void, so a test can make Google's count
+    /// disagree with its list.
+    public func setRefundableQuantity(_ token: String, to quantity: Int?) {
+        state.withLock { $0.purchases[token]?.refundableQuantity = quantity }
+    }
+
     /// The purchase as Google holds it now.
     public func storedPurchase(_ token: String) -> ProductPurchase? { state.withLock { $0.purchases[token] } }
 
@@ -98,9 +105,14 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
     public func isConsumed(_ token: String) -> Bool { state.withLock { $0.purchases[token]?.consumptionState == 1 } }
 
     /// Voids a purchase: `quantity` units as a quantity-based partial refund (reported with
-    /// `voidedQuantity`), or all of it when nil. Returns the voided record.
+    /// `voidedQuantity`, and listed only to callers that ask for such refunds, as at Google), or
+    /// all of it when nil. `refundableQuantity` drops at once; the record is listed by
+    /// `voidedPurchases` when `listed`, else only after `listUnlistedVoids()` (Google counts a
+    /// refund before it lists it). Returns the voided record.
     @discardableResult
-    public func void(token: String, quantity: Int? = nil, at date: Date? = nil, reason: Int = 1) -> VoidedPurchase {
+    public func void(
+        token: String, quantity: Int? = nil, at date: Date? = nil, reason: Int = 1, listed: Bool = true
+    ) -> VoidedPurchase {
         let when = date ?? clock.now()
         return state.withLock { state in
             var record = VoidedPurchase()
@@ -117,8 +129,24 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
                 purchase.refundableQuantity = max(0, refundable - (quantity ?? refundable))
                 state.purchases[token] = purchase
             }
-            state.voided.append(record)
+            if listed { state.voided.append(record) } else { state.unlisted.append(record) }
             return record
+        }
+    }
+
+    /// Lists every void made with `listed: false`.
+    public func listUnlistedVoids() {
+        state.withLock { state in
+            state.voided += state.unlisted
+            state.unlisted = []
+        }
+    }
+
+    /// A fresh Pub/Sub-style message ID (a decimal string).
+    func nextMessageID() -> String {
+        state.withLock { state in
+            defer { state.nextMessage += 1 }
+            return String(state.nextMessage + 9_000_000_000)
         }
     }
 
@@ -166,10 +194,12 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         }
     }
 
-    /// `voidedpurchases.list`: voids with `startTime <= voidedTime <= endTime`, oldest first,
-    /// in pages of at most `min(maxResults, pageSizeMax)`; the page token is an offset.
+    /// `voidedpurchases.list`: listed voids with `startTime <= voidedTime <= endTime`, oldest
+    /// first, in pages of at most `min(maxResults, pageSizeMax)`; the page token is an offset.
+    /// Quantity-based partial refunds are left out unless `includeQuantityBasedPartialRefund`.
     public func voidedPurchases(
-        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
+        includeQuantityBasedPartialRefund: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage {
         try state.withLock { state throws(PlayAPIError) in
             try Self.begin(.voidedList, &state)
@@ -177,6 +207,7 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
             let start = startTime.ledgerMilliseconds
             let end = endTime?.ledgerMilliseconds ?? Int64.max
             let matching = state.voided.filter { record in
+                guard includeQuantityBasedPartialRefund || record.voidedQuantity == nil else { return false }
                 guard let millis = record.voidedTimeMillis.flatMap(Int64.init) else { return false }
                 return millis >= start && millis <= end
             }.sorted { ($0.voidedTimeMillis.flatMap(Int64.init) ?? 0) < ($1.voidedTimeMillis.flatMap(Int64.init) ?? 0) }
@@ -205,58 +236,5 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         guard let purchase = state.purchases[token] else { throw PlayAPIError.invalidToken("unknown purchase token") }
         guard purchase.productId == productID else { throw PlayAPIError.notFound("token is not for \(productID)") }
         return purchase
-    }
-
-    // MARK: Real-time developer notifications
-
-    /// The Pub/Sub push body of a `oneTimeProductNotification` (`type` 1 purchased, 2 canceled)
-    /// for a purchase in this store.
-    public func rtdnBody(for token: String, type: Int, messageID: String? = nil) -> Data {
-        let sku = state.withLock { $0.purchases[token]?.productId }
-        var notification = DeveloperNotification()
-        notification.oneTimeProductNotification = DeveloperNotification.OneTimeProductNotification(
-            notificationType: type, purchaseToken: token, sku: sku)
-        return envelope(notification, messageID: messageID)
-    }
-
-    /// The Pub/Sub push body of a `voidedPurchaseNotification` for a one-time product
-    /// (`refundType` 1 full, 2 quantity-based partial).
-    public func voidedBody(for token: String, refundType: Int, messageID: String? = nil) -> Data {
-        let orderID = state.withLock { $0.purchases[token]?.orderId }
-        var notification = DeveloperNotification()
-        notification.voidedPurchaseNotification = DeveloperNotification.VoidedPurchaseNotification(
-            purchaseToken: token, orderId: orderID,
-            productType: DeveloperNotification.VoidedPurchaseNotification.oneTimeProductType, refundType: refundType)
-        return envelope(notification, messageID: messageID)
-    }
-
-    /// The Pub/Sub push body of a Play Console test notification.
-    public func testBody(messageID: String? = nil) -> Data {
-        var notification = DeveloperNotification()
-        notification.testNotification = DeveloperNotification.TestNotification()
-        return envelope(notification, messageID: messageID)
-    }
-
-    /// Wraps a notification as Pub/Sub pushes it, with the simulator's package, the clock's
-    /// event time and a fresh message ID unless one is given.
-    public func envelope(_ notification: DeveloperNotification, messageID: String? = nil) -> Data {
-        var notification = notification
-        let now = clock.now()
-        notification.version = notification.version ?? "1.0"
-        notification.packageName = notification.packageName ?? packageName
-        notification.eventTimeMillis = notification.eventTimeMillis ?? String(now.ledgerMilliseconds)
-        let id = messageID ?? state.withLock { state in
-            defer { state.nextMessage += 1 }
-            return String(state.nextMessage + 9_000_000_000)
-        }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding plain optionals of strings and integers cannot fail.
-        let data = (try? encoder.encode(notification)) ?? Data("{}".utf8)
-        let push = PubSubPushEnvelope(
-            message: PubSubPushEnvelope.Message(
-                data: data.base64EncodedString(), messageId: id, publishTime: now.ledgerISO8601),
-            subscription: "projects/simulator/subscriptions/play-rtdn")
-        return (try? encoder.encode(push)) ?? Data("{}".utf8)
     }
 }

@@ -26,20 +26,11 @@ public struct JWTAssertionSigner: Sendable {
     /// A signed assertion issued at `issuedAt` (whole seconds) and expiring an hour later.
     public func assertion(issuedAt: Date) throws(PlayAPIError) -> String {
         let issuedAtSeconds = Int64(issuedAt.timeIntervalSince1970.rounded(.down))
-        let header = Header(alg: "RS256", typ: "JWT", kid: credentials.privateKeyID)
+        let header = JOSEHeader(alg: JOSEHeader.rs256, typ: "JWT", kid: credentials.privateKeyID)
         let claims = Claims(
             iss: credentials.clientEmail, scope: scope, aud: credentials.tokenURI.absoluteString,
             iat: issuedAtSeconds, exp: issuedAtSeconds + Int64(Self.assertionLifetimeSeconds))
-        let signingInput = try Self.segment(header) + "." + Self.segment(claims)
-        let signature = try key.signatureRS256(of: Array(signingInput.utf8))
-        return signingInput + "." + Base64URL.encode(signature)
-    }
-
-    /// The JOSE header.
-    private struct Header: Encodable {
-        var alg: String
-        var typ: String
-        var kid: String?
+        return try CompactJWT.signRS256(header: header, claims: claims, key: key)
     }
 
     /// The JWT claims set.
@@ -49,15 +40,5 @@ public struct JWTAssertionSigner: Sendable {
         var aud: String
         var iat: Int64
         var exp: Int64
-    }
-
-    private static func segment(_ value: some Encodable) throws(PlayAPIError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        do {
-            return Base64URL.encode(try encoder.encode(value))
-        } catch {
-            throw .permanent("JWT: cannot encode \(type(of: value)): \(error)")
-        }
     }
 }

@@ -79,13 +79,16 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         _ = try await perform(method: "POST", url: url, body: Data(), label: "purchases.products.consume")
     }
 
-    /// `GET …/purchases/voidedpurchases?type=0` (one-time products), one page.
+    /// `GET …/purchases/voidedpurchases?type=0` (one-time products), one page, with
+    /// `includeQuantityBasedPartialRefund=true` when asked (without it Google leaves
+    /// quantity-based partial refunds out of the list).
     ///
     /// A `startTime` older than `voidedLookbackDaysMax` days (less `voidedLookbackMarginSeconds`)
     /// is clamped to that limit rather than refused, so a cursor that fell behind still reads the
     /// oldest voids Google keeps; `maxResults` is clamped to `1...voidedPageSizeMax`.
     public func voidedPurchases(
-        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
+        includeQuantityBasedPartialRefund: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage {
         var query: [(String, String)] = [
             ("startTime", String(effectiveVoidedStartTime(startTime).ledgerMilliseconds))
@@ -94,6 +97,7 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         if let pageToken { query.append(("token", pageToken)) }
         query.append(("maxResults", String(min(max(1, maxResults), Self.voidedPageSizeMax))))
         query.append(("type", "0"))
+        if includeQuantityBasedPartialRefund { query.append(("includeQuantityBasedPartialRefund", "true")) }
         let path = applicationPath(packageName) + "/purchases/voidedpurchases"
         let url = makeURL(path: path, query: query)
         let body = try await perform(method: "GET", url: url, body: nil, label: "voidedpurchases.list")

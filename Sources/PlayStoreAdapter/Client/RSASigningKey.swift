@@ -5,12 +5,12 @@ import Foundation
 ///
 /// `@unchecked Sendable` because the wrapped `EVP_PKEY` is never modified after init, and
 /// OpenSSL 3 allows concurrent signing with one unmodified key (each signature has its own context).
-final class RSASigningKey: @unchecked Sendable {
+package final class RSASigningKey: @unchecked Sendable {
     /// The owned `EVP_PKEY *`.
     private let pointer: OpaquePointer
 
     /// Parses a PEM private key (PKCS#8 or PKCS#1), refusing anything that is not RSA.
-    init(pem: String) throws(PlayAPIError) {
+    package init(pem: String) throws(PlayAPIError) {
         let bytes = Array(pem.utf8)
         let parsed: OpaquePointer? = bytes.withUnsafeBytes { buffer in
             guard let bio = BIO_new_mem_buf(buffer.baseAddress, Int32(buffer.count)) else { return nil }
@@ -31,7 +31,7 @@ final class RSASigningKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(pointer) }
 
     /// The RS256 signature of `message`.
-    func signatureRS256(of message: [UInt8]) throws(PlayAPIError) -> [UInt8] {
+    package func signatureRS256(of message: [UInt8]) throws(PlayAPIError) -> [UInt8] {
         guard let context = EVP_MD_CTX_new() else { throw .permanent("RS256: out of memory") }
         defer { EVP_MD_CTX_free(context) }
         guard EVP_DigestSignInit(context, nil, EVP_sha256(), nil, pointer) == 1 else {

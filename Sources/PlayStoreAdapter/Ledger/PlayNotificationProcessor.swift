@@ -1,34 +1,19 @@
 import Foundation
 import FulfillmentLedger
 
-/// What processing one Google Play Real-time Developer Notification did.
-public enum PlayNotificationOutcome: Hashable, Sendable {
-    /// The push body was malformed or for another package; nothing changed or was recorded.
-    case rejected(String)
-    /// This Pub/Sub `messageId` was processed before; nothing changed now.
-    case alreadyProcessed(StoreNotificationRecord)
-    /// A one-time product purchased or canceled: the purchase went through the pipeline.
-    case fulfillment(FulfillmentOutcome)
-    /// The purchase or its player could not be resolved; recorded, nothing granted.
-    /// The client's own submission or `recover()` still fulfills the purchase.
-    case unresolved(StoreNotificationRecord)
-    /// A voided purchase, applied as a revocation event.
-    case revocation(RevocationOutcome)
-    /// A test notification, a subscription void, an unknown type, or a partial refund whose
-    /// voided record was not listed yet (left to `VoidedPurchasesSync`): accepted and logged.
-    case logged(StoreNotificationRecord)
-}
-
-/// Decodes Google Play RTDN push bodies and drives the ledger from them, each applied
-/// once by its Pub/Sub `messageId`.
+/// Authenticates Google Play Real-time Developer Notification pushes from Cloud Pub/Sub and
+/// drives the ledger from them, each applied once by its Pub/Sub `messageId`.
 ///
-/// A purchase notification is re-submitted through `Ledger.fulfill` for the player that
-/// `playerResolver` maps the purchase's `obfuscatedExternalAccountId` to. A voided purchase
-/// becomes the same event `VoidedPurchasesSync` builds (looked up in `voidedpurchases.list`
-/// around the event time), so the two paths never apply one void twice.
+/// Nothing in a push is trusted: the request must carry Pub/Sub's OIDC token
+/// (`PubSubPushAuthenticator`) before its body is read, a purchase notification is re-read
+/// with `purchases.products.get` and re-submitted through `Ledger.fulfill` for the player that
+/// `playerResolver` maps the purchase's `obfuscatedExternalAccountId` to, and a void is applied
+/// only once Google confirms it: as the same event `VoidedPurchasesSync` builds when
+/// `voidedpurchases.list` lists it (so the two paths never apply one void twice), or as a full
+/// refund when `purchases.products.get` shows the purchase canceled or wholly refunded.
 ///
-/// A retryable API failure or a verifier outage throws and records nothing, so Pub/Sub
-/// redelivers the message (answer it with a non-2xx status).
+/// A retryable API failure, a verifier outage or unreadable signing keys throw and record
+/// nothing, so Pub/Sub redelivers the message (answer it with a 5xx status).
 public struct PlayNotificationProcessor: Sendable {
     /// The Play Developer API.
     public let api: any PlayPurchasesAPI
@@ -36,6 +21,8 @@ public struct PlayNotificationProcessor: Sendable {
     public let packageName: String
     /// The ledger the notifications change.
     public let ledger: Ledger
+    /// Checks each push's OIDC token before anything else.
+    public let authenticator: PubSubPushAuthenticator
     /// Maps a purchase's `obfuscatedExternalAccountId` to the game's player ID; nil when unknown.
     public let playerResolver: @Sendable (_ obfuscatedExternalAccountId: String?) -> String?
     /// How far before the event time a void is looked for in `voidedpurchases.list`.
@@ -54,35 +41,35 @@ public struct PlayNotificationProcessor: Sendable {
 
     /// Creates a processor.
     public init(
-        api: any PlayPurchasesAPI, packageName: String, ledger: Ledger,
+        api: any PlayPurchasesAPI, packageName: String, ledger: Ledger, authenticator: PubSubPushAuthenticator,
         playerResolver: @escaping @Sendable (_ obfuscatedExternalAccountId: String?) -> String?
     ) {
         self.api = api
         self.packageName = packageName
         self.ledger = ledger
+        self.authenticator = authenticator
         self.playerResolver = playerResolver
         self.voidLookupWindowSeconds = Self.defaultVoidLookupWindowSeconds
         self.voidLookupPageCountMax = Self.defaultVoidLookupPageCountMax
     }
 
-    /// Processes the JSON body Pub/Sub pushes.
-    public func process(_ body: Data) async throws(LedgerError) -> PlayNotificationOutcome {
-        guard body.count <= Self.bodyByteCountMax else { return .rejected("the body exceeds \(Self.bodyByteCountMax) bytes") }
-        guard let envelope = try? JSONDecoder().decode(PubSubPushEnvelope.self, from: body),
-            let message = envelope.message
-        else { return .rejected("the body is not a Pub/Sub push envelope") }
-        guard let messageID = message.messageId, !messageID.isEmpty else { return .rejected("the message has no messageId") }
-        guard let data = message.decodedData,
-            let notification = try? JSONDecoder().decode(DeveloperNotification.self, from: data)
-        else { return .rejected("the message data is not a developer notification") }
-        guard notification.packageName == packageName else {
-            return .rejected("the notification is for package \(notification.packageName ?? "(none)"), not \(packageName)")
+    /// Processes one push request: its headers (for `Authorization`) and the JSON body.
+    /// Answer with `outcome.httpStatus`, or a 5xx when this throws.
+    public func process(headers: [String: String], body: Data) async throws(LedgerError) -> PlayNotificationOutcome {
+        if case .failure(let refusal) = try await authenticator.authenticate(headers: headers) {
+            return .unauthenticated(refusal)
         }
+        let parsed: (messageID: String, notification: DeveloperNotification, eventDate: Date?)
+        switch decode(body) {
+        case .failure(let rejection): return .rejected(rejection)
+        case .success(let decoded): parsed = decoded
+        }
+        let messageID = parsed.messageID
         if let seen = try ledger.store.read({ reader throws(LedgerError) in try reader.storeNotification(id: messageID) }) {
             return .alreadyProcessed(seen)
         }
-        let (type, token) = Self.typeAndToken(notification)
-        let outcome = try await apply(notification, messageID: messageID)
+        let (type, token) = Self.typeAndToken(parsed.notification)
+        let outcome = try await apply(parsed.notification, eventDate: parsed.eventDate, messageID: messageID)
         let record = StoreNotificationRecord(
             notificationID: messageID, store: .playStore, type: type,
             transaction: token.map { TransactionKey(store: .playStore, transactionID: $0) }, receivedAt: ledger.clock.now(),
@@ -93,33 +80,81 @@ public struct PlayNotificationProcessor: Sendable {
         }
         switch outcome {
         case .fulfillment(let result): return .fulfillment(result)
-        case .revocation(let result): return .revocation(result)
+        case .revocation(let result, let check): return .revocation(result, refundCheck: check)
         case .unresolved: return .unresolved(record)
+        case .unconfirmed: return .unconfirmed(record)
         case .logged: return .logged(record)
         }
     }
 
+    /// The message ID, the notification and its checked event time, or why the body is refused.
+    private func decode(_ body: Data) -> Result<(String, DeveloperNotification, Date?), PlayPushRejection> {
+        guard body.count <= Self.bodyByteCountMax else {
+            return .failure(.init(.bodyTooLarge, "the body exceeds \(Self.bodyByteCountMax) bytes"))
+        }
+        guard let envelope = try? JSONDecoder().decode(PubSubPushEnvelope.self, from: body), let message = envelope.message
+        else { return .failure(.init(.notAnEnvelope, "the body is not a Pub/Sub push envelope")) }
+        guard let messageID = message.messageId, !messageID.isEmpty,
+            messageID.utf8.count <= PlayPayloadLimits.messageIDByteCountMax
+        else { return .failure(.init(.invalidMessageID, "the message has no messageId, or one that is too long")) }
+        guard let data = message.decodedData, let notification = try? JSONDecoder().decode(DeveloperNotification.self, from: data)
+        else { return .failure(.init(.notANotification, "the message data is not a developer notification")) }
+        guard notification.packageName == packageName else {
+            return .failure(
+                .init(.wrongPackage, "the notification is for package \(notification.packageName ?? "(none)"), not \(packageName)"))
+        }
+        do throws(PlayPayloadError) {
+            let eventDate = try notification.checkedEventDate()
+            for token in [notification.oneTimeProductNotification?.purchaseToken, notification.voidedPurchaseNotification?.purchaseToken]
+            where token != nil {
+                _ = try PlayPayloadLimits.identifier(
+                    token, field: "purchaseToken", byteCountMax: PlayPayloadLimits.purchaseTokenByteCountMax)
+            }
+            return .success((messageID, notification, eventDate))
+        } catch {
+            return .failure(PlayPushRejection(error))
+        }
+    }
+
     /// What `apply` did, before the notification is recorded.
-    private enum Applied {
+    enum Applied {
         case fulfillment(FulfillmentOutcome)
-        case revocation(RevocationOutcome)
+        case revocation(RevocationOutcome, PlayRefundCheck?)
         case unresolved(String)
+        case unconfirmed(String)
         case logged(String)
 
         var summary: String {
             switch self {
             case .fulfillment(let outcome):
                 outcome.rejection.map { "fulfillment rejected: \($0)" } ?? "fulfillment \(outcome.name)"
-            case .revocation(let outcome):
-                outcome.record.map { "revocation \($0.disposition.rawValue)" }
-                    ?? "revocation rejected: \(outcome.rejection?.description ?? "")"
+            case .revocation(let outcome, let check):
+                (outcome.record.map { "revocation \($0.disposition.rawValue)" }
+                    ?? "revocation rejected: \(outcome.rejection?.description ?? "")")
+                    + (check.map { "; refund check \($0)" } ?? "")
             case .unresolved(let reason): "unresolved: \(reason)"
+            case .unconfirmed(let reason): "unconfirmed: \(reason)"
             case .logged(let note): note
             }
         }
     }
 
-    private func apply(_ notification: DeveloperNotification, messageID: String) async throws(LedgerError) -> Applied {
+    /// Applies the notification. An identifier the ledger refuses (a token over its
+    /// `identifierByteCountMax`) would be refused on every redelivery, so it is recorded as
+    /// unresolved instead of thrown; nothing changed.
+    private func apply(_ notification: DeveloperNotification, eventDate: Date?, messageID: String) async throws(LedgerError)
+        -> Applied
+    {
+        do {
+            return try await applyChecked(notification, eventDate: eventDate, messageID: messageID)
+        } catch .invalidArgument(let detail) {
+            return .unresolved("the ledger refused an identifier: \(detail)")
+        }
+    }
+
+    private func applyChecked(_ notification: DeveloperNotification, eventDate: Date?, messageID: String)
+        async throws(LedgerError) -> Applied
+    {
         if let product = notification.oneTimeProductNotification {
             guard product.kind != nil, let token = product.purchaseToken, let sku = product.sku else {
                 return .logged("logged: one-time product notification type \(product.notificationType ?? -1)")
@@ -127,7 +162,7 @@ public struct PlayNotificationProcessor: Sendable {
             return try await resubmit(token: token, productID: sku)
         }
         if let voided = notification.voidedPurchaseNotification {
-            return try await revoke(voided, notification: notification, messageID: messageID)
+            return try await revoke(voided, eventDate: eventDate ?? ledger.clock.now(), messageID: messageID)
         }
         return .logged("logged")
     }
@@ -151,60 +186,6 @@ public struct PlayNotificationProcessor: Sendable {
         let submission = PlayPurchaseVerifier.submission(
             token: token, productID: productID, playerID: playerID, quantity: purchase.quantity ?? 1)
         return .fulfillment(try await ledger.fulfill(submission))
-    }
-
-    /// Applies a one-time product void as the event the voided-purchases list describes.
-    private func revoke(
-        _ voided: DeveloperNotification.VoidedPurchaseNotification, notification: DeveloperNotification,
-        messageID: String
-    ) async throws(LedgerError) -> Applied {
-        guard voided.productType != DeveloperNotification.VoidedPurchaseNotification.subscriptionProductType,
-            let token = voided.purchaseToken, !token.isEmpty
-        else { return .logged("logged: not a one-time product void") }
-        let eventDate = notification.eventDate ?? ledger.clock.now()
-        if let listed = try await lookUpVoid(token: token, around: eventDate), let event = PlayVoidedEvent.event(for: listed) {
-            return .revocation(try ledger.applyRevocation(event))
-        }
-        guard voided.refundType == DeveloperNotification.VoidedPurchaseNotification.fullRefundType else {
-            // A partial or unknown refund type: guessing a quantity could take back more than was
-            // refunded; the sync applies it once Google lists it.
-            return .logged("logged: refund type \(voided.refundType.map(String.init) ?? "missing") not listed yet; left to the voided purchases sync")
-        }
-        let event = RevocationEvent(
-            eventID: PlayVoidedEvent.eventIDPrefix + messageID, store: .playStore, transactionID: token,
-            kind: .fullRefund, eventDate: eventDate, reason: voided.refundType.map { "refundType \($0)" })
-        return .revocation(try ledger.applyRevocation(event))
-    }
-
-    /// The voided-purchases record of `token` closest to `date`, listed from shortly before it.
-    /// A retryable failure throws; any other failure counts as not found.
-    private func lookUpVoid(token: String, around date: Date) async throws(LedgerError) -> VoidedPurchase? {
-        let start = date.addingTimeInterval(-voidLookupWindowSeconds)
-        var pageToken: String?
-        var found: VoidedPurchase?
-        for _ in 0..<max(1, voidLookupPageCountMax) {
-            let page: VoidedPurchasesPage
-            do {
-                page = try await api.voidedPurchases(
-                    packageName: packageName, startTime: start, endTime: nil, pageToken: pageToken,
-                    maxResults: Self.voidLookupPageSize)
-            } catch {
-                // Only "nothing there" is an answer; an outage or a refused account throws so the push is redelivered.
-                switch error {
-                case .invalidToken, .notFound: return nil
-                default: throw LedgerError.verifierUnavailable("Google Play voidedpurchases.list failed: \(error)")
-                }
-            }
-            // The void of the token closest to the notification's event time.
-            for candidate in page.voidedPurchases where candidate.purchaseToken == token {
-                guard let time = candidate.voidedDate else { continue }
-                let distance = abs(time.timeIntervalSince(date))
-                if found?.voidedDate.map({ abs($0.timeIntervalSince(date)) > distance }) ?? true { found = candidate }
-            }
-            pageToken = page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 }
-            if pageToken == nil { break }
-        }
-        return found
     }
 
     private static func typeAndToken(_ notification: DeveloperNotification) -> (String, String?) {

@@ -40,7 +40,8 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
 
     /// Looks the token in `submission.payload` up for `submission.productID`.
     ///
-    /// An invalid or unknown token is `.invalid`. A retryable API failure, and a refused or
+    /// An invalid or unknown token, and an answer whose `purchaseTimeMillis` is malformed or
+    /// out of range, are `.invalid`. A retryable API failure, and a refused or
     /// otherwise permanent one (a configuration problem: retry after fixing it), throw
     /// `LedgerError.verifierUnavailable`, so nothing is decided.
     public func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> VerificationResult {
@@ -61,10 +62,16 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
         if let reported = purchase.productId, reported != submission.productID {
             return .invalid(reason: "Google Play reports product \(reported), not \(submission.productID)")
         }
+        do throws(PlayPayloadError) {
+            _ = try purchase.checkedPurchaseDate()
+        } catch {
+            return .invalid(reason: "Google Play's answer is out of range: \(error)")
+        }
         return .verified(facts(purchase, token: token, productID: submission.productID))
     }
 
-    /// The ledger's facts of a Play purchase fetched for `token` and `productID`.
+    /// The ledger's facts of a Play purchase fetched for `token` and `productID`. A purchase time
+    /// that is absent (or out of range, which `verify` refuses) is read as the clock's now.
     public func facts(_ purchase: ProductPurchase, token: String, productID: String) -> VerifiedTransaction {
         let isTest = purchase.purchaseType == Self.testPurchaseType
         return VerifiedTransaction(

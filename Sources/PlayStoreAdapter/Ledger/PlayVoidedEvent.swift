@@ -8,19 +8,35 @@ public enum PlayVoidedEvent {
     /// The prefix of every Play voided-purchase event ID.
     public static let eventIDPrefix = "play-voided:"
 
-    /// The event for a voided-purchases record: ID `play-voided:<token>:<voidedTimeMillis>`;
-    /// `partialRefund` of `voidedQuantity` units when Google reports a voided quantity (it does
-    /// only for quantity-based partial refunds), otherwise `fullRefund`; dated at the void.
-    /// Nil when the record lacks a token or a well-formed voided time.
-    public static func event(for voided: VoidedPurchase) -> RevocationEvent? {
-        guard let token = voided.purchaseToken, !token.isEmpty, let millis = voided.voidedTimeMillis,
-            let date = voided.voidedDate
-        else { return nil }
-        let partial = voided.voidedQuantity.map { $0 >= 1 } ?? false
+    /// The event for a voided-purchases record, dated at the void, reason
+    /// `voidedSource S, voidedReason R`:
+    /// - with a `voidedQuantity` (a quantity-based partial refund): `partialRefund` of those
+    ///   units, ID `play-voided:<token>:<voidedTimeMillis>:<orderId>` (`:<orderId>` left out when
+    ///   Google gives none), so each partial refund of one purchase is its own event;
+    /// - otherwise: `fullRefund`, ID `play-voided:<token>:<voidedTimeMillis>` (the ID earlier
+    ///   versions recorded, so a re-read void is never applied again).
+    ///
+    /// Throws when the record lacks a token or a voided time, or carries a time, quantity or
+    /// identifier out of range (`PlayPayloadLimits`); nothing may be applied from it then.
+    public static func event(for voided: VoidedPurchase) throws(PlayPayloadError) -> RevocationEvent {
+        let token = try PlayPayloadLimits.identifier(
+            voided.purchaseToken, field: "purchaseToken", byteCountMax: PlayPayloadLimits.purchaseTokenByteCountMax)
+        guard let milliseconds = try PlayPayloadLimits.milliseconds(voided.voidedTimeMillis, field: "voidedTimeMillis")
+        else { throw .missingField("voidedTimeMillis") }
+        let date = try voided.checkedVoidedDate()
+        let quantity = try voided.checkedVoidedQuantity()
+        let orderID = try voided.orderId.map { orderID throws(PlayPayloadError) in
+            try PlayPayloadLimits.identifier(orderID, field: "orderId", byteCountMax: PlayPayloadLimits.orderIDByteCountMax)
+        }
+        let fullRefundID = eventIDPrefix + token + ":" + String(milliseconds)
+        guard let quantity else {
+            return RevocationEvent(
+                eventID: fullRefundID, store: .playStore, transactionID: token, kind: .fullRefund, eventDate: date,
+                reason: reason(voided))
+        }
         return RevocationEvent(
-            eventID: eventIDPrefix + token + ":" + millis, store: .playStore, transactionID: token,
-            kind: partial ? .partialRefund : .fullRefund, quantity: partial ? voided.voidedQuantity : nil,
-            eventDate: date, reason: reason(voided))
+            eventID: fullRefundID + (orderID.map { ":" + $0 } ?? ""), store: .playStore, transactionID: token,
+            kind: .partialRefund, quantity: quantity, eventDate: date, reason: reason(voided))
     }
 
     /// `voidedSource S, voidedReason R`, when Google gave either.

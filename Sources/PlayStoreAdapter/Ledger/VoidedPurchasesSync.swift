@@ -1,40 +1,16 @@
 import Foundation
 import FulfillmentLedger
 
-/// What one `VoidedPurchasesSync.run()` did.
-public struct VoidedSyncReport: Hashable, Sendable {
-    /// The `startTime` asked for.
-    public var startTime: Date
-    /// Pages read.
-    public var pagesRead = 0
-    /// Voided records read.
-    public var voidedSeen = 0
-    /// Events recorded now (applied, awaiting their purchase, stale or changing nothing).
-    public var recorded = 0
-    /// Events recorded by an earlier run or a notification; nothing changed now.
-    public var alreadyRecorded = 0
-    /// Records without a token or voided time; skipped.
-    public var skipped = 0
-    /// Events the ledger refused, with the reason.
-    public var rejected: [String: String] = [:]
-    /// The watermark saved (latest voided time seen, milliseconds), if one was saved.
-    public var watermarkSaved: Int64?
-    /// Whether the page limit stopped the run before the last page; the watermark is not
-    /// advanced then, so the next run reads the same window again.
-    public var truncated = false
-
-    /// Creates an empty report.
-    public init(startTime: Date) { self.startTime = startTime }
-}
-
-/// Pulls Google Play's voided purchases (`voidedpurchases.list`) into the ledger as
-/// revocation events, the backstop for missed voided-purchase notifications.
+/// Pulls Google Play's voided purchases (`voidedpurchases.list`, quantity-based partial
+/// refunds included) into the ledger as revocation events, the backstop for missed or
+/// unconfirmed voided-purchase notifications.
 ///
 /// Each run reads from `max(watermark - overlap, now - lookbackMax)` and applies each void
-/// as `PlayVoidedEvent.event(for:)`, whose ID is the token plus the voided time, so the
-/// overlapping re-read (and a notification of the same void) applies nothing twice. Once
-/// every page was read, the latest voided time seen is saved as the sync cursor
-/// `playstore.voided`.
+/// as `PlayVoidedEvent.event(for:)`, whose ID is the token plus the voided time (and the order
+/// ID for a partial refund), so the overlapping re-read (and a notification of the same void)
+/// applies nothing twice. Once every page was read, the latest voided time seen is saved as
+/// the sync cursor `playstore.voided`. Every purchase a void was applied to is then checked
+/// against Google's `refundableQuantity` (`PlayRefundCheck`).
 public struct VoidedPurchasesSync: Sendable {
     /// The sync cursor holding the watermark, milliseconds since 1970.
     public static let cursorName = "playstore.voided"
@@ -53,6 +29,8 @@ public struct VoidedPurchasesSync: Sendable {
     public var pageSize: Int
     /// Most pages one run reads.
     public var pageCountMax: Int
+    /// Most purchases checked against `refundableQuantity` in one run (one API call each).
+    public var refundCheckCountMax: Int
 
     /// Default overlap: one day.
     public static let defaultOverlapSeconds: TimeInterval = 24 * 60 * 60
@@ -62,6 +40,8 @@ public struct VoidedPurchasesSync: Sendable {
     public static let defaultPageSize = 1_000
     /// Default page limit.
     public static let defaultPageCountMax = 100
+    /// Default refund-check limit.
+    public static let defaultRefundCheckCountMax = 100
 
     /// Creates a sync with the default limits.
     public init(api: any PlayPurchasesAPI, packageName: String, ledger: Ledger) {
@@ -72,6 +52,7 @@ public struct VoidedPurchasesSync: Sendable {
         self.lookbackMaxSeconds = Self.defaultLookbackMaxSeconds
         self.pageSize = Self.defaultPageSize
         self.pageCountMax = Self.defaultPageCountMax
+        self.refundCheckCountMax = Self.defaultRefundCheckCountMax
     }
 
     /// Reads every page since the watermark and applies each void once.
@@ -80,53 +61,86 @@ public struct VoidedPurchasesSync: Sendable {
     /// before the failure stay applied; the watermark is not moved), `invalidArgument` for
     /// a limit below 1, and storage errors.
     public func run() async throws(LedgerError) -> VoidedSyncReport {
-        guard pageSize >= 1, pageCountMax >= 1, overlapSeconds >= 0, lookbackMaxSeconds > 0 else {
+        guard pageSize >= 1, pageCountMax >= 1, overlapSeconds >= 0, lookbackMaxSeconds > 0, refundCheckCountMax >= 0 else {
             throw LedgerError.invalidArgument("voided sync limits must be positive")
         }
         let now = ledger.clock.now()
+        // A cursor that is not a time in range (a hand-edited or damaged row) is ignored: the
+        // run then reads the whole lookback again, which applies nothing twice.
         let saved = try ledger.store.read { reader throws(LedgerError) in try reader.syncCursor(name: Self.cursorName) }
+        let watermark = saved.flatMap(Int64.init).flatMap { Date.ledgerMillisecondsRange.contains($0) ? $0 : nil }
         let earliest = now.addingTimeInterval(-lookbackMaxSeconds)
-        let watermark = saved.flatMap(Int64.init)
         var start = earliest
         if let watermark { start = max(Date(ledgerMilliseconds: watermark).addingTimeInterval(-overlapSeconds), earliest) }
+        start = min(start, now)
         var report = VoidedSyncReport(startTime: start)
         var latest = watermark
+        var applied: [String] = []
         var pageToken: String?
         repeat {
             guard report.pagesRead < pageCountMax else {
                 report.truncated = true
-                return report
+                break
             }
             let page: VoidedPurchasesPage
             do {
                 page = try await api.voidedPurchases(
-                    packageName: packageName, startTime: start, endTime: nil, pageToken: pageToken, maxResults: pageSize)
+                    packageName: packageName, startTime: start, endTime: nil, pageToken: pageToken, maxResults: pageSize,
+                    includeQuantityBasedPartialRefund: true)
             } catch {
                 throw LedgerError.transactionSourceUnavailable("Google Play voidedpurchases.list failed: \(error)")
             }
             report.pagesRead += 1
             for voided in page.voidedPurchases {
-                report.voidedSeen += 1
-                guard let event = PlayVoidedEvent.event(for: voided) else {
-                    report.skipped += 1
-                    continue
-                }
-                switch try ledger.applyRevocation(event) {
-                case .recorded: report.recorded += 1
-                case .alreadyRecorded: report.alreadyRecorded += 1
-                case .rejected(let rejection): report.rejected[event.eventID] = rejection.description
-                }
+                guard let (event, appliedNow) = try apply(voided, to: &report) else { continue }
+                if appliedNow, !applied.contains(event.transactionID) { applied.append(event.transactionID) }
                 let millis = event.eventDate.ledgerMilliseconds
                 latest = max(latest ?? millis, millis)
             }
             pageToken = page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 }
         } while pageToken != nil
-        if let latest, latest != watermark {
+        if !report.truncated, let latest, latest != watermark {
             try ledger.store.write { writer throws(LedgerError) in
                 try writer.setSyncCursor(name: Self.cursorName, value: String(latest))
             }
             report.watermarkSaved = latest
         }
+        let checker = PlayRefundChecker(api: api, packageName: packageName, ledger: ledger)
+        for token in applied.prefix(refundCheckCountMax) {
+            report.refundChecks[token] = try await checker.check(token: token)
+        }
         return report
+    }
+
+    /// Applies one record, counting it in `report`: its event and whether it changed the
+    /// player now, or nil when the record was refused before an event could be built.
+    private func apply(_ voided: VoidedPurchase, to report: inout VoidedSyncReport) throws(LedgerError)
+        -> (RevocationEvent, Bool)?
+    {
+        report.voidedSeen += 1
+        let event: RevocationEvent
+        do throws(PlayPayloadError) {
+            event = try PlayVoidedEvent.event(for: voided)
+        } catch {
+            report.skipped += 1
+            if report.invalid.count < VoidedSyncReport.invalidReportedCountMax { report.invalid.append(error) }
+            return nil
+        }
+        let outcome: RevocationOutcome
+        do {
+            outcome = try ledger.applyRevocation(event)
+        } catch .invalidArgument(let detail) {
+            // An ID over the ledger's identifier limit: refused before anything was written.
+            report.rejected[event.eventID] = "invalidArgument: \(detail)"
+            return (event, false)
+        }
+        switch outcome {
+        case .recorded(let record):
+            report.recorded += 1
+            return (event, record.disposition == .applied)
+        case .alreadyRecorded: report.alreadyRecorded += 1
+        case .rejected(let rejection): report.rejected[event.eventID] = rejection.description
+        }
+        return (event, false)
     }
 }

@@ -20,8 +20,14 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
     /// An empty notification, for tests and simulators.
     public init() {}
 
-    /// When the event happened, when present and well formed.
-    public var eventDate: Date? { eventTimeMillis.flatMap(Int64.init).map(Date.init(ledgerMilliseconds:)) }
+    /// When the event happened; nil when absent, malformed or out of range.
+    public var eventDate: Date? { try? checkedEventDate() }
+
+    /// When the event happened: nil when absent, a `PlayPayloadError` when `eventTimeMillis` is
+    /// not a decimal integer or lies outside `Date.ledgerMillisecondsRange`.
+    public func checkedEventDate() throws(PlayPayloadError) -> Date? {
+        try PlayPayloadLimits.date(eventTimeMillis, field: "eventTimeMillis")
+    }
 
     private enum CodingKeys: String, CodingKey {
         case version, packageName, eventTimeMillis, oneTimeProductNotification, voidedPurchaseNotification

@@ -48,9 +48,22 @@ public struct ProductPurchase: Hashable, Sendable, Codable {
         case pending = 2
     }
 
-    /// The purchase time as a date, when present and well formed.
-    public var purchaseDate: Date? {
-        purchaseTimeMillis.flatMap(Int64.init).map(Date.init(ledgerMilliseconds:))
+    /// The purchase time; nil when absent, malformed or out of range.
+    public var purchaseDate: Date? { try? checkedPurchaseDate() }
+
+    /// The purchase time: nil when absent, an error when malformed or out of range.
+    public func checkedPurchaseDate() throws(PlayPayloadError) -> Date? {
+        try PlayPayloadLimits.date(purchaseTimeMillis, field: "purchaseTimeMillis")
+    }
+
+    /// Units bought: 1 when absent, else 1 to `PlayPayloadLimits.quantityMax`.
+    public func checkedQuantity() throws(PlayPayloadError) -> Int {
+        try PlayPayloadLimits.quantity(quantity, field: "quantity", in: 1...PlayPayloadLimits.quantityMax) ?? 1
+    }
+
+    /// Units not refunded yet: nil when absent, else 0 to the checked quantity.
+    public func checkedRefundableQuantity() throws(PlayPayloadError) -> Int? {
+        try PlayPayloadLimits.quantity(refundableQuantity, field: "refundableQuantity", in: 0...checkedQuantity())
     }
 }
 
@@ -69,7 +82,8 @@ public struct VoidedPurchase: Hashable, Sendable, Codable {
     /// 0 other, 1 remorse, 2 not received, 3 defective, 4 accidental purchase, 5 fraud,
     /// 6 friendly fraud, 7 chargeback, 8 unacknowledged purchase.
     public var voidedReason: Int?
-    /// Units voided, for a partial refund of a multi-quantity purchase.
+    /// Units voided by a quantity-based partial refund; Google lists such refunds only when
+    /// asked with `includeQuantityBasedPartialRefund=true`.
     public var voidedQuantity: Int?
     /// `androidpublisher#voidedPurchase`.
     public var kind: String?
@@ -77,8 +91,22 @@ public struct VoidedPurchase: Hashable, Sendable, Codable {
     /// An empty record, for tests and simulators.
     public init() {}
 
-    /// When it was voided.
-    public var voidedDate: Date? { voidedTimeMillis.flatMap(Int64.init).map(Date.init(ledgerMilliseconds:)) }
+    /// When it was voided; nil when absent, malformed or out of range.
+    public var voidedDate: Date? { try? checkedVoidedDate() }
+
+    /// When it was voided: required, a decimal integer within `Date.ledgerMillisecondsRange`.
+    public func checkedVoidedDate() throws(PlayPayloadError) -> Date {
+        guard let date = try PlayPayloadLimits.date(voidedTimeMillis, field: "voidedTimeMillis") else {
+            throw .missingField("voidedTimeMillis")
+        }
+        return date
+    }
+
+    /// The voided units of a quantity-based partial refund: nil when absent, else 1 to
+    /// `PlayPayloadLimits.quantityMax` (a zero or negative count is refused, never read as "all").
+    public func checkedVoidedQuantity() throws(PlayPayloadError) -> Int? {
+        try PlayPayloadLimits.quantity(voidedQuantity, field: "voidedQuantity", in: 1...PlayPayloadLimits.quantityMax)
+    }
 }
 
 /// One page of `voidedpurchases.list`.

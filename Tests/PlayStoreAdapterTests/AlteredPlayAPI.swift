@@ -1,0 +1,37 @@
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import PlayStoreAdapter
+
+/// Google answers as the simulator does, except for the voided list and purchase fields a test sets.
+struct AlteredPlayAPI: PlayPurchasesAPI {
+    let play: PlayStoreSimulator
+    var voided: [VoidedPurchase]? = nil
+    var alterPurchase: @Sendable (inout ProductPurchase) -> Void = { _ in }
+
+    func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+        -> ProductPurchase
+    {
+        var purchase = try await play.productPurchase(packageName: packageName, productID: productID, token: token)
+        alterPurchase(&purchase)
+        return purchase
+    }
+
+    func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+        try await play.acknowledge(packageName: packageName, productID: productID, token: token)
+    }
+
+    func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+        try await play.consume(packageName: packageName, productID: productID, token: token)
+    }
+
+    func voidedPurchases(
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
+        includeQuantityBasedPartialRefund: Bool
+    ) async throws(PlayAPIError) -> VoidedPurchasesPage {
+        if let voided { return VoidedPurchasesPage(voidedPurchases: voided, nextPageToken: nil) }
+        return try await play.voidedPurchases(
+            packageName: packageName, startTime: startTime, endTime: endTime, pageToken: pageToken, maxResults: maxResults,
+            includeQuantityBasedPartialRefund: includeQuantityBasedPartialRefund)
+    }
+}
