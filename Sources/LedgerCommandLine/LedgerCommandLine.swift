@@ -85,9 +85,14 @@ public enum LedgerCommandLine {
     }
 
     /// Reports an infrastructure error as JSON on stdout and text on stderr; returns its exit code.
-    static func report(_ error: LedgerError, io: CommandIO, command: String) -> ExitCode {
+    /// An invalid catalog also gets the command that lists its problems one per line, located.
+    static func report(_ error: LedgerError, io: CommandIO, command: String, catalogPath: String? = nil) -> ExitCode {
         io.printJSON(ErrorOutput(error))
         io.printError("ledger \(command): \(error.description)")
+        if case .catalogInvalid = error {
+            io.printError(
+                "ledger \(command): run `ledger catalog check \(catalogPath ?? "FILE")` to list every problem with its line and column")
+        }
         switch error {
         case .catalogInvalid: return .dataError
         case .catalogUnreadable, .ledgerMissing: return .noInput

@@ -44,6 +44,12 @@ public protocol LedgerReader {
     func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord?
     /// How many ledger records each catalog product has (what has been sold), for at most `limit` products.
     func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int]
+    /// How many ledger records each (catalog product, store product) pair has, for at most
+    /// `limit` pairs: what was sold under each store product ID.
+    func saleCountsByStoreProduct(limit: Int) throws(LedgerError) -> [StoreProductSaleCount]
+    /// How many players own each entitlement, or hold a positive balance of each currency or a
+    /// positive stack of each item, for at most `limit` IDs of `kind`.
+    func ownerCounts(of kind: AssetKind, limit: Int) throws(LedgerError) -> [String: Int]
     /// A player's records, newest fulfillment first, at most `limit`.
     func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord]
     /// A player's non-zero currency balances.

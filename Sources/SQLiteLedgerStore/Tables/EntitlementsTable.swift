@@ -20,6 +20,10 @@ enum EntitlementsTable {
 
     /// Most entitlements read for one player.
     static let rowCountMax = 10_000
+
+    /// Players owning each entitlement, for `ledger catalog diff`.
+    static let ownerCountsSQL =
+        "SELECT entitlement_id, count(*) FROM entitlements GROUP BY entitlement_id ORDER BY entitlement_id LIMIT ?"
 }
 
 extension SQLiteLedgerSession {
