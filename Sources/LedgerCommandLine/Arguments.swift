@@ -1,3 +1,5 @@
+import FulfillmentLedger
+
 /// A small command-line parser: positionals, `--name value` options (repeatable) and flags.
 struct Arguments {
     /// A command-line mistake, reported with exit code 64.
@@ -41,7 +43,8 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                throw UsageError(message: "unknown option --\(name)")
+                let hint = EditDistance.nearest(to: name, in: valueOptions.union(flagOptions)).map { "; did you mean --\($0)?" }
+                throw UsageError(message: "unknown option --\(name)\(hint ?? "")")
             }
         }
     }

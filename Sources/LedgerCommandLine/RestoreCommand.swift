@@ -14,7 +14,9 @@ enum RestoreCommand {
             where each transaction has the `ledger fulfill` input fields, and runs each
             through the normal pipeline for player P: what is missing is granted, nothing
             twice. An empty list revokes nothing unless "authoritative" is true. With
-            --transfer, a non-consumable fulfilled for another player moves to P.
+            --transfer, a non-consumable fulfilled for another player moves to P. An unknown
+            field, a value of the wrong type and invalid JSON are refused (exit 65) with their
+            line and column.
 
             exit codes: 0 done (see the report), 1 infrastructure error, 64 usage,
               65 invalid input or catalog, 66 database or catalog missing
@@ -53,16 +55,15 @@ enum RestoreCommand {
             return .dataError
         }
         let input: Input
-        do {
-            let decoder = TestStoreTransaction.decoder()
-            if let list = try? decoder.decode([TestStoreTransaction].self, from: data) {
-                input = Input(transactions: list, authoritative: false)
+        do throws(StdinDocumentError) {
+            let root = try StdinDocument.parse(data)
+            if case .array = root {
+                input = Input(transactions: try StdinDocument.decode([TestStoreTransaction].self, root: root), authoritative: false)
             } else {
-                input = try decoder.decode(Input.self, from: data)
+                input = try StdinDocument.decode(Input.self, root: root)
             }
         } catch {
-            io.printError("ledger restore: stdin is not a transaction list: \(FulfillCommand.describe(error))")
-            return .dataError
+            return LedgerCommandLine.inputError(error, expected: "a transaction list", io: io, command: "restore")
         }
         do throws(LedgerError) {
             let ledger = try LedgerSetup.ledger(
@@ -80,7 +81,7 @@ enum RestoreCommand {
                     errors: Dictionary(uniqueKeysWithValues: report.errors.map { ($0.key.description, $0.value.description) })))
             return report.errors.isEmpty ? .ok : .failure
         } catch {
-            return LedgerCommandLine.report(error, io: io, command: "restore")
+            return LedgerCommandLine.report(error, io: io, command: "restore", catalogPath: catalogPath)
         }
     }
 }
