@@ -225,6 +225,14 @@ extension InMemoryLedgerSession {
         Array(state.events.lazy.filter { $0.transaction == key }.prefix(max(0, limit)))
     }
 
+    func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        Array(state.events.lazy.filter { $0.playerID == playerID && $0.sequence > sequence }.prefix(max(0, limit)))
+    }
+
+    func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        Array(state.events.lazy.filter { $0.transaction == key && $0.sequence > sequence }.prefix(max(0, limit)))
+    }
+
     /// A stored revocation event by ID.
     func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord? { state.revocationEvents[id] }
 

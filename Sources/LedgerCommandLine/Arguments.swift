@@ -64,6 +64,15 @@ struct Arguments {
         return value
     }
 
+    /// `--limit N`: a page size from 1 to `max`, `max` when not given.
+    func limit(max: Int) throws(UsageError) -> Int {
+        guard let text = value("limit") else { return max }
+        guard let limit = Int(text), (1...max).contains(limit) else {
+            throw UsageError(message: "--limit needs a whole number from 1 to \(max)")
+        }
+        return limit
+    }
+
     /// Fails when more positionals were given than the command takes.
     func expectPositionals(max: Int) throws(UsageError) {
         guard positionals.count <= max else {

@@ -70,6 +70,11 @@ public protocol LedgerReader {
     func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A transaction's events, oldest first, at most `limit`.
     func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent]
+    /// A player's events with a sequence above `sequence`, oldest first, at most `limit`: one page
+    /// of the history, the next page starting after the last sequence returned.
+    func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
+    /// A transaction's events with a sequence above `sequence`, oldest first, at most `limit`.
+    func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A stored revocation event, if its ID was seen.
     func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord?
     /// A transaction's revocation events, by store event date then arrival, at most `limit`.
