@@ -103,6 +103,33 @@ final class InMemoryLedgerSession: LedgerWriter {
         return counts.count <= limit ? counts : Dictionary(uniqueKeysWithValues: counts.sorted { $0.key < $1.key }.prefix(limit).map { ($0.key, $0.value) })
     }
 
+    func saleCountsByStoreProduct(limit: Int) throws(LedgerError) -> [StoreProductSaleCount] {
+        struct Sale: Hashable {
+            var productID: String
+            var storeProduct: StoreProductKey
+        }
+        var counts: [Sale: Int] = [:]
+        for record in state.transactions.values {
+            let storeProduct = StoreProductKey(store: record.key.store, storeProductID: record.storeProductID)
+            counts[Sale(productID: record.productID, storeProduct: storeProduct), default: 0] += 1
+        }
+        let sales = counts.map { StoreProductSaleCount(productID: $0.key.productID, storeProduct: $0.key.storeProduct, count: $0.value) }
+        return Array(sales.sorted { ($0.productID, $0.storeProduct) < ($1.productID, $1.storeProduct) }.prefix(limit))
+    }
+
+    func ownerCounts(of kind: AssetKind, limit: Int) throws(LedgerError) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        switch kind {
+        case .entitlement:
+            // One owner per player, however many of their purchases pay for it.
+            let owners = Set(state.entitlements.keys.map { InMemoryLedgerState.PlayerAsset(playerID: $0.playerID, id: $0.entitlementID) })
+            for owner in owners { counts[owner.id, default: 0] += 1 }
+        case .currency: for (key, amount) in state.balances where amount > 0 { counts[key.id, default: 0] += 1 }
+        case .item: for (key, quantity) in state.inventory where quantity > 0 { counts[key.id, default: 0] += 1 }
+        }
+        return Dictionary(uniqueKeysWithValues: counts.sorted { $0.key < $1.key }.prefix(limit).map { ($0.key, $0.value) })
+    }
+
     func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord] {
         let mine = state.transactions.values.filter { $0.playerID == playerID }
         return Array(mine.sorted { ($0.fulfilledAt, $0.key) > ($1.fulfilledAt, $1.key) }.prefix(limit))
@@ -223,6 +250,14 @@ extension InMemoryLedgerSession {
     /// A transaction's events, oldest first.
     func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         Array(state.events.lazy.filter { $0.transaction == key }.prefix(max(0, limit)))
+    }
+
+    func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        Array(state.events.lazy.filter { $0.playerID == playerID && $0.sequence > sequence }.prefix(max(0, limit)))
+    }
+
+    func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        Array(state.events.lazy.filter { $0.transaction == key && $0.sequence > sequence }.prefix(max(0, limit)))
     }
 
     /// A stored revocation event by ID.

@@ -1,3 +1,5 @@
+import FulfillmentLedger
+
 /// A small command-line parser: positionals, `--name value` options (repeatable) and flags.
 struct Arguments {
     /// A command-line mistake, reported with exit code 64.
@@ -41,7 +43,8 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                throw UsageError(message: "unknown option --\(name)")
+                let hint = EditDistance.nearest(to: name, in: valueOptions.union(flagOptions)).map { "; did you mean --\($0)?" }
+                throw UsageError(message: "unknown option --\(name)\(hint ?? "")")
             }
         }
     }
@@ -59,6 +62,15 @@ struct Arguments {
     func required(_ name: String) throws(UsageError) -> String {
         guard let value = value(name) else { throw UsageError(message: "--\(name) is required") }
         return value
+    }
+
+    /// `--limit N`: a page size from 1 to `max`, `max` when not given.
+    func limit(max: Int) throws(UsageError) -> Int {
+        guard let text = value("limit") else { return max }
+        guard let limit = Int(text), (1...max).contains(limit) else {
+            throw UsageError(message: "--limit needs a whole number from 1 to \(max)")
+        }
+        return limit
     }
 
     /// Fails when more positionals were given than the command takes.

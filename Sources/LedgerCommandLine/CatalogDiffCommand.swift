@@ -2,24 +2,24 @@ import FulfillmentLedger
 
 /// `ledger catalog diff OLD NEW [--db LEDGER]`: a safe-change review of a catalog edit.
 enum CatalogDiffCommand {
-    /// Most products whose sale counts are read from the ledger.
-    static let saleCountProductCountMax = 100_000
-
     static let command = Command(
         words: ["catalog", "diff"],
         summary: "review a catalog change against what the ledger has sold",
         help: """
             usage: ledger catalog diff OLD NEW [--db LEDGER] [--json]
 
-            Lists added, removed and changed products, rewards, limits and store product
-            IDs between two catalogs, and flags the dangerous ones: removing or renaming a
-            product that has been sold, remapping a store product ID to another product,
-            switching consumable and nonConsumable. Changing the rewards of a sold product
-            is allowed and explained. With --db, says how many times each product was sold
-            (the ledger is only read).
+            Lists the changes between two catalogs: products added, removed, renamed; their
+            kind, rewards, limit, refund policy and store product IDs; store product IDs moved
+            to another product; currencies, items and entitlements added, removed or renamed;
+            an entitlement's removesAds and unknownPolicy. Each change is ok (safe), REVIEW
+            (takes nothing paid for, but changes what players hold or are offered) or
+            DANGEROUS (can take from players what they paid for, or strand or misdirect a paid
+            purchase). With --db, says how often each product and store product ID was sold and
+            how many players own each entitlement or hold each currency and item (the ledger is
+            only read); a change that reaches nobody is then safe.
 
-            exit codes: 0 safe, 1 dangerous (or the ledger could not be read; the message
-              says which), 65 a catalog is invalid, 66 a file is missing, 64 usage
+            exit codes: 0 safe or review only, 1 dangerous (or the ledger could not be read;
+              the message says which), 65 a catalog is invalid, 66 a file is missing, 64 usage
             """,
         valueOptions: ["db"],
         flagOptions: ["json"],
@@ -33,41 +33,61 @@ enum CatalogDiffCommand {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "catalog diff")
             }
             let report: CatalogDiffReport
+            var catalogPath = arguments.positionals[0]
             do throws(LedgerError) {
-                let old = try CatalogLoader.load(path: arguments.positionals[0])
-                let new = try CatalogLoader.load(path: arguments.positionals[1])
-                var saleCounts: [String: Int]?
+                let old = try CatalogLoader.load(path: catalogPath)
+                catalogPath = arguments.positionals[1]
+                let new = try CatalogLoader.load(path: catalogPath)
+                var counts: CatalogLedgerCounts?
                 if let database = arguments.value("db") {
                     let store = try LedgerSetup.existingStore(database)
-                    saleCounts = try store.read { reader throws(LedgerError) in
-                        try reader.saleCountsByProduct(limit: saleCountProductCountMax)
+                    counts = try store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
+                    if counts == nil {
+                        io.printError(
+                            "ledger catalog diff: \(database) holds more than \(CatalogLedgerCounts.rowCountMax) products, store products or owned IDs to count; every change is judged as if sold and owned")
                     }
                 }
-                report = CatalogDiff.compare(old: old, new: new, saleCounts: saleCounts)
+                report = CatalogDiff.compare(old: old, new: new, ledger: counts)
             } catch {
-                return LedgerCommandLine.report(error, io: io, command: "catalog diff")
+                return LedgerCommandLine.report(error, io: io, command: "catalog diff", catalogPath: catalogPath)
             }
             if arguments.flag("json") {
                 io.printJSON(Output(report))
             } else {
-                for change in report.changes {
-                    io.print("\(change.dangerous ? "DANGEROUS" : "ok       ") \(change.kind.rawValue): \(change.message)")
-                }
-                let verdict = report.isDangerous ? "dangerous: review every DANGEROUS line before shipping" : "safe"
-                io.print("\(report.changes.count) change(s); \(verdict)")
+                for change in report.changes { io.print("\(label(change.severity)) \(change.kind.rawValue): \(change.message)") }
+                io.print("\(report.changes.count) change(s); \(verdict(report.severity))")
             }
             return report.isDangerous ? .failure : .ok
         })
 
+    /// The fixed-width label that starts a change's line.
+    static func label(_ severity: CatalogChange.Severity) -> String {
+        switch severity {
+        case .safe: "ok       "
+        case .review: "REVIEW   "
+        case .dangerous: "DANGEROUS"
+        }
+    }
+
+    static func verdict(_ severity: CatalogChange.Severity) -> String {
+        switch severity {
+        case .safe: "safe"
+        case .review: "review: read every REVIEW line before shipping"
+        case .dangerous: "dangerous: review every DANGEROUS line before shipping"
+        }
+    }
+
     struct Output: Encodable {
         var oldVersion: String
         var newVersion: String
+        var severity: CatalogChange.Severity
         var dangerous: Bool
         var changes: [CatalogChange]
 
         init(_ report: CatalogDiffReport) {
             oldVersion = report.oldVersion
             newVersion = report.newVersion
+            severity = report.severity
             dangerous = report.isDangerous
             changes = report.changes
         }

@@ -10,7 +10,8 @@ enum CatalogExplainCommand {
 
             PRODUCT is a catalog product ID, or a store product ID on any store. Prints what
             one purchase grants, the purchase limit, the refund policy and which store
-            product IDs map to the product.
+            product IDs map to the product. Catalog default: ProductCatalog.json in this
+            folder, else the sample catalog built into the tool (said on stderr).
 
             exit codes: 0 ok, 65 invalid catalog or unknown product, 66 catalog missing,
               64 usage
@@ -29,10 +30,11 @@ enum CatalogExplainCommand {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "catalog explain")
             }
             let catalog: ProductCatalog
+            let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "catalog explain")
             do throws(LedgerError) {
-                catalog = try CatalogLoader.load(path: arguments.value("catalog") ?? "ProductCatalog.json")
+                catalog = try catalogChoice.load()
             } catch {
-                return LedgerCommandLine.report(error, io: io, command: "catalog explain")
+                return LedgerCommandLine.report(error, io: io, command: "catalog explain", catalogPath: catalogChoice.path)
             }
             let byStoreID = PlatformStore.known.lazy.compactMap { catalog.product(store: $0, storeProductID: productID) }.first
             guard let product = catalog.product(id: productID) ?? byStoreID else {

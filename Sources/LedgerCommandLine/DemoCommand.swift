@@ -18,7 +18,8 @@ enum DemoCommand {
             library did what it promises.
 
             options:
-              --catalog FILE  the product catalog (default ProductCatalog.json)
+              --catalog FILE  the product catalog (default: the sample ProductCatalog.json
+                              built into the tool, so the demo runs from any folder)
               --db FILE       a ledger file that does not exist yet (default: a new file in
                               a temporary folder); the demo narrates a fresh ledger
               --json          print one JSON object per step instead of text
@@ -32,7 +33,7 @@ enum DemoCommand {
             do throws(Arguments.UsageError) { try arguments.expectPositionals(max: 0) } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "demo")
             }
-            let catalogPath = arguments.value("catalog") ?? "ProductCatalog.json"
+            let catalogChoice = CatalogChoice.sampleByDefault(arguments)
             if let given = arguments.value("db"), FileManager.default.fileExists(atPath: given) {
                 return LedgerCommandLine.usageError(
                     "--db \(given) already exists; the demo needs a fresh ledger", io: io, command: "demo")
@@ -50,13 +51,13 @@ enum DemoCommand {
             }
             let narrator = DemoNarrator(io: io, json: arguments.flag("json"))
             do {
-                let catalog = try CatalogLoader.load(path: catalogPath)
+                let catalog = try catalogChoice.load()
                 let store = try SQLiteLedgerStore(path: database)
                 let script = try DemoScript(catalog: catalog, store: store, narrator: narrator)
-                narrator.say("ledger demo: catalog \(catalogPath), ledger \(database)")
+                narrator.say("ledger demo: catalog \(catalogChoice.name), ledger \(database)")
                 try await script.run()
             } catch let error as LedgerError {
-                return LedgerCommandLine.report(error, io: io, command: "demo")
+                return LedgerCommandLine.report(error, io: io, command: "demo", catalogPath: catalogChoice.path)
             } catch let failure as DemoFailure {
                 io.printError("ledger demo: step did not behave: \(failure.message)")
                 return .software

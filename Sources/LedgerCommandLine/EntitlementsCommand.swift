@@ -10,7 +10,8 @@ enum EntitlementsCommand {
 
             Prints every catalog entitlement as owned or notOwned, the player's entitlement
             version (it increases with every change), and whether ads may be shown to a
-            consenting player. The database must exist. Catalog default: ProductCatalog.json.
+            consenting player. The database must exist. Catalog default: ProductCatalog.json
+            in this folder, else the sample catalog built into the tool (said on stderr).
 
             exit codes: 0 ok, 1 unreadable ledger, 64 usage, 65 invalid catalog,
               66 database or catalog missing
@@ -26,10 +27,9 @@ enum EntitlementsCommand {
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "entitlements")
             }
+            let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "entitlements")
             do throws(LedgerError) {
-                let ledger = try LedgerSetup.ledger(
-                    database: database, catalogPath: arguments.value("catalog") ?? "ProductCatalog.json",
-                    createIfMissing: false)
+                let ledger = try LedgerSetup.ledger(database: database, catalog: try catalogChoice.load(), createIfMissing: false)
                 let snapshot = try ledger.entitlements(playerID)
                 io.printJSON(
                     Output(
@@ -38,7 +38,7 @@ enum EntitlementsCommand {
                         owned: snapshot.owned, adsAllowedWithConsent: try ledger.adsAllowed(playerID, consent: true)))
                 return .ok
             } catch {
-                return LedgerCommandLine.report(error, io: io, command: "entitlements")
+                return LedgerCommandLine.report(error, io: io, command: "entitlements", catalogPath: catalogChoice.path)
             }
         })
 

@@ -14,7 +14,8 @@ enum FulfillCommand {
             usage: ledger fulfill --db FILE --catalog FILE [--fault POINT=error|crash]...
 
             Reads one transaction as a JSON object on stdin and prints the outcome as one
-            JSON object on stdout.
+            JSON object on stdout. An unknown field, a value of the wrong type and invalid
+            JSON are refused (exit 65) with their line and column.
 
             input fields: store ("test"), transactionID, productID (the store's product ID),
               playerID, quantity (1), state ("purchased"|"pending"|"cancelled"),
@@ -67,11 +68,10 @@ enum FulfillCommand {
             return .dataError
         }
         let document: TestStoreTransaction
-        do {
-            document = try TestStoreTransaction.decoder().decode(TestStoreTransaction.self, from: data)
+        do throws(StdinDocumentError) {
+            document = try StdinDocument.decode(TestStoreTransaction.self, from: data)
         } catch {
-            io.printError("ledger fulfill: stdin is not a transaction object: \(describe(error))")
-            return .dataError
+            return LedgerCommandLine.inputError(error, expected: "a transaction object", io: io, command: "fulfill")
         }
         do {
             let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath, faults: faults)
@@ -79,7 +79,7 @@ enum FulfillCommand {
             io.printJSON(output(outcome, document: document))
             return outcome.rejection == nil ? .ok : .rejected
         } catch {
-            return LedgerCommandLine.report(error, io: io, command: "fulfill")
+            return LedgerCommandLine.report(error, io: io, command: "fulfill", catalogPath: catalogPath)
         }
     }
 
@@ -121,15 +121,4 @@ enum FulfillCommand {
         return output
     }
 
-    /// A short description of a decoding error: which field and why.
-    static func describe(_ error: any Error) -> String {
-        guard let decoding = error as? DecodingError else { return "\(error)" }
-        switch decoding {
-        case .keyNotFound(let key, _): return "missing field \"\(key.stringValue)\""
-        case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-            let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-            return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
-        @unknown default: return "\(error)"
-        }
-    }
 }

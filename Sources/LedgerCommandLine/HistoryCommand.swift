@@ -1,54 +1,103 @@
 import FulfillmentLedger
 
-/// `ledger history`: every event of a player or a transaction, in order.
+/// `ledger history`: every event of a player or a transaction, in order, a page at a time.
 enum HistoryCommand {
-    /// Events printed at most.
+    /// Most events printed by one call (`--limit` is 1 to this; the default).
     static let eventCountMax = 10_000
 
     static let command = Command(
         words: ["history"],
         summary: "print every event of a player or a transaction, oldest first",
         help: """
-            usage: ledger history --db FILE (--player P | --transaction STORE/ID) [--json]
+            usage: ledger history --db FILE (--player P | --transaction STORE/ID)
+                     [--limit N] [--after SEQUENCE] [--json]
 
             Prints the event log in order: purchases granted, finishes, refunds and
             reversals, debt recorded and repaid, transfers, resets. The database must exist.
+            One call prints at most N events (default and most \(eventCountMax)), oldest
+            first, starting after event SEQUENCE (default: from the first). When more follow,
+            it says so and names the --after value of the next page.
+
+            options:
+              --limit N        print at most N events (1 to \(eventCountMax))
+              --after SEQUENCE start after the event numbered SEQUENCE (#SEQUENCE in the text)
+              --json           print {"events": [...], "truncated": ..., "nextAfter": ...}
 
             exit codes: 0 ok, 1 unreadable ledger, 64 usage, 66 database missing
             """,
-        valueOptions: ["db", "player", "transaction"],
+        valueOptions: ["db", "player", "transaction", "limit", "after"],
         flagOptions: ["json"],
         run: { arguments, io in
             let database: String
             let subject: Subject
+            let page: Page
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try arguments.required("db")
                 subject = try Subject(arguments)
+                page = try Page(arguments, limitMax: eventCountMax)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "history")
             }
             do throws(LedgerError) {
                 let store = try LedgerSetup.existingStore(database)
-                let events = try store.read { reader throws(LedgerError) -> [LedgerEvent] in
+                // One more than the page: whether it is there says whether more follow.
+                let read = page.limit + 1
+                var events = try store.read { reader throws(LedgerError) -> [LedgerEvent] in
                     switch subject {
-                    case .player(let player): return try reader.events(playerID: player, limit: eventCountMax).reversed()
-                    case .transaction(let key): return try reader.events(transaction: key, limit: eventCountMax)
+                    case .player(let player): try reader.events(playerID: player, afterSequence: page.after, limit: read)
+                    case .transaction(let key): try reader.events(transaction: key, afterSequence: page.after, limit: read)
                     }
                 }
+                let truncated = events.count > page.limit
+                if truncated { events.removeLast(events.count - page.limit) }
+                let output = Output(events: events, truncated: truncated, nextAfter: truncated ? events.last?.sequence : nil)
                 if arguments.flag("json") {
-                    io.printJSON(events)
+                    io.printJSON(output)
                 } else {
-                    for event in events {
-                        let key = event.transaction.map { " \($0)" } ?? ""
-                        io.print("#\(event.sequence) \(event.at.formatted(.iso8601)) \(event.playerID)\(key) \(event.kind): \(event.detail)")
-                    }
+                    printText(output, io: io)
                 }
                 return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "history")
             }
         })
+
+    struct Output: Encodable {
+        var events: [LedgerEvent]
+        /// Whether more events follow this page.
+        var truncated: Bool
+        /// The `--after` value of the next page, when more follow.
+        var nextAfter: Int64?
+    }
+
+    static func printText(_ output: Output, io: CommandIO) {
+        for event in output.events {
+            let key = event.transaction.map { " \($0)" } ?? ""
+            io.print("#\(event.sequence) \(event.at.formatted(.iso8601)) \(event.playerID)\(key) \(event.kind): \(event.detail)")
+        }
+        if let next = output.nextAfter {
+            io.print(
+                "truncated: \(output.events.count) event(s) shown and more follow; next page: the same command with --after \(next)")
+        }
+    }
+
+    /// One page: at most `limit` rows after a cursor.
+    struct Page {
+        var limit: Int
+        var after: Int64
+
+        init(_ arguments: Arguments, limitMax: Int) throws(Arguments.UsageError) {
+            limit = try arguments.limit(max: limitMax)
+            after = 0
+            if let text = arguments.value("after") {
+                guard let value = Int64(text), value >= 0 else {
+                    throw Arguments.UsageError(message: "--after needs an event sequence number (0 or more)")
+                }
+                after = value
+            }
+        }
+    }
 
     enum Subject {
         case player(String)

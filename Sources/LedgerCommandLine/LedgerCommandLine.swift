@@ -38,14 +38,7 @@ public enum LedgerCommandLine {
             let command = commands.filter({ arguments.starts(with: $0.words) })
                 .max(by: { $0.words.count < $1.words.count })
         else {
-            // A group word alone (`ledger catalog`, `ledger appstore`): list that group's commands.
-            let group = commands.filter { $0.words.count > 1 && $0.words[0] == arguments[0] }
-            if !group.isEmpty {
-                io.printError("ledger \(arguments[0]): choose one of:")
-                for command in group { io.printError("  ledger \(command.words.joined(separator: " ")): \(command.summary)") }
-                return ExitCode.usage.rawValue
-            }
-            io.printError("ledger: unknown command \"\(arguments[0])\"; run `ledger --help` for the list")
+            unknownCommand(arguments, io: io)
             return ExitCode.usage.rawValue
         }
         let rest = Array(arguments.dropFirst(command.words.count))
@@ -63,6 +56,26 @@ public enum LedgerCommandLine {
             return ExitCode.usage.rawValue
         }
         return await command.run(parsed, io).rawValue
+    }
+
+    /// Explains a command line that selects no command, with the nearest command when one is close.
+    static func unknownCommand(_ arguments: [String], io: CommandIO) {
+        // A group word (`ledger catalog`, `ledger appstore`): a misspelt subcommand, or none.
+        let group = commands.filter { $0.words.count > 1 && $0.words[0] == arguments[0] }
+        if !group.isEmpty {
+            if arguments.count > 1, !arguments[1].hasPrefix("-"),
+                let near = EditDistance.nearest(to: arguments[1], in: group.map { $0.words[1] })
+            {
+                io.printError("ledger \(arguments[0]): unknown subcommand \"\(arguments[1])\"; did you mean `ledger \(arguments[0]) \(near)`?")
+                return
+            }
+            io.printError("ledger \(arguments[0]): choose one of:")
+            for command in group { io.printError("  ledger \(command.words.joined(separator: " ")): \(command.summary)") }
+            return
+        }
+        let hint = EditDistance.nearest(to: arguments[0], in: Set(commands.map { $0.words[0] }))
+            .map { "; did you mean `ledger \($0)`?" } ?? "; run `ledger --help` for the list"
+        io.printError("ledger: unknown command \"\(arguments[0])\"\(hint)")
     }
 
     /// The top-level help: every command with its summary.
@@ -85,15 +98,27 @@ public enum LedgerCommandLine {
     }
 
     /// Reports an infrastructure error as JSON on stdout and text on stderr; returns its exit code.
-    static func report(_ error: LedgerError, io: CommandIO, command: String) -> ExitCode {
+    /// An invalid catalog also gets the command that lists its problems one per line, located.
+    static func report(_ error: LedgerError, io: CommandIO, command: String, catalogPath: String? = nil) -> ExitCode {
         io.printJSON(ErrorOutput(error))
         io.printError("ledger \(command): \(error.description)")
+        if case .catalogInvalid = error {
+            io.printError(
+                "ledger \(command): run `ledger catalog check \(catalogPath ?? "FILE")` to list every problem with its line and column")
+        }
         switch error {
         case .catalogInvalid: return .dataError
         case .catalogUnreadable, .ledgerMissing: return .noInput
         case .invalidArgument: return .dataError
         default: return .failure
         }
+    }
+
+    /// Reports refused JSON input on stderr, one located problem per line; returns 65.
+    static func inputError(_ error: StdinDocumentError, expected: String, io: CommandIO, command: String) -> ExitCode {
+        io.printError("ledger \(command): stdin is not \(expected):")
+        for line in error.lines { io.printError(line) }
+        return .dataError
     }
 
     /// Reports a usage mistake; returns 64.

@@ -12,7 +12,16 @@ enum LedgerSetup {
         database: String, catalogPath: String, faults: any FaultInjector = NoFaults(),
         createIfMissing: Bool = true, ownershipTransfer: OwnershipTransferPolicy = .never
     ) throws(LedgerError) -> Ledger {
-        let catalog = try CatalogLoader.load(path: catalogPath)
+        try ledger(
+            database: database, catalog: try CatalogLoader.load(path: catalogPath), faults: faults,
+            createIfMissing: createIfMissing, ownershipTransfer: ownershipTransfer)
+    }
+
+    /// Opens the database with a catalog already loaded (such as the built-in sample).
+    static func ledger(
+        database: String, catalog: ProductCatalog, faults: any FaultInjector = NoFaults(),
+        createIfMissing: Bool = true, ownershipTransfer: OwnershipTransferPolicy = .never
+    ) throws(LedgerError) -> Ledger {
         var options = SQLiteLedgerStore.Options()
         options.createIfMissing = createIfMissing
         let store = try SQLiteLedgerStore(path: database, options: options)

@@ -31,7 +31,7 @@ enum RecoverCommand {
                 io.printJSON(Output(report))
                 return report.isClean ? .ok : .failure
             } catch {
-                return LedgerCommandLine.report(error, io: io, command: "recover")
+                return LedgerCommandLine.report(error, io: io, command: "recover", catalogPath: catalogPath)
             }
         })
 

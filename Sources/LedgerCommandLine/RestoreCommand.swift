@@ -17,7 +17,9 @@ enum RestoreCommand {
             player P: what is missing is granted, nothing twice. A list revokes nothing unless
             "authoritative" is true; then it revokes only that store's non-consumables the
             ledger fulfilled before "readAt" (default: now), the time the list was read.
-            With --transfer, a non-consumable fulfilled for another player moves to P.
+            With --transfer, a non-consumable fulfilled for another player moves to P. An
+            unknown field, a value of the wrong type and invalid JSON are refused (exit 65)
+            with their line and column.
 
             exit codes: 0 done (see the report), 1 infrastructure error, 64 usage,
               65 invalid input or catalog, 66 database or catalog missing
@@ -67,16 +69,17 @@ enum RestoreCommand {
             return .dataError
         }
         let input: Input
-        do {
-            let decoder = TestStoreTransaction.decoder()
-            if let list = try? decoder.decode([TestStoreTransaction].self, from: data) {
-                input = Input(transactions: list, authoritative: false)
+        do throws(StdinDocumentError) {
+            let root = try StdinDocument.parse(data)
+            if case .array = root {
+                input = Input(
+                    store: nil, transactions: try StdinDocument.decode([TestStoreTransaction].self, root: root),
+                    authoritative: false, readAt: nil)
             } else {
-                input = try decoder.decode(Input.self, from: data)
+                input = try StdinDocument.decode(Input.self, root: root)
             }
         } catch {
-            io.printError("ledger restore: stdin is not a transaction list: \(FulfillCommand.describe(error))")
-            return .dataError
+            return LedgerCommandLine.inputError(error, expected: "a transaction list", io: io, command: "restore")
         }
         do throws(LedgerError) {
             let ledger = try LedgerSetup.ledger(
@@ -107,7 +110,7 @@ enum RestoreCommand {
                     errors: entries(report.errors) { (nil, $0.description) }, revocationSkipped: report.revocationSkipped))
             return report.errors.isEmpty ? .ok : .failure
         } catch {
-            return LedgerCommandLine.report(error, io: io, command: "restore")
+            return LedgerCommandLine.report(error, io: io, command: "restore", catalogPath: catalogPath)
         }
     }
 }

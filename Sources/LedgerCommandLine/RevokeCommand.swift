@@ -11,7 +11,9 @@ enum RevokeCommand {
             usage: ledger revoke --db FILE --catalog FILE
 
             Reads one revocation event as a JSON object on stdin, applies it exactly once
-            (idempotent by eventID) and prints the outcome as one JSON object.
+            (idempotent by eventID) and prints the outcome as one JSON object. An unknown
+            field, a value of the wrong type and invalid JSON are refused (exit 65) with their
+            line and column.
 
             input fields: eventID, store (required, e.g. "test"), transactionID, kind ("fullRefund" |
               "partialRefund" | "revoke" | "refundReversed"), quantity (partialRefund only),
@@ -39,11 +41,10 @@ enum RevokeCommand {
                 return .dataError
             }
             let event: RevocationEvent
-            do {
-                event = try TestStoreTransaction.decoder().decode(RevocationEvent.self, from: data)
+            do throws(StdinDocumentError) {
+                event = try StdinDocument.decode(RevocationEvent.self, from: data)
             } catch {
-                io.printError("ledger revoke: stdin is not a revocation event: \(FulfillCommand.describe(error))")
-                return .dataError
+                return LedgerCommandLine.inputError(error, expected: "a revocation event", io: io, command: "revoke")
             }
             do throws(LedgerError) {
                 let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath, createIfMissing: false)
@@ -51,7 +52,7 @@ enum RevokeCommand {
                 io.printJSON(Output(outcome))
                 return outcome.record == nil ? .rejected : .ok
             } catch {
-                return LedgerCommandLine.report(error, io: io, command: "revoke")
+                return LedgerCommandLine.report(error, io: io, command: "revoke", catalogPath: catalogPath)
             }
         })
 

@@ -28,6 +28,8 @@ enum SimulateCommand {
             options:
               --db-dir DIR   where run databases go (default: /dev/shm if present, else the
                              temporary folder); each is removed after its run
+              --catalog FILE the product catalog (default: the sample ProductCatalog.json
+                             built into the tool)
 
             exit codes: 0 no violation, 1 a violation, 64 usage, 65/66 catalog invalid/missing
             """,
@@ -53,10 +55,11 @@ enum SimulateCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "simulate")
         }
         let catalog: ProductCatalog
+        let catalogChoice = CatalogChoice.sampleByDefault(arguments)
         do throws(LedgerError) {
-            catalog = try CatalogLoader.load(path: arguments.value("catalog") ?? "ProductCatalog.json")
+            catalog = try catalogChoice.load()
         } catch {
-            return LedgerCommandLine.report(error, io: io, command: "simulate")
+            return LedgerCommandLine.report(error, io: io, command: "simulate", catalogPath: catalogChoice.path)
         }
         let directory = databaseDirectory(arguments.value("db-dir"))
         do {

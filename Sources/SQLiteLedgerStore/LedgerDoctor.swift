@@ -30,19 +30,26 @@ public struct LedgerHealthReport: Hashable, Sendable, Codable {
     public var integrity: [String]
     /// Ledger records held.
     public var transactionCount: Int64
-    /// Pending finishes, oldest first (at most `pendingFinishCountMax`).
+    /// One page of pending finishes, oldest first: at most the limit asked for (at most
+    /// `pendingFinishCountMax`), after the cursor asked for.
     public var pendingFinishes: [PendingFinishAge]
+    /// How many finishes are pending in all, listed or not.
+    public var pendingFinishCount: Int64
+    /// Whether more pending finishes follow this page.
+    public var pendingFinishesTruncated: Bool
+    /// Where the next page starts (`ledger doctor --after`), when more follow.
+    public var nextAfter: PendingFinishCursor?
     /// The age in seconds beyond which a pending finish is overdue.
     public var finishWarningAgeSeconds: Int64
-    /// How many pending finishes are overdue.
-    public var overdueFinishCount: Int
+    /// How many pending finishes are overdue in all, listed or not.
+    public var overdueFinishCount: Int64
     /// Whether the file is healthy: integrity ok and schema current.
     public var healthy: Bool
 }
 
 /// Inspects ledger files without ever modifying them.
 public enum LedgerDoctor {
-    /// Most pending finishes listed in a report.
+    /// Most pending finishes listed in one report; page through more with `after`.
     public static let pendingFinishCountMax = 1_000
     /// How long the doctor waits for another process's lock.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
@@ -56,11 +63,17 @@ public enum LedgerDoctor {
         for file in created { try? FileManager.default.removeItem(atPath: file) }
     }
 
-    /// Opens `path` read-only and reports schema, integrity and pending finishes.
-    /// Throws the same typed errors as opening the store for an unreadable file.
+    /// Opens `path` read-only and reports schema, integrity and pending finishes: the counts in
+    /// full, and one page of at most `pendingFinishLimit` rows (1 to `pendingFinishCountMax`),
+    /// oldest first, after `cursor`. Throws the same typed errors as opening the store for an
+    /// unreadable file, and `invalidArgument` for a limit out of range.
     public static func examine(
-        path: String, now: Date = Date(), finishWarningAgeSeconds: Int64 = 24 * 60 * 60
+        path: String, now: Date = Date(), finishWarningAgeSeconds: Int64 = 24 * 60 * 60,
+        pendingFinishLimit: Int = pendingFinishCountMax, after cursor: PendingFinishCursor? = nil
     ) throws(LedgerError) -> LedgerHealthReport {
+        guard (1...pendingFinishCountMax).contains(pendingFinishLimit) else {
+            throw LedgerError.invalidArgument("the pending finish limit must be 1 to \(pendingFinishCountMax)")
+        }
         guard FileManager.default.fileExists(atPath: path) else { throw LedgerError.ledgerMissing(path: path) }
         let sideFiles = ["-wal", "-shm"].map { path + $0 }
         let sideFilesBefore = Set(sideFiles.filter { FileManager.default.fileExists(atPath: $0) })
@@ -79,21 +92,31 @@ public enum LedgerDoctor {
         guard !header.isEmpty else { throw LedgerError.notALedger(path: path, detail: "the database is empty") }
         let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)
         let session = SQLiteLedgerSession(connection: connection)
-        let pending = try session.pendingFinishes(limit: pendingFinishCountMax)
+        // One more than the page: whether it is there says whether more follow.
+        var pending = try session.pendingFinishes(after: cursor, limit: pendingFinishLimit + 1)
+        let truncated = pending.count > pendingFinishLimit
+        if truncated { pending.removeLast(pending.count - pendingFinishLimit) }
         let count = try session.sql { () throws(SQLiteError) in
             try connection.integer("SELECT count(*) FROM ledger_transactions")
         }
         let nowMilliseconds = now.ledgerMilliseconds
+        // Overdue is `age >= finishWarningAgeSeconds`, that is queued at or before this instant;
+        // the clamp keeps the product in range for any warning age a caller passes.
+        let cutoff = nowMilliseconds - min(max(finishWarningAgeSeconds, 0), Int64.max / 4_000) * 1000
+        let pendingCount = try session.pendingFinishCount()
+        let overdueCount = try session.pendingFinishCount(enqueuedAtOrBefore: cutoff)
         let ages = pending.map { row -> LedgerHealthReport.PendingFinishAge in
             let age = max(0, (nowMilliseconds - row.enqueuedAt.ledgerMilliseconds) / 1000)
             return .init(
                 key: row.key, playerID: row.playerID, ageSeconds: age, attemptCount: row.attemptCount,
-                lastError: row.lastError, overdue: age >= finishWarningAgeSeconds)
+                lastError: row.lastError, overdue: row.enqueuedAt.ledgerMilliseconds <= cutoff)
         }
         return LedgerHealthReport(
             path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
             integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count, pendingFinishes: ages,
-            finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: ages.filter(\.overdue).count,
+            pendingFinishCount: pendingCount, pendingFinishesTruncated: truncated,
+            nextAfter: truncated ? pending.last.map { PendingFinishCursor(enqueuedAtMilliseconds: $0.enqueuedAt.ledgerMilliseconds, key: $0.key) } : nil,
+            finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: overdueCount,
             healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
     }
 }

@@ -55,6 +55,80 @@ import Testing
         #expect(run.output.contains("never sold"))
     }
 
+    /// The three entitlement changes that take ad removal from players who paid for it.
+    static let entitlementChanges: [(name: String, old: String, new: String, kind: String)] = [
+        ("removesAds true to false", #""removesAds": true"#, #""removesAds": false"#, "removesAdsChanged"),
+        ("unknownPolicy failOpen to failClosed", #""unknownPolicy": "failOpen""#, #""unknownPolicy": "failClosed""#, "unknownPolicyChanged"),
+        ("remove_ads renamed", #""remove_ads""#, #""no_ads""#, "entitlementRenamed"),
+    ]
+
+    @Test("each entitlement change that takes ad removal from payers exits 1, counted with --db, safe when nobody owns it",
+        arguments: entitlementChanges)
+    func entitlementChangeIsDangerous(change: (name: String, old: String, new: String, kind: String)) async throws {
+        let scratch = try ScratchDirectory()
+        var text = Self.sample
+        if change.kind == "entitlementRenamed" {
+            // The entitlement's declaration and the product's reward; the product keeps its ID.
+            text = text.replacingOccurrences(of: #""id": "remove_ads",\#n      "name": "Remove Ads",\#n      "description""#,
+                with: #""id": "no_ads",\#n      "name": "Remove Ads",\#n      "description""#)
+        }
+        text = text.replacingOccurrences(of: change.kind == "entitlementRenamed" ? #"["remove_ads"]"# : change.old,
+            with: change.kind == "entitlementRenamed" ? #"["no_ads"]"# : change.new)
+        try #require(text != Self.sample)
+        let new = try scratch.write(text, to: "new.json")
+
+        let plain = await ledger(["catalog", "diff", repoCatalogPath, new])
+        #expect(plain.code == 1, "\(change.name): \(plain.output)")
+        #expect(plain.output.contains("DANGEROUS \(change.kind): entitlement remove_ads"), "\(plain.output)")
+        #expect(plain.outputLines.contains { $0.hasSuffix("dangerous: review every DANGEROUS line before shipping") })
+
+        let nobody = scratch.path("nobody.sqlite")
+        try #require(try await fulfill(["transactionID": "g1", "productID": "test.gems_small", "playerID": "p1"], db: nobody).code == 0)
+        let unowned = await ledger(["catalog", "diff", repoCatalogPath, new, "--db", nobody])
+        #expect(unowned.code == 0, "\(change.name): nobody owns remove_ads: \(unowned.output)")
+        #expect(unowned.output.contains("no player owns it"))
+
+        let owners = scratch.path("owners.sqlite")
+        for player in ["p1", "p2"] {
+            let bought = try await fulfill(["transactionID": "ads-\(player)", "productID": "test.remove_ads", "playerID": player], db: owners)
+            try #require(bought.code == 0, "\(bought.error)")
+        }
+        let owned = await ledger(["catalog", "diff", repoCatalogPath, new, "--db", owners, "--json"])
+        #expect(owned.code == 1)
+        let json = try owned.json()
+        #expect(json["dangerous"] as? Bool == true && json["severity"] as? String == "dangerous")
+        let changes = try #require(json["changes"] as? [[String: Any]])
+        let entitlement = try #require(changes.first { $0["kind"] as? String == change.kind })
+        #expect(entitlement["ownerCount"] as? Int == 2 && entitlement["subject"] as? String == "entitlement")
+        #expect(entitlement["id"] as? String == "remove_ads" && entitlement["severity"] as? String == "dangerous")
+    }
+
+    @Test("a REVIEW change is printed as such and exits 0")
+    func reviewChangeExitsZero() async throws {
+        let scratch = try ScratchDirectory()
+        let old = try scratch.write(Self.sample.replacingOccurrences(of: #""failOpen""#, with: #""failClosed""#), to: "old.json")
+        let run = await ledger(["catalog", "diff", old, repoCatalogPath])
+        #expect(run.code == 0, "\(run.output)")
+        #expect(run.output.contains("REVIEW    unknownPolicyChanged: entitlement remove_ads changes from failClosed to failOpen"))
+        #expect(run.outputLines.contains("1 change(s); review: read every REVIEW line before shipping"))
+    }
+
+    @Test("--db counts sales per store product ID: dropping an ID never sold under is safe")
+    func storeIDSalesAreCountedPerStoreID() async throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("ledger.sqlite")
+        try #require(try await fulfill(["transactionID": "c1", "productID": "test.coins_pack", "playerID": "p1"], db: db).code == 0)
+        let noPlay = try scratch.write(Self.sample.replacingOccurrences(of: #""playStore": "coins_pack","#, with: ""), to: "a.json")
+        let safe = await ledger(["catalog", "diff", repoCatalogPath, noPlay, "--db", db])
+        #expect(safe.code == 0, "\(safe.output)")
+        #expect(safe.output.contains("ok        storeIDRemoved: coins_pack no longer maps playStore/coins_pack: the ledger has never sold it under that ID"))
+        let noTest = try scratch.write(
+            Self.sample.replacingOccurrences(of: #",\#n        "test": "test.coins_pack""#, with: ""), to: "b.json")
+        let dangerous = await ledger(["catalog", "diff", repoCatalogPath, noTest, "--db", db])
+        #expect(dangerous.code == 1)
+        #expect(dangerous.output.contains("DANGEROUS storeIDRemoved: coins_pack no longer maps test/test.coins_pack: the ledger has sold it 1 time(s) under that ID"))
+    }
+
     @Test func invalidCatalogOrMissingFileOrBadUsage() async throws {
         let scratch = try ScratchDirectory()
         let broken = try scratch.write(Self.sample.replacingOccurrences(of: #""amount": 100"#, with: #""amount": 0"#), to: "b.json")

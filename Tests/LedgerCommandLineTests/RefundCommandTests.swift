@@ -57,8 +57,9 @@ import Testing
 
         let history = await ledger(["history", "--db", db, "--transaction", "test/ads-1", "--json"])
         #expect(history.code == 0)
-        let kinds = try #require(try JSONSerialization.jsonObject(with: Data(history.output.utf8)) as? [[String: Any]])
-            .compactMap { $0["kind"] as? String }
+        let page = try history.json()
+        #expect(page["truncated"] as? Bool == false && page["nextAfter"] == nil)
+        let kinds = try #require(page["events"] as? [[String: Any]]).compactMap { $0["kind"] as? String }
         #expect(kinds == ["purchaseGranted", "finishSucceeded", "refundApplied", "refundReversed"])
         let text = await ledger(["history", "--db", db, "--player", "p1"])
         #expect(text.code == 0 && text.outputLines.filter { !$0.isEmpty }.count == 4)

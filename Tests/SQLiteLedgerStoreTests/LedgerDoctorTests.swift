@@ -135,7 +135,7 @@ struct LedgerDoctorTests {
         #expect(
             Set(object.keys) == [
                 "path", "schemaVersion", "schemaVersionSupported", "integrity", "transactionCount", "pendingFinishes",
-                "finishWarningAgeSeconds", "overdueFinishCount", "healthy",
+                "pendingFinishCount", "pendingFinishesTruncated", "finishWarningAgeSeconds", "overdueFinishCount", "healthy",
             ])
         #expect(try JSONDecoder().decode(LedgerHealthReport.self, from: data) == report)
     }

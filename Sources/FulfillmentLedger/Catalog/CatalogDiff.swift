@@ -1,154 +1,166 @@
-/// One difference between two catalogs, explained for the designer reviewing it.
-public struct CatalogChange: Hashable, Sendable, Codable {
-    /// What changed.
-    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
-        /// A new product.
-        case productAdded
-        /// A product is gone.
-        case productRemoved
-        /// A product's ID changed (the same store product IDs now map to a new catalog ID).
-        case productRenamed
-        /// Consumable became non-consumable or the reverse.
-        case kindChanged
-        /// What one purchase grants changed.
-        case rewardsChanged
-        /// The purchase limit changed.
-        case limitChanged
-        /// The refund policy changed.
-        case refundPolicyChanged
-        /// A store product ID was added to a product.
-        case storeIDAdded
-        /// A store product ID no longer maps to the product.
-        case storeIDRemoved
-        /// A store product ID now maps to a different catalog product.
-        case storeIDRemapped
-    }
-
-    /// What changed.
-    public var kind: Kind
-    /// The catalog product concerned (the old ID for a rename or removal).
-    public var productID: String
-    /// Whether the change can orphan or misgrant purchases already sold.
-    public var dangerous: Bool
-    /// What it means, in a designer's words.
-    public var message: String
-    /// How many times the ledger has sold the product, when a ledger was given.
-    public var soldCount: Int?
-}
-
 /// The differences between two catalogs.
 public struct CatalogDiffReport: Hashable, Sendable, Codable {
     /// The old catalog's version hash.
     public var oldVersion: String
     /// The new catalog's version hash.
     public var newVersion: String
-    /// Every change, in product order.
+    /// Every change: currency, item and entitlement definitions first, then products in the old
+    /// catalog's order, added products, and store product IDs moved between products.
     public var changes: [CatalogChange]
     /// Whether any change is dangerous.
     public var isDangerous: Bool { changes.contains(where: \.dangerous) }
+    /// The most serious change's severity (`safe` when nothing changed).
+    public var severity: CatalogChange.Severity { changes.map(\.severity).max() ?? .safe }
 }
 
-/// Compares two catalogs and flags the changes that are unsafe for purchases already sold.
+/// Compares two catalogs and flags the changes that are unsafe for purchases already sold and
+/// for players who own what they bought.
 public enum CatalogDiff {
-    /// Compares `old` with `new`. With `saleCounts` (from the live ledger) removals and
-    /// rewards changes say how often the product was sold; without it a removal is
-    /// treated as dangerous because it may have been sold.
-    public static func compare(old: ProductCatalog, new: ProductCatalog, saleCounts: [String: Int]?) -> CatalogDiffReport {
-        var changes: [CatalogChange] = []
-        let newIDs = Set(new.products.map(\.id))
-        let oldIDs = Set(old.products.map(\.id))
-        var renamedTo: [String: String] = [:]
-        for product in old.products where !newIDs.contains(product.id) {
-            if let successor = renameTarget(of: product, in: new, excluding: oldIDs) { renamedTo[product.id] = successor.id }
-        }
+    /// Compares `old` with `new`. With `ledger` (counts read from the live ledger) a change says
+    /// how often the product was sold or how many players own what it concerns, and a change
+    /// that would be dangerous is safe when the ledger shows it reaches nobody; without it every
+    /// product is assumed sold and every definition owned.
+    public static func compare(old: ProductCatalog, new: ProductCatalog, ledger: CatalogLedgerCounts?) -> CatalogDiffReport {
+        let renamedTo = productRenames(old: old, new: new)
+        var successors: [String: Product] = [:]
         for product in old.products {
-            let sold = saleCounts?[product.id] ?? (saleCounts == nil ? nil : 0)
-            if let successorID = renamedTo[product.id], let successor = new.product(id: successorID) {
-                changes.append(renamed(product, to: successor, sold: sold))
-                changes += compareProduct(product, successor, sold: sold)
-            } else if let current = new.product(id: product.id) {
-                changes += compareProduct(product, current, sold: sold)
+            if let successor = new.product(id: renamedTo[product.id] ?? product.id) { successors[product.id] = successor }
+        }
+        var changes = CatalogDefinitionDiff.compare(old: old, new: new, successors: successors, ledger: ledger)
+        for product in old.products {
+            let sold = count(ledger?.salesByProduct, product.id)
+            if let successorID = renamedTo[product.id], let successor = successors[product.id] {
+                changes.append(renamed(product, to: successorID, sold: sold))
+                changes += compareProduct(product, successor, sold: sold, ledger: ledger)
+            } else if let current = successors[product.id] {
+                changes += compareProduct(product, current, sold: sold, ledger: ledger)
             } else {
                 changes.append(removed(product, sold: sold))
             }
         }
         let renameTargets = Set(renamedTo.values)
+        let oldIDs = Set(old.products.map(\.id))
         for product in new.products where !oldIDs.contains(product.id) && !renameTargets.contains(product.id) {
             changes.append(
                 CatalogChange(
-                    kind: .productAdded, productID: product.id, dangerous: false,
-                    message: "new product \(product.id); it can be sold once its store product IDs exist in the stores",
-                    soldCount: nil))
+                    kind: .productAdded, subject: .product, id: product.id, severity: .safe,
+                    message: "new product \(product.id); it can be sold once its store product IDs exist in the stores"))
         }
-        changes += remaps(old: old, new: new, renamedTo: renamedTo, saleCounts: saleCounts)
+        changes += remaps(old: old, new: new, renamedTo: renamedTo, ledger: ledger)
         return CatalogDiffReport(oldVersion: old.versionHash, newVersion: new.versionHash, changes: changes)
     }
 
-    private static func renameTarget(of product: Product, in new: ProductCatalog, excluding oldIDs: Set<String>) -> Product? {
-        for (store, storeProductID) in product.storeProductIDs.sorted(by: { $0.key < $1.key }) {
-            if let candidate = new.product(store: store, storeProductID: storeProductID), !oldIDs.contains(candidate.id) {
-                return candidate
+    /// Compares `old` with `new` given only per-product sale counts (nil: assume sold). A store
+    /// product ID then counts as sold whenever its product was, on any store; definitions count
+    /// as owned.
+    public static func compare(old: ProductCatalog, new: ProductCatalog, saleCounts: [String: Int]?) -> CatalogDiffReport {
+        guard let saleCounts else { return compare(old: old, new: new, ledger: nil) }
+        var perStoreProduct: [StoreProductKey: Int] = [:]
+        for product in old.products {
+            for (store, storeProductID) in product.storeProductIDs {
+                perStoreProduct[StoreProductKey(store: store, storeProductID: storeProductID)] = saleCounts[product.id] ?? 0
             }
         }
-        return nil
+        var counts = CatalogLedgerCounts(salesByProduct: saleCounts, salesByStoreProduct: perStoreProduct)
+        counts.ownersCounted = false
+        return compare(old: old, new: new, ledger: counts)
     }
 
-    private static func soldText(_ sold: Int?) -> String {
-        guard let sold else { return "it may have been sold (pass --db to count)" }
-        return sold == 0 ? "the ledger has never sold it" : "the ledger has sold it \(sold) time(s)"
+    /// A count from the ledger: nil without a ledger, 0 for what the ledger never saw.
+    static func count<Key: Hashable>(_ counts: [Key: Int]?, _ key: Key) -> Int? {
+        counts.map { $0[key] ?? 0 }
     }
 
-    private static func renamed(_ product: Product, to successor: Product, sold: Int?) -> CatalogChange {
+    /// Dangerous unless the ledger shows nobody is reached.
+    static func dangerousUnlessNone(_ count: Int?) -> CatalogChange.Severity { count == 0 ? .safe : .dangerous }
+
+    /// Old product ID -> new product ID, for products whose store product IDs now map to a new catalog ID.
+    private static func productRenames(old: ProductCatalog, new: ProductCatalog) -> [String: String] {
+        let newIDs = Set(new.products.map(\.id))
+        let oldIDs = Set(old.products.map(\.id))
+        var renamedTo: [String: String] = [:]
+        for product in old.products where !newIDs.contains(product.id) {
+            for (store, storeProductID) in product.storeProductIDs.sorted(by: { $0.key < $1.key }) {
+                if let candidate = new.product(store: store, storeProductID: storeProductID), !oldIDs.contains(candidate.id) {
+                    renamedTo[product.id] = candidate.id
+                    break
+                }
+            }
+        }
+        return renamedTo
+    }
+
+    /// How often it was sold, `qualifier` (such as " under that ID") after the verb.
+    private static func soldText(_ sold: Int?, _ qualifier: String = "") -> String {
+        guard let sold else { return "it may have been sold\(qualifier) (pass --db to count)" }
+        return sold == 0 ? "the ledger has never sold it\(qualifier)" : "the ledger has sold it \(sold) time(s)\(qualifier)"
+    }
+
+    private static func renamed(_ product: Product, to successorID: String, sold: Int?) -> CatalogChange {
         CatalogChange(
-            kind: .productRenamed, productID: product.id, dangerous: sold != 0,
-            message: "renamed \(product.id) to \(successor.id): \(soldText(sold)); past records keep the old ID, so refunds and reports of them no longer find the product. Keep the ID and change only the name instead",
+            kind: .productRenamed, subject: .product, id: product.id, severity: dangerousUnlessNone(sold),
+            message: "renamed \(product.id) to \(successorID): \(soldText(sold)); past records keep the old ID, so refunds and reports of them no longer find the product. Keep the ID and change only the name instead",
             soldCount: sold)
     }
 
     private static func removed(_ product: Product, sold: Int?) -> CatalogChange {
         CatalogChange(
-            kind: .productRemoved, productID: product.id, dangerous: sold != 0,
+            kind: .productRemoved, subject: .product, id: product.id, severity: dangerousUnlessNone(sold),
             message: "removed \(product.id): \(soldText(sold)); a purchase paid for but not yet fulfilled (a pending payment, a grant awaiting retry) would be rejected as unknownProduct and the player would get nothing. To retire it, stop selling it in the stores first, wait until no purchase of it is pending, then remove it here",
             soldCount: sold)
     }
 
-    private static func compareProduct(_ old: Product, _ new: Product, sold: Int?) -> [CatalogChange] {
+    private static func compareProduct(_ old: Product, _ new: Product, sold: Int?, ledger: CatalogLedgerCounts?) -> [CatalogChange] {
         var changes: [CatalogChange] = []
-        func add(_ kind: CatalogChange.Kind, _ dangerous: Bool, _ message: String) {
-            changes.append(CatalogChange(kind: kind, productID: old.id, dangerous: dangerous, message: message, soldCount: sold))
+        func add(_ kind: CatalogChange.Kind, _ severity: CatalogChange.Severity, _ message: String, sold: Int? = sold) {
+            changes.append(
+                CatalogChange(kind: kind, subject: .product, id: old.id, severity: severity, message: message, soldCount: sold))
         }
         if old.kind != new.kind {
-            add(.kindChanged, true, "\(old.id) changes from \(old.kind.rawValue) to \(new.kind.rawValue): stores treat the two differently (restore, finish), so players who bought it would be handled wrongly. Create a new product instead")
+            add(.kindChanged, .dangerous, "\(old.id) changes from \(old.kind.rawValue) to \(new.kind.rawValue): stores treat the two differently (restore, finish), so players who bought it would be handled wrongly. Create a new product instead")
         }
         if old.rewards != new.rewards {
             let before = old.rewards.lines.map(\.description).joined(separator: ", ")
             let after = new.rewards.lines.map(\.description).joined(separator: ", ")
-            add(.rewardsChanged, false, "\(old.id) now grants [\(after)] instead of [\(before)]: \(soldText(sold)). Only future purchases get the new rewards; past purchases keep what they granted, and a refund of a past purchase claws back the old amounts")
+            var message = "\(old.id) now grants [\(after)] instead of [\(before)]: \(soldText(sold)). Only future purchases get the new rewards; past purchases keep what they granted, and a refund of a past purchase claws back the old amounts"
+            var severity = CatalogChange.Severity.safe
+            let gained = entitlements(of: new).subtracting(entitlements(of: old)).sorted()
+            if old.kind == .nonConsumable, new.kind == .nonConsumable, !gained.isEmpty {
+                // Ownership of a non-consumable is "owns every entitlement it grants".
+                message += ". Players who bought it do not own \(gained.joined(separator: ", ")), so the game no longer sees them as owning \(old.id) and offers it to them again: they would pay again"
+                severity = sold == 0 ? .safe : .review
+            }
+            add(.rewardsChanged, severity, message)
         }
         if old.limit != new.limit {
             let lowered = (new.limit?.count ?? Int.max) < (old.limit?.count ?? Int.max) || old.limit?.period != new.limit?.period
             let note = lowered ? " Lowering a limit never blocks a payment already made: it only stops the next purchase before payment." : ""
-            add(.limitChanged, false, "\(old.id) limit changes from \(describe(old.limit)) to \(describe(new.limit)).\(note)")
+            add(.limitChanged, .safe, "\(old.id) limit changes from \(describe(old.limit)) to \(describe(new.limit)).\(note)")
         }
         if old.refundPolicy != new.refundPolicy {
-            add(.refundPolicyChanged, false, "\(old.id) refund policy changes from \(old.refundPolicy?.rawValue ?? "none") to \(new.refundPolicy?.rawValue ?? "none"); it applies to refunds processed from now on")
+            add(.refundPolicyChanged, .safe, "\(old.id) refund policy changes from \(old.refundPolicy?.rawValue ?? "none") to \(new.refundPolicy?.rawValue ?? "none"); it applies to refunds processed from now on")
         }
         for store in Set(old.storeProductIDs.keys).union(new.storeProductIDs.keys).sorted() {
             let before = old.storeProductIDs[store]
             let after = new.storeProductIDs[store]
             guard before != after else { continue }
             if let before {
-                add(.storeIDRemoved, sold != 0, "\(old.id) no longer maps \(store)/\(before): \(soldText(sold)); a purchase under it paid for but not yet fulfilled would be rejected as unknownProduct")
+                let soldUnderID = count(ledger?.salesByStoreProduct, StoreProductKey(store: store, storeProductID: before))
+                add(.storeIDRemoved, dangerousUnlessNone(soldUnderID), "\(old.id) no longer maps \(store)/\(before): \(soldText(soldUnderID, " under that ID")); a purchase under it paid for but not yet fulfilled would be rejected as unknownProduct", sold: soldUnderID)
             }
             if let after {
-                add(.storeIDAdded, false, "\(old.id) is now also sold as \(store)/\(after)")
+                add(.storeIDAdded, .safe, "\(old.id) is now also sold as \(store)/\(after)")
             }
         }
         return changes
     }
 
+    private static func entitlements(of product: Product) -> Set<String> {
+        Set(product.rewards.lines.filter { $0.kind == .entitlement }.map(\.id))
+    }
+
     private static func remaps(
-        old: ProductCatalog, new: ProductCatalog, renamedTo: [String: String], saleCounts: [String: Int]?
+        old: ProductCatalog, new: ProductCatalog, renamedTo: [String: String], ledger: CatalogLedgerCounts?
     ) -> [CatalogChange] {
         var changes: [CatalogChange] = []
         for product in old.products {
@@ -156,11 +168,11 @@ public enum CatalogDiff {
                 guard let target = new.product(store: store, storeProductID: storeProductID), target.id != product.id,
                     renamedTo[product.id] != target.id
                 else { continue }
-                let sold = saleCounts?[product.id]
+                let sold = count(ledger?.salesByStoreProduct, StoreProductKey(store: store, storeProductID: storeProductID))
                 changes.append(
                     CatalogChange(
-                        kind: .storeIDRemapped, productID: product.id, dangerous: true,
-                        message: "\(store)/\(storeProductID) moves from \(product.id) to \(target.id): \(soldText(sold ?? (saleCounts == nil ? nil : 0))); players paying the old price would get the other product's rewards. Give the new product its own store product ID",
+                        kind: .storeIDRemapped, subject: .product, id: product.id, severity: .dangerous,
+                        message: "\(store)/\(storeProductID) moves from \(product.id) to \(target.id): \(soldText(sold, " under that ID")); players paying the old price would get the other product's rewards. Give the new product its own store product ID",
                         soldCount: sold))
             }
         }

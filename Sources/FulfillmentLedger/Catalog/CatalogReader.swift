@@ -21,7 +21,7 @@ struct CatalogReader {
         var explainedMissing: Set<String> = []
         for member in object.members where !allowedKeys.contains(member.key) {
             // A typo of a missing required field is one mistake: report it once, with the fix.
-            let suggestion = allowedKeys.sorted().first { CatalogReader.isTypo(member.key, of: $0) }
+            let suggestion = allowedKeys.sorted().first { EditDistance.isTypo(member.key, of: $0) }
             let hint: String
             if let suggestion {
                 hint = "did you mean \"\(suggestion)\"?"
@@ -122,24 +122,6 @@ struct CatalogReader {
             return nil
         }
         return match
-    }
-
-    /// Whether `text` looks like a misspelling of `word`: at most two edits apart.
-    static func isTypo(_ text: String, of word: String) -> Bool {
-        let a = Array(text.lowercased().utf8)
-        let b = Array(word.lowercased().utf8)
-        // Keys are short; longer strings are never typos of them and would cost more.
-        guard a.count <= 64, b.count <= 64, abs(a.count - b.count) <= 2 else { return false }
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-            }
-            previous = current
-        }
-        return previous[b.count] <= 2
     }
 
     /// Whether text is a valid catalog ID.

@@ -129,11 +129,6 @@ public struct ProductCatalog: Hashable, Sendable {
     private var productsByStoreID: [StoreProductKey: Int]
     private var productsByID: [String: Int]
 
-    private struct StoreProductKey: Hashable, Sendable {
-        var store: PlatformStore
-        var storeProductID: String
-    }
-
     init(
         schemaVersion: Int, currencies: [CurrencyDefinition], items: [ItemDefinition],
         entitlements: [EntitlementDefinition], products: [Product], versionHash: String

@@ -5,19 +5,31 @@ import Foundation
 public enum Eligibility: Hashable, Sendable {
     /// The purchase may start.
     case eligible
-    /// The product's limit is used up for the current period.
+    /// The units already bought in the current period plus the quantity asked for exceed the
+    /// product's limit: `limit.count - count` units (possibly 0) may still be bought.
     case limitReached(limit: PurchaseLimit, count: Int, resetsAt: Date?)
     /// A non-consumable the player already owns.
     case alreadyOwned
     /// No such catalog product.
     case unknownProduct
+    /// The quantity cannot be bought in one purchase: it is below 1, above
+    /// `LedgerConfiguration.quantityMax`, or above 1 for a non-consumable. `quantityMax` is the
+    /// most this product allows (1 for a non-consumable). `fulfill` would reject it `invalidQuantity`.
+    case invalidQuantity(quantity: Int, quantityMax: Int)
 }
 
 extension Ledger {
-    /// Whether `playerID` may buy catalog product `productID` now.
-    public func eligibility(playerID: String, productID: String) throws(LedgerError) -> Eligibility {
+    /// Whether `playerID` may buy `quantity` units (default 1) of catalog product `productID`
+    /// now. Ask with the quantity the game will request from the store: the limit is checked
+    /// against the units already bought in the period plus `quantity`.
+    public func eligibility(playerID: String, productID: String, quantity: Int = 1) throws(LedgerError) -> Eligibility {
         try checkIdentifier(playerID, "playerID")
         guard let product = catalog.product(id: productID) else { return .unknownProduct }
+        // The same bounds `fulfill` enforces, so "eligible" never leads to an invalidQuantity rejection.
+        let quantityMax = product.kind == .consumable ? configuration.quantityMax : 1
+        guard quantity >= 1, quantity <= quantityMax else {
+            return .invalidQuantity(quantity: quantity, quantityMax: quantityMax)
+        }
         let now = clock.now()
         return try store.read { reader throws(LedgerError) -> Eligibility in
             if product.kind == .nonConsumable {
@@ -28,7 +40,8 @@ extension Ledger {
             guard let limit = product.limit else { return .eligible }
             let period = PurchasePeriod.key(for: limit.period, at: now)
             let count = try reader.purchaseCount(playerID: playerID, productID: product.id, period: period)
-            guard count >= limit.count else { return .eligible }
+            // count + quantity > limit.count, written so a count read from a damaged file cannot overflow.
+            guard count > limit.count - quantity else { return .eligible }
             let resetsAt = limit.period == .week ? PurchasePeriod.nextWeekStart(after: now) : nil
             return .limitReached(limit: limit, count: count, resetsAt: resetsAt)
         }

@@ -47,6 +47,12 @@ public protocol LedgerReader {
     func transaction(store: PlatformStore, deliveryID: String) throws(LedgerError) -> TransactionRecord?
     /// How many ledger records each catalog product has (what has been sold), for at most `limit` products.
     func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int]
+    /// How many ledger records each (catalog product, store product) pair has, for at most
+    /// `limit` pairs: what was sold under each store product ID.
+    func saleCountsByStoreProduct(limit: Int) throws(LedgerError) -> [StoreProductSaleCount]
+    /// How many players own each entitlement, or hold a positive balance of each currency or a
+    /// positive stack of each item, for at most `limit` IDs of `kind`.
+    func ownerCounts(of kind: AssetKind, limit: Int) throws(LedgerError) -> [String: Int]
     /// A player's records, newest fulfillment first, at most `limit`.
     func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord]
     /// A player's non-zero currency balances.
@@ -68,6 +74,11 @@ public protocol LedgerReader {
     func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A transaction's events, oldest first, at most `limit`.
     func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent]
+    /// A player's events with a sequence above `sequence`, oldest first, at most `limit`: one page
+    /// of the history, the next page starting after the last sequence returned.
+    func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
+    /// A transaction's events with a sequence above `sequence`, oldest first, at most `limit`.
+    func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A stored revocation event, if its ID was seen.
     func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord?
     /// The revocation events of the purchase keyed `key` (`RevocationRecord.purchase`), by

@@ -88,7 +88,8 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// A message for people, such as `line 3, column 7: duplicate key "amount"`.
     public var description: String { "line \(position.line), column \(position.column): \(message)" }
 
-    private var message: String {
+    /// The problem without its position, such as `duplicate key "amount"`.
+    package var message: String {
         switch kind {
         case .unexpectedEndOfInput: return "unexpected end of input"
         case .unexpectedCharacter(let character): return "unexpected character \(JSONValue.encodeString(character))"

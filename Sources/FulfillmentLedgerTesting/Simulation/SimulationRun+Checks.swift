@@ -127,7 +127,7 @@ extension SimulationRun {
         case .alreadyOwned: consistent = ownsAll
         case .limitReached: consistent = !ownsAll && expectedReached
         case .eligible: consistent = !ownsAll && !expectedReached
-        case .unknownProduct: consistent = false
+        case .unknownProduct, .invalidQuantity: consistent = false
         }
         guard consistent else { throw violation("eligibility of \(product.id) for \(player) is \(eligibility)") }
         note("eligibility \(product.id) \(player) -> \(eligibility)")

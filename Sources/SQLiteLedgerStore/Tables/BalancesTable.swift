@@ -11,6 +11,10 @@ enum BalancesTable {
             PRIMARY KEY (player_id, currency_id)
         ) WITHOUT ROWID;
         """
+
+    /// Players holding a positive balance of each currency, for `ledger catalog diff`.
+    static let holderCountsSQL =
+        "SELECT currency_id, count(*) FROM balances WHERE amount > 0 GROUP BY currency_id ORDER BY currency_id LIMIT ?"
 }
 
 extension SQLiteLedgerSession {
@@ -53,6 +57,22 @@ extension SQLiteLedgerSession {
 enum AssetTables {
     /// Most balances or item stacks read for one player.
     static let rowCountMax = 10_000
+}
+
+extension SQLiteLedgerSession {
+    /// Players owning each entitlement, or holding each currency or item, from its table.
+    func ownerCounts(of kind: AssetKind, limit: Int) throws(LedgerError) -> [String: Int] {
+        let statement = switch kind {
+        case .entitlement: EntitlementsTable.ownerCountsSQL
+        case .currency: BalancesTable.holderCountsSQL
+        case .item: InventoryTable.holderCountsSQL
+        }
+        return try sql { () throws(SQLiteError) in
+            let rows = try connection.statement(statement)
+                .query([.integer(Int64(limit))], rowCountMax: limit) { row in (row.text(0), Int(row.int64(1))) }
+            return Dictionary(rows, uniquingKeysWith: { first, _ in first })
+        }
+    }
 }
 
 extension Int64 {

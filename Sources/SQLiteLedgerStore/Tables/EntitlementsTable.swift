@@ -41,6 +41,10 @@ enum EntitlementsTable {
 
     /// Most entitlements read for one player.
     static let rowCountMax = 10_000
+
+    /// Players owning each entitlement, for `ledger catalog diff`.
+    static let ownerCountsSQL =
+        "SELECT entitlement_id, count(DISTINCT player_id) FROM entitlements GROUP BY entitlement_id ORDER BY entitlement_id LIMIT ?"
 }
 
 extension SQLiteLedgerSession {

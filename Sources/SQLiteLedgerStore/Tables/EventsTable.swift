@@ -60,6 +60,29 @@ extension SQLiteLedgerSession {
         }
     }
 
+    /// A player's events after `sequence`, oldest first: a page of the history.
+    func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                "SELECT \(EventsTable.columns) FROM events WHERE player_id = ? AND sequence > ? ORDER BY sequence LIMIT ?"
+            ).query([.text(playerID), .integer(sequence), .integer(Int64(limit))], rowCountMax: limit, EventsTable.decode)
+        }
+    }
+
+    /// A transaction's events after `sequence`, oldest first: a page of its history.
+    func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                SELECT \(EventsTable.columns) FROM events WHERE store = ? AND transaction_id = ? AND sequence > ?
+                ORDER BY sequence LIMIT ?
+                """
+            ).query(
+                [.text(key.store.rawValue), .text(key.transactionID), .integer(sequence), .integer(Int64(limit))],
+                rowCountMax: limit, EventsTable.decode)
+        }
+    }
+
     @discardableResult
     func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64 {
         try sql { () throws(SQLiteError) in

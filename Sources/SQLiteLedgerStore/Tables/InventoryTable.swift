@@ -10,6 +10,10 @@ enum InventoryTable {
             PRIMARY KEY (player_id, item_id)
         ) WITHOUT ROWID;
         """
+
+    /// Players holding a positive stack of each item, for `ledger catalog diff`.
+    static let holderCountsSQL =
+        "SELECT item_id, count(*) FROM inventory WHERE quantity > 0 GROUP BY item_id ORDER BY item_id LIMIT ?"
 }
 
 extension SQLiteLedgerSession {

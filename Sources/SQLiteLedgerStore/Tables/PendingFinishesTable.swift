@@ -30,6 +30,11 @@ enum PendingFinishesTable {
     static let selectOneSQL = "SELECT \(columns) FROM pending_finishes WHERE store = ? AND transaction_id = ?"
     static let selectOldestSQL =
         "SELECT \(columns) FROM pending_finishes ORDER BY enqueued_at_ms, store, transaction_id LIMIT ?"
+    /// The rows after a cursor, in the same order: the doctor's next page.
+    static let selectAfterSQL = """
+        SELECT \(columns) FROM pending_finishes WHERE (enqueued_at_ms, store, transaction_id) > (?, ?, ?)
+        ORDER BY enqueued_at_ms, store, transaction_id LIMIT ?
+        """
 }
 
 extension SQLiteLedgerSession {
@@ -44,6 +49,26 @@ extension SQLiteLedgerSession {
         try sql { () throws(SQLiteError) in
             try connection.statement(PendingFinishesTable.selectOldestSQL)
                 .query([.integer(Int64(limit))], rowCountMax: limit, PendingFinishesTable.decode)
+        }
+    }
+
+    /// Pending finishes after `cursor` (from the oldest without one), at most `limit`.
+    func pendingFinishes(after cursor: PendingFinishCursor?, limit: Int) throws(LedgerError) -> [PendingFinish] {
+        guard let cursor else { return try pendingFinishes(limit: limit) }
+        return try sql { () throws(SQLiteError) in
+            try connection.statement(PendingFinishesTable.selectAfterSQL).query(
+                [
+                    .integer(cursor.enqueuedAtMilliseconds), .text(cursor.key.store.rawValue), .text(cursor.key.transactionID),
+                    .integer(Int64(limit)),
+                ], rowCountMax: limit, PendingFinishesTable.decode)
+        }
+    }
+
+    /// How many finishes are pending, or, with a cutoff, how many were queued at or before it.
+    func pendingFinishCount(enqueuedAtOrBefore cutoffMilliseconds: Int64 = .max) throws(LedgerError) -> Int64 {
+        try sql { () throws(SQLiteError) in
+            try connection.statement("SELECT count(*) FROM pending_finishes WHERE enqueued_at_ms <= ?")
+                .queryOne([.integer(cutoffMilliseconds)]) { $0.int64(0) } ?? 0
         }
     }
 

@@ -125,6 +125,22 @@ extension SQLiteLedgerSession {
         }
     }
 
+    func saleCountsByStoreProduct(limit: Int) throws(LedgerError) -> [StoreProductSaleCount] {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(
+                """
+                SELECT product_id, store, store_product_id, count(*) FROM ledger_transactions
+                GROUP BY product_id, store, store_product_id ORDER BY product_id, store, store_product_id LIMIT ?
+                """
+            ).query([.integer(Int64(limit))], rowCountMax: limit) { row in
+                StoreProductSaleCount(
+                    productID: row.text(0),
+                    storeProduct: StoreProductKey(store: PlatformStore(rawValue: row.text(1)), storeProductID: row.text(2)),
+                    count: Int(row.int64(3)))
+            }
+        }
+    }
+
     func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
         let grants = TransactionsTable.encodeGrants(record.grants)
         try sql { () throws(SQLiteError) in
