@@ -16,8 +16,16 @@ public struct LedgerConfiguration: Sendable {
     public var historyCountMax: Int
     /// Largest amount of a single economy operation.
     public var operationAmountMax: Int64
-    /// Longest ID (player, transaction, operation) accepted, in UTF-8 bytes.
+    /// Longest ID of the game's own (player, product, operation, event) accepted, in UTF-8 bytes.
     public var identifierByteCountMax: Int
+    /// Longest store transaction ID accepted, in UTF-8 bytes. Google Play's purchase token is
+    /// the ledger key of a Play purchase and is far longer than other IDs (Google's sample is
+    /// about 1,950 characters; the Play adapter accepts up to 4,096). App Store IDs are short
+    /// decimal strings.
+    public var transactionIDByteCountMax: Int
+    /// Longest revocation event ID accepted, in UTF-8 bytes: a store adapter builds some from
+    /// a transaction ID and more (the Play voided sync: token, voided time and order ID).
+    public var eventIDByteCountMax: Int
     /// The account binding a store must carry for a player, if it carries one at all
     /// (the game sets it as `appAccountToken` / `obfuscatedExternalAccountId`). Default: the player ID.
     public var accountBinding: @Sendable (_ playerID: String) -> String
@@ -41,6 +49,8 @@ public struct LedgerConfiguration: Sendable {
         self.historyCountMax = 200
         self.operationAmountMax = 1_000_000_000_000
         self.identifierByteCountMax = 256
+        self.transactionIDByteCountMax = 4_096
+        self.eventIDByteCountMax = 4_608
         self.accountBinding = { $0 }
         self.ownershipTransfer = .never
         self.finishWarningAgeSeconds = 24 * 60 * 60
@@ -108,9 +118,14 @@ public final class Ledger: Sendable {
         guard configuration.quantityMax >= 1, configuration.recoveryFinishCountMax >= 1,
             configuration.recoverySourceCountMax >= 1, configuration.historyCountMax >= 1,
             configuration.operationAmountMax >= 1, configuration.identifierByteCountMax >= 1,
+            configuration.transactionIDByteCountMax >= configuration.identifierByteCountMax,
+            configuration.eventIDByteCountMax >= configuration.identifierByteCountMax,
             configuration.restoreCountMax >= 1, configuration.revocationEventCountMax >= 1,
             configuration.finishWarningAgeSeconds >= 0
-        else { throw LedgerError.configuration("every limit must be at least 1") }
+        else {
+            throw LedgerError.configuration(
+                "every limit must be at least 1, and transactionIDByteCountMax at least identifierByteCountMax")
+        }
         self.catalogInForce = Mutex(catalog)
         self.store = store
         self.verifier = verifier
@@ -150,6 +165,35 @@ public final class Ledger: Sendable {
         guard !value.isEmpty, value.utf8.count <= configuration.identifierByteCountMax else {
             throw LedgerError.invalidArgument(
                 "\(name) must be 1 to \(configuration.identifierByteCountMax) bytes long")
+        }
+    }
+
+    /// Checks a store transaction ID (a Play purchase token among them) against its own limit.
+    func checkTransactionID(_ value: String, _ name: String = "transactionID") throws(LedgerError) {
+        try checkLength(value, name, max: configuration.transactionIDByteCountMax)
+    }
+
+    /// Checks `value` is 1 to `max` bytes of UTF-8.
+    func checkLength(_ value: String, _ name: String, max: Int) throws(LedgerError) {
+        guard !value.isEmpty, value.utf8.count <= max else {
+            throw LedgerError.invalidArgument("\(name) must be 1 to \(max) bytes long")
+        }
+    }
+
+    /// Store names are a closed set in every input: an unknown one is refused before anything
+    /// is looked up, so no key is ever built from it.
+    func checkStore(_ store: PlatformStore) throws(LedgerError) {
+        guard PlatformStore.known.contains(store) else {
+            throw LedgerError.invalidArgument(
+                "store \"\(store.rawValue)\" is not one of \(PlatformStore.known.map(\.rawValue).joined(separator: ", "))")
+        }
+    }
+
+    /// Checks a date from outside input against the range the ledger keeps exactly.
+    func checkDate(_ date: Date, _ name: String) throws(LedgerError) {
+        guard date.isInLedgerRange else {
+            throw LedgerError.invalidArgument(
+                "\(name) must lie between 1970-01-01T00:00:00.000Z and 2199-12-31T23:59:59.999Z")
         }
     }
 }

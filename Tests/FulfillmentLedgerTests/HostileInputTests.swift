@@ -331,9 +331,10 @@ struct HostileInputTests {
         ("quantity one above the limit", { $0.quantity = LedgerConfiguration.sandbox.quantityMax + 1 }, .invalidQuantity),
         ("state refunded", { $0.state = PurchaseState(rawValue: "refunded") }, .cancelled),
         ("state empty", { $0.state = PurchaseState(rawValue: "") }, .cancelled),
-        ("store steam", { $0.store = PlatformStore(rawValue: "steam") }, .unverified),
         ("environment xcode", { $0.environment = StoreEnvironment(rawValue: "xcode") }, .wrongEnvironment),
-        ("a future revocation", { $0.revocationDate = .distantFuture }, .revoked),
+        ("a revocation past the ledger's dates", { $0.revocationDate = .distantFuture }, .unverified),
+        ("a future revocation", { $0.revocationDate = Date(timeIntervalSince1970: 4_000_000_000) }, .revoked),
+        ("a purchase before 1970", { $0.purchaseDate = Date(timeIntervalSince1970: -1) }, .unverified),
     ]
 
     @Test(
@@ -402,18 +403,18 @@ struct HostileInputTests {
         #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
     }
 
-    @Test("a refund for an unknown store waits for a purchase that can never be fulfilled, and grants nothing")
-    func revocationForUnknownStore() throws {
+    @Test("a refund or a purchase for an unknown store is refused before anything is looked up")
+    func unknownStoreIsRefused() async throws {
         let ledger = try Self.makeLedger()
         let event = RevocationEvent(
             eventID: "e1", store: PlatformStore(rawValue: "steam"), transactionID: "t1", kind: .fullRefund,
             eventDate: Self.eventDate)
-        guard case .recorded(let record) = try ledger.applyRevocation(event) else {
-            Issue.record("expected the event to be recorded")
-            return
-        }
-        #expect(record.disposition == .awaitingPurchase)
-        #expect(record.effect.isEmpty)
+        #expect(throws: LedgerError.self) { _ = try ledger.applyRevocation(event) }
+        var document = TestStoreTransaction(
+            transactionID: "t1", productID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
+        document.store = PlatformStore(rawValue: "steam")
+        await #expect(throws: LedgerError.self) { _ = try await ledger.fulfill(document.submission()) }
+        #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
         try Self.expectNothingGranted(ledger)
     }
 

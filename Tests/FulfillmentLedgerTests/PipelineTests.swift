@@ -190,10 +190,10 @@ import Testing
         let harness = try LedgerHarness(kind)
         var purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
         purchase.transactionID = ""
-        await #expect(throws: LedgerError.invalidArgument("transactionID must be 1 to 256 bytes long")) {
+        await #expect(throws: LedgerError.invalidArgument("transactionID must be 1 to 4096 bytes long")) {
             _ = try await harness.ledger.fulfill(purchase)
         }
-        purchase.transactionID = String(repeating: "x", count: 257)
+        purchase.transactionID = String(repeating: "x", count: 4_097)
         await #expect(throws: LedgerError.self) { _ = try await harness.ledger.fulfill(purchase) }
     }
 }

@@ -78,8 +78,17 @@ extension Date {
     /// Milliseconds since 1970, the precision every ledger store keeps: sub-millisecond parts
     /// are dropped, but a value a hair below a whole millisecond (binary floating point, as
     /// when "….002Z" is parsed) counts as that millisecond, so round trips never drift.
+    ///
+    /// Never traps: a date beyond what an `Int64` of milliseconds can hold (or not finite) is
+    /// clamped to the nearest end. Inputs are range-checked before they become dates
+    /// (`isInLedgerRange`), so stored dates are never clamped.
     public var ledgerMilliseconds: Int64 {
         let milliseconds = timeIntervalSince1970 * 1000
+        guard milliseconds.isFinite else { return milliseconds > 0 ? Int64.max : Int64.min }
+        // Double(Int64.max) is 2^63; anything at or past it does not fit.
+        guard milliseconds < Double(Int64.max), milliseconds > -Double(Int64.max) else {
+            return milliseconds > 0 ? Int64.max : Int64.min
+        }
         let nearest = milliseconds.rounded()
         return Int64(abs(milliseconds - nearest) < 1e-3 ? nearest : milliseconds.rounded(.down))
     }

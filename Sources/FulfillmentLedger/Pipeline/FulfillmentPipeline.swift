@@ -23,7 +23,8 @@ extension Ledger {
     /// can still appear after the file is reopened. The retry then answers `alreadyFulfilled`;
     /// it never grants twice.
     public func fulfill(_ submission: TransactionSubmission) async throws(LedgerError) -> FulfillmentOutcome {
-        try checkIdentifier(submission.transactionID, "transactionID")
+        try checkStore(submission.store)
+        try checkTransactionID(submission.transactionID)
         try checkIdentifier(submission.playerID, "playerID")
         try checkIdentifier(submission.productID, "productID")
         // One catalog for the whole fulfillment, even if it is reloaded meanwhile.
@@ -103,6 +104,7 @@ extension Ledger {
         if let mismatch = Self.mismatch(between: submission, and: verified) {
             return .rejected(Rejection(.unverified, mismatch))
         }
+        if let problem = Self.outOfRange(verified) { return .rejected(Rejection(.unverified, problem)) }
         if let binding = verified.accountBinding, binding != configuration.accountBinding(submission.playerID) {
             return .rejected(Rejection(.accountMismatch, "the store binds \(verified.key) to another account"))
         }
@@ -243,6 +245,17 @@ extension Ledger {
         }
         if verified.quantity != submission.quantity {
             return "verified quantity \(verified.quantity) differs from submitted \(submission.quantity)"
+        }
+        return nil
+    }
+
+    /// Why verified facts cannot be stored exactly, if they cannot: a date outside the ledger's
+    /// range, or an original ID over the transaction ID limit. A verifier that passes such
+    /// facts on is refused rather than trusted.
+    static func outOfRange(_ verified: VerifiedTransaction) -> String? {
+        if !verified.purchaseDate.isInLedgerRange { return "the verified purchase date is outside the ledger's range" }
+        if let revoked = verified.revocationDate, !revoked.isInLedgerRange {
+            return "the verified revocation date is outside the ledger's range"
         }
         return nil
     }

@@ -50,9 +50,8 @@ extension Ledger {
             if case .failed(let error) = query { report.queryError = error }
             return report
         }
-        guard PlatformStore.known.contains(store) else {
-            throw LedgerError.invalidArgument("a restore names store \(store), which is not one of \(PlatformStore.known)")
-        }
+        try checkStore(store)
+        if let readAt = authoritativeAsOf { try checkDate(readAt, "authoritativeAsOf") }
         guard listed.count <= configuration.restoreCountMax else {
             throw LedgerError.invalidArgument("a restore takes at most \(configuration.restoreCountMax) transactions")
         }
@@ -150,7 +149,8 @@ extension Ledger {
         let now = clock.now()
         for record in candidates {
             let event = RevocationEvent(
-                eventID: "restore-revoke:\(record.key):\(now.ledgerMilliseconds)", store: record.key.store,
+                eventID: "restore-revoke:\(record.key.store.rawValue):\(record.key.transactionID):\(now.ledgerMilliseconds)",
+                store: record.key.store,
                 transactionID: record.key.transactionID, kind: .revoke, eventDate: now,
                 reason: "absent from an authoritative restore list read at \(readAt.ledgerISO8601)")
             if case .recorded(let stored) = try applyRevocation(event), stored.disposition == .applied {

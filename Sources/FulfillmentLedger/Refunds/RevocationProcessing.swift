@@ -33,8 +33,11 @@ extension Ledger {
     /// An event older (by store date) than one of the opposite kind already applied is
     /// stale and changes nothing, so late deliveries never overwrite newer state.
     public func applyRevocation(_ event: RevocationEvent) throws(LedgerError) -> RevocationOutcome {
-        try checkIdentifier(event.eventID, "eventID")
-        try checkIdentifier(event.transactionID, "transactionID")
+        try checkLength(event.eventID, "eventID", max: configuration.eventIDByteCountMax)
+        try checkStore(event.store)
+        try checkTransactionID(event.transactionID)
+        if let original = event.originalTransactionID { try checkTransactionID(original, "originalTransactionID") }
+        try checkDate(event.eventDate, "eventDate")
         guard RevocationKind.supported.contains(event.kind) else {
             return .rejected(Rejection(.unsupportedEvent, "revocation kind \(event.kind) is not supported"))
         }

@@ -7,6 +7,13 @@ extension Date {
     /// seconds, in 2242); far outside it `ledgerMilliseconds` traps.
     public static let ledgerMillisecondsRange: ClosedRange<Int64> = 0...7_258_118_399_999
 
+    /// Whether this date lies in `ledgerMillisecondsRange`, where the ledger stores it exactly.
+    public var isInLedgerRange: Bool {
+        let milliseconds = timeIntervalSince1970 * 1000
+        return milliseconds.isFinite && milliseconds >= Double(Self.ledgerMillisecondsRange.lowerBound)
+            && milliseconds < Double(Self.ledgerMillisecondsRange.upperBound + 1)
+    }
+
     /// The date of `milliseconds` since 1970, or nil when it lies outside `ledgerMillisecondsRange`.
     /// Adapters call it on every time a store sends before building a date from it.
     public static func checkedLedgerMilliseconds(_ milliseconds: Int64) -> Date? {
