@@ -126,4 +126,26 @@ import Testing
         #expect(try Self.status(harness) == .owned)
         #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [legacy.key])
     }
+
+    /// Owning an entitlement through one product is not owning another that grants more:
+    /// the Founder's Pack still sells its gems to a player who bought Remove Ads, while Remove
+    /// Ads, which grants nothing else, is owned through the pack.
+    @Test(arguments: StoreKind.allCases)
+    func eligibilityKnowsWhichProductIsOwned(kind: StoreKind) async throws {
+        let harness = try LedgerHarness(kind)
+        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        _ = try await harness.ledger.fulfill(ads)
+        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
+        let pack = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        _ = try await harness.ledger.fulfill(pack)
+        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .alreadyOwned)
+        harness.clock.advance(seconds: 60)
+        _ = try harness.ledger.applyRevocation(Self.event("r1", pack, .fullRefund, at: harness.clock.now()))
+        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
+        _ = try harness.ledger.applyRevocation(Self.event("r2", ads, .fullRefund, at: harness.clock.now()))
+        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
+        let second = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        _ = try await harness.ledger.fulfill(second)
+        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
+    }
 }

@@ -32,10 +32,8 @@ extension Ledger {
         }
         let now = clock.now()
         return try store.read { reader throws(LedgerError) -> Eligibility in
-            if product.kind == .nonConsumable {
-                let owned = Set(try reader.entitlements(playerID: playerID).map(\.entitlementID))
-                let granted = product.rewards.lines.filter { $0.kind == .entitlement }.map(\.id)
-                if !granted.isEmpty, granted.allSatisfy(owned.contains) { return .alreadyOwned }
+            if product.kind == .nonConsumable, try Self.owns(product, playerID: playerID, reader: reader) {
+                return .alreadyOwned
             }
             guard let limit = product.limit else { return .eligible }
             let period = PurchasePeriod.key(for: limit.period, at: now)
@@ -45,5 +43,23 @@ extension Ledger {
             let resetsAt = limit.period == .week ? PurchasePeriod.nextWeekStart(after: now) : nil
             return .limitReached(limit: limit, count: count, resetsAt: resetsAt)
         }
+    }
+
+    /// Most of a player's records searched for a purchase of a non-consumable.
+    static let ownedSearchCountMax = 1_000
+
+    /// Whether the player owns non-consumable `product`: a purchase of it is in force, or it
+    /// grants only entitlements and the player owns them all (buying it would give nothing).
+    /// Owning its entitlements through another product is not owning this one: the Founder's
+    /// Pack still sells gems to a player who bought Remove Ads.
+    static func owns(_ product: Product, playerID: String, reader: any LedgerReader) throws(LedgerError) -> Bool {
+        for record in try reader.transactions(playerID: playerID, limit: ownedSearchCountMax)
+        where record.productID == product.id {
+            if try EntitlementOwnership.isInForce(record.key, reader: reader) { return true }
+        }
+        let lines = product.rewards.lines
+        guard !lines.isEmpty, lines.allSatisfy({ $0.kind == .entitlement }) else { return false }
+        let owned = Set(try reader.entitlements(playerID: playerID).map(\.entitlementID))
+        return lines.allSatisfy { owned.contains($0.id) }
     }
 }

@@ -114,9 +114,12 @@ extension SimulationRun {
         } catch {
             throw violation("eligibility failed: \(error)")
         }
-        let ownsAll = product.kind == .nonConsumable
-            && product.rewards.lines.filter { $0.kind == .entitlement }
-                .allSatisfy { model.players[player]?.entitlements.contains($0.id) == true }
+        // A non-consumable is owned once bought, or when all it grants is entitlements the player owns.
+        let bought = model.fulfilled.values.contains { $0.playerID == player && $0.productID == product.id }
+        let onlyOwnedEntitlements = product.rewards.lines.allSatisfy {
+            $0.kind == .entitlement && model.players[player]?.entitlements.contains($0.id) == true
+        }
+        let ownsAll = product.kind == .nonConsumable && (bought || onlyOwnedEntitlements)
         var expectedReached = false
         if let limit = product.limit {
             let period = PurchasePeriod.key(for: limit.period, at: clock.now())
