@@ -1,8 +1,11 @@
-/// The identity of one store transaction: unique across all players in the ledger.
+/// The ledger key of one purchase: unique across all players in the ledger. It names the
+/// purchase, not the delivery (see `VerifiedTransaction.ledgerKey(for:)`).
 public struct TransactionKey: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
     /// The store that issued the transaction.
     public var store: PlatformStore
-    /// The store's transaction ID (App Store transaction ID, Google Play order ID, ...).
+    /// The store's ID of the purchase: the App Store `originalTransactionId` of a
+    /// non-consumable or `transactionId` of a consumable, the Google Play purchase token, the
+    /// test store's transaction ID.
     public var transactionID: String
 
     /// Creates a key.
