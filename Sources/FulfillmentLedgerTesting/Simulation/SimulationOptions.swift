@@ -71,6 +71,14 @@ public struct SimulationSummary: Sendable, Codable {
     public var playTransactions = 0
     /// Restored App Store deliveries (a new transaction ID for a purchase already made).
     public var restoredDeliveries = 0
+    /// Refunds, partial refunds and revokes applied, from every store.
+    public var refunds = 0
+    /// Refund reversals applied.
+    public var reversals = 0
+    /// Restores answered by one store, authoritative as of their read time.
+    public var scopedRestores = 0
+    /// Non-consumables those restores revoked because their store's list left them out.
+    public var restoreRevokes = 0
     /// Grants the ledger made.
     public var grants = 0
     /// Restarts (ledger dropped and database reopened).

@@ -91,7 +91,7 @@ extension SimulationRun {
             else { throw violation("recovery granted \(submission.key) twice") }
             model.grant(
                 product, quantity: receipt.record.quantity, to: receipt.record.playerID, key: submission.key,
-                purchaseDate: receipt.record.purchaseDate)
+                purchaseDate: receipt.record.purchaseDate, fulfilledAt: receipt.record.fulfilledAt)
             summary.grants += 1
         case .alreadyFulfilled:
             guard model.fulfilled[submission.key] != nil else { throw violation("recovery: \(submission.key) unknown") }
@@ -115,10 +115,9 @@ extension SimulationRun {
             throw violation("eligibility failed: \(error)")
         }
         // A non-consumable is owned once bought, or when all it grants is entitlements the player owns.
-        let bought = model.fulfilled.values.contains { $0.playerID == player && $0.productID == product.id }
-        let onlyOwnedEntitlements = product.rewards.lines.allSatisfy {
-            $0.kind == .entitlement && model.players[player]?.entitlements.contains($0.id) == true
-        }
+        let bought = model.fulfilled.values.contains { $0.playerID == player && $0.productID == product.id && $0.isInForce }
+        let owned = model.entitlements(of: player, catalog: options.catalog)
+        let onlyOwnedEntitlements = product.rewards.lines.allSatisfy { $0.kind == .entitlement && owned.contains($0.id) }
         let ownsAll = product.kind == .nonConsumable && (bought || onlyOwnedEntitlements)
         var expectedReached = false
         if let limit = product.limit {
@@ -153,12 +152,13 @@ extension SimulationRun {
         for snapshot in snapshots {
             let expected = model.normalized(snapshot.playerID)
             guard snapshot.balances == expected.balances, snapshot.inventory == expected.inventory,
-                Set(snapshot.entitlements.map(\.entitlementID)) == expected.entitlements
+                Set(snapshot.entitlements.map(\.entitlementID)) == model.entitlements(of: snapshot.playerID, catalog: options.catalog)
             else {
                 throw violation(
                     "\(snapshot.playerID) holds \(snapshot.balances) \(snapshot.inventory); the model says \(expected.balances) \(expected.inventory)")
             }
         }
+        for player in players { try checkEntitlementPayments(ledger, player: player) }
         guard recorded == model.fulfilled.count else {
             throw violation("the ledger holds \(recorded) transactions; the model granted \(model.fulfilled.count)")
         }

@@ -78,7 +78,7 @@ extension SimulationRun {
             else { throw violation("\(key) granted although not purchased") }
             model.grant(
                 product, quantity: receipt.record.quantity, to: receipt.record.playerID, key: key,
-                purchaseDate: receipt.record.purchaseDate)
+                purchaseDate: receipt.record.purchaseDate, fulfilledAt: receipt.record.fulfilledAt)
             summary.grants += 1
             if !receipt.finished && fired == nil { throw violation("\(key) left unfinished without a fault") }
         case .alreadyFulfilled(let receipt):

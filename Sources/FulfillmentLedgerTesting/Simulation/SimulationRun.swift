@@ -91,16 +91,19 @@ final class SimulationRun {
     private func takeStep() async throws(SimulationViolation) {
         let roll = random.below(100)
         switch roll {
-        case 0..<30: try await purchase()
-        case 30..<50: try await redeliver()
-        case 50..<60: try await resolvePending()
-        case 60..<68: try spend()
-        case 68..<72: try await forgeConflict()
-        case 72..<75: try resetPlayer()
-        case 75..<79: try await restart()
-        case 79..<86: try await recover(after: "recover")
-        case 86..<91: advanceClock()
-        default: try checkEligibility()
+        case 0..<27: try await purchase()
+        case 27..<44: try await redeliver()
+        case 44..<52: try await resolvePending()
+        case 52..<59: try spend()
+        case 59..<62: try await forgeConflict()
+        case 62..<65: try resetPlayer()
+        case 65..<68: try await restart()
+        case 68..<74: try await recover(after: "recover")
+        case 74..<78: advanceClock()
+        case 78..<85: try checkEligibility()
+        case 85..<93: try await refund()
+        case 93..<96: try await reverseRefund()
+        default: try await restoreFromStore()
         }
     }
 
@@ -288,7 +291,7 @@ final class SimulationRun {
         } catch {
             throw violation("reset failed: \(error)")
         }
-        model.reset(player)
+        model.reset(player, at: clock.now())
         note("reset \(player)")
     }
 

@@ -51,6 +51,10 @@ public enum Simulator {
         total.signedTransactions += run.signedTransactions
         total.playTransactions += run.playTransactions
         total.restoredDeliveries += run.restoredDeliveries
+        total.refunds += run.refunds
+        total.reversals += run.reversals
+        total.scopedRestores += run.scopedRestores
+        total.restoreRevokes += run.restoreRevokes
         total.grants += run.grants
         total.restarts += run.restarts
         for (name, count) in run.faultsInjected { total.faultsInjected[name, default: 0] += count }
