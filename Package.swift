@@ -6,12 +6,22 @@ let package = Package(
     // Synchronization.Mutex needs these on Apple platforms; Linux has no minimum.
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
     products: [
+        // Production: what a game server links. None of these depends on a testing product
+        // (PackageLayoutTests checks it).
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
+        .library(name: "TestStoreAdapter", targets: ["TestStoreAdapter"]),
+        // Testing: fakes, simulators and fault machinery for test suites.
         .library(name: "FulfillmentLedgerTesting", targets: ["FulfillmentLedgerTesting"]),
+        .library(name: "SQLiteFaultVFS", targets: ["SQLiteFaultVFS"]),
+        .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
+        .library(name: "PlayStoreSimulator", targets: ["PlayStoreSimulator"]),
+        .library(name: "LedgerSimulation", targets: ["LedgerSimulation"]),
+        // Tools: the operator CLI (with the development commands apart) and the benchmark.
         .executable(name: "ledger", targets: ["ledger"]),
+        .executable(name: "ledger-bench", targets: ["ledger-bench"]),
     ],
     targets: [
         .systemLibrary(
@@ -24,44 +34,89 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+
+        // Production library targets.
         .target(name: "FulfillmentLedger"),
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
+        .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
+
+        // Testing library targets.
+        .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),
+        .target(name: "SQLiteFaultVFS", dependencies: ["SQLiteLedgerStore", "CSQLite"]),
+        .target(name: "AppStoreSimulator", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "COpenSSL"]),
+        // Its RSA test keys report OpenSSL failures through the App Store simulator's helper.
         .target(
-            name: "FulfillmentLedgerTesting",
-            dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "COpenSSL"]),
+            name: "PlayStoreSimulator",
+            dependencies: ["FulfillmentLedger", "PlayStoreAdapter", "AppStoreSimulator", "COpenSSL"]),
+        .target(
+            name: "LedgerSimulation",
+            dependencies: [
+                "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "AppStoreAdapter", "AppStoreSimulator",
+                "PlayStoreAdapter", "PlayStoreSimulator",
+            ]),
+
+        // The operator commands: production targets only.
         .target(
             name: "LedgerCommandLine",
             dependencies: [
-                "FulfillmentLedger", "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreAdapter", "PlayStoreAdapter",
+                "FulfillmentLedger", "SQLiteLedgerStore", "TestStoreAdapter", "AppStoreAdapter", "PlayStoreAdapter",
+                "FulfillmentLedgerTesting",
             ]
         ),
-        .executableTarget(name: "ledger", dependencies: ["LedgerCommandLine"]),
+        // demo, simulate and workload: built on the testing products, registered apart by `ledger`.
+        .target(
+            name: "LedgerDevCommands",
+            dependencies: [
+                "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "FulfillmentLedgerTesting", "TestStoreAdapter",
+                "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "LedgerSimulation",
+            ]),
+        .executableTarget(name: "ledger", dependencies: ["LedgerCommandLine", "LedgerDevCommands"]),
+        // The benchmark: the raw-SQLite baselines, the bulk pre-fill and the timed workloads.
+        .target(
+            name: "LedgerBench",
+            dependencies: [
+                "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "SQLiteFaultVFS", "AppStoreAdapter",
+                "AppStoreSimulator",
+            ]),
+        .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"]),
+
         .testTarget(
             name: "FulfillmentLedgerTests",
-            dependencies: ["FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore"],
+            dependencies: [
+                "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "SQLiteLedgerStore", "SQLiteFaultVFS",
+                "LedgerSimulation",
+            ],
             // Ledger files written by earlier releases, read in place by the migration tests.
             exclude: ["Fixtures"]
         ),
         .testTarget(
             name: "SQLiteLedgerStoreTests",
-            dependencies: ["SQLiteLedgerStore", "FulfillmentLedger", "CSQLite"]
+            dependencies: ["SQLiteLedgerStore", "SQLiteFaultVFS", "FulfillmentLedger", "CSQLite"]
         ),
         .testTarget(
             name: "LedgerCommandLineTests",
             dependencies: [
-                "LedgerCommandLine", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "AppStoreAdapter",
-                "PlayStoreAdapter",
+                "LedgerCommandLine", "LedgerDevCommands", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore",
+                "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "LedgerSimulation",
             ]
         ),
         .testTarget(
+            name: "LedgerBenchTests",
+            dependencies: ["LedgerBench", "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore"]
+        ),
+        .testTarget(
             name: "PlayStoreAdapterTests",
-            dependencies: ["PlayStoreAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL"]
+            dependencies: [
+                "PlayStoreAdapter", "PlayStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL",
+            ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
-            dependencies: ["AppStoreAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL"]
+            dependencies: [
+                "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL",
+            ]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times Apple's App Store Server Library for Python (PyPI: app-store-server-library)
-verifying signed App Store transactions, so `ledger bench` can compare its own R5 figures
-with it. `ledger bench` writes the inputs and runs this script; it can also be run alone:
+verifying signed App Store transactions, so `ledger-bench` can compare its own R5 figures
+with it. `ledger-bench` writes the inputs and runs this script; it can also be run alone:
 
     python3 Scripts/appstore_verify_bench.py --jws-file jws.txt --root-certificate root.der \
         --bundle-id com.example.app --environment Sandbox --count 300 --repeats 5

@@ -1,9 +1,9 @@
 import COpenSSL
 
 /// Turns failed OpenSSL calls into `AppStoreSimulatorError`s carrying OpenSSL's error queue.
-enum OpenSSLFailure {
+package enum OpenSSLFailure {
     /// An error naming `call`, with the text of every error OpenSSL queued; empties the queue.
-    static func error(_ call: String) -> AppStoreSimulatorError {
+    package static func error(_ call: String) -> AppStoreSimulatorError {
         var reasons: [String] = []
         while true {
             let code = ERR_get_error()

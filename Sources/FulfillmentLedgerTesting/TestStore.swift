@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import Synchronization
+import TestStoreAdapter
 
 /// A simulated platform store: makes purchases, holds them unfinished until the ledger
 /// finishes them, and can be scripted to fail. It is the verifier's, the finisher's and

@@ -1,19 +1,20 @@
 import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
+import LedgerCommandLine
 import SQLiteLedgerStore
 
-/// `ledger bench`: throughput of the disk, raw SQLite, the ledger (empty and pre-filled)
+/// `ledger-bench`: throughput of the disk, raw SQLite, the ledger (empty and pre-filled)
 /// and App Store JWS verification, memory flatness, with the ratios the project targets.
-enum BenchCommand {
+package enum BenchCommand {
     static let command = Command(
-        words: ["bench"],
+        program: "ledger-bench", words: [],
         summary: "throughput benchmark: disk, raw SQLite, ledger fulfillment, JWS verification",
         help: """
-            usage: ledger bench [--json] [--count N] [--repeats K] [--dir DIR] [--prefill P]
+            usage: ledger-bench [--json] [--count N] [--repeats K] [--dir DIR] [--prefill P]
                                 [--memory-count M]
 
-            Run it from a release build: swift run -c release ledger bench
+            Run it from a release build: swift run -c release ledger-bench
 
             Measures, in operations per second:
               R0  the fsync ceiling: append 1 KiB then fdatasync, in a loop
@@ -70,6 +71,11 @@ enum BenchCommand {
         flagOptions: BenchOptions.flagOptionNames,
         run: { arguments, io in await run(arguments, io: io) })
 
+    /// Runs `ledger-bench` with `arguments` (without the program name) and returns the exit code.
+    package static func main(_ arguments: [String], io: CommandIO) async -> Int32 {
+        await command.invoke(arguments, io: io).rawValue
+    }
+
     /// The build configuration this binary was compiled in.
     static var buildConfiguration: String {
         #if DEBUG
@@ -84,31 +90,31 @@ enum BenchCommand {
         do throws(Arguments.UsageError) {
             options = try BenchOptions(arguments)
         } catch {
-            return LedgerCommandLine.usageError(error.message, io: io, command: "bench")
+            return LedgerCommandLine.usageError(error.message, io: io, program: "ledger-bench")
         }
         #if DEBUG
-            io.printError("ledger bench: WARNING: this is a debug build; figures are meaningless. Run: swift run -c release ledger bench")
+            io.printError("ledger-bench: WARNING: this is a debug build; figures are meaningless. Run: swift run -c release ledger-bench")
         #endif
         let base = options.baseDirectory
         if base.standardizedFileURL.path.hasPrefix("/dev/shm") {
-            io.printError("ledger bench: WARNING: \(base.path) is in memory; R0, R1 and FULL figures will not reflect a disk")
+            io.printError("ledger-bench: WARNING: \(base.path) is in memory; R0, R1 and FULL figures will not reflect a disk")
         }
         let directory = base.appendingPathComponent("ledger-bench-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         } catch {
-            io.printError("ledger bench: cannot create \(directory.path): \(error.localizedDescription)")
+            io.printError("ledger-bench: cannot create \(directory.path): \(error.localizedDescription)")
             return .failure
         }
         defer { try? FileManager.default.removeItem(at: directory) }
         if let refusal = spaceRefusal(options, availableBytes: BenchPrefilledLedger.availableBytes(at: directory)) {
-            return LedgerCommandLine.usageError(refusal, io: io, command: "bench")
+            return LedgerCommandLine.usageError(refusal, io: io, program: "ledger-bench")
         }
         let report: BenchReport
         do {
             report = try await measureAll(options, directory: directory, io: io)
         } catch {
-            io.printError("ledger bench: \(error)")
+            io.printError("ledger-bench: \(error)")
             return .failure
         }
         if options.json { io.printJSON(report) } else { io.print(report.text) }

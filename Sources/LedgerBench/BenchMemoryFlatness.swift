@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import LedgerCommandLine
 import SQLiteLedgerStore
 
 /// Memory flatness: resident memory over a long run of sequential fulfillments on a new

@@ -1,7 +1,9 @@
 import Foundation
+import LedgerCommandLine
+import SQLiteFaultVFS
 import SQLiteLedgerStore
 
-/// The command line of `ledger bench`, checked.
+/// The command line of `ledger-bench`, checked.
 struct BenchOptions {
     /// Default transactions (or syncs, or verifications) per repeat of each workload.
     static let countDefault = 300

@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import LedgerCommandLine
 import SQLiteLedgerStore
 
 /// R6: a ledger pre-filled once per run by `LedgerPrefill`. Every repeat opens it, fulfils

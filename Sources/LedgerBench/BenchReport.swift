@@ -1,6 +1,6 @@
 import Foundation
 
-/// What `ledger bench` measured: median rates, every sample, the ratios against the
+/// What `ledger-bench` measured: median rates, every sample, the ratios against the
 /// project's targets, R6's pre-fill, memory flatness and the Python comparison. Encoded
 /// as the `--json` output.
 struct BenchReport: Encodable {
@@ -166,7 +166,7 @@ struct BenchReport: Encodable {
     /// The human-readable report.
     var text: String {
         var lines = [
-            "ledger bench: \(build) build, count \(count), median of \(repeats) interleaved repeat(s), files in \(directory)",
+            "ledger-bench: \(build) build, count \(count), median of \(repeats) interleaved repeat(s), files in \(directory)",
             "",
         ]
         if let figures = r6.figures { lines += figures.textLines + [""] }

@@ -1,10 +1,11 @@
 import AppStoreAdapter
+import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
+import SQLiteFaultVFS
 import SQLiteLedgerStore
 
-/// The timed workloads of `ledger bench`. Each returns operations per second; setup
+/// The timed workloads of `ledger-bench`. Each returns operations per second; setup
 /// (opening files, signing JWS) is outside the timed part.
 enum BenchWorkloads {
     /// A workload ran but did not behave (a grant that did not grant, a JWS that did not verify).

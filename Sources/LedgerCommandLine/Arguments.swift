@@ -1,21 +1,24 @@
 import FulfillmentLedger
 
 /// A small command-line parser: positionals, `--name value` options (repeatable) and flags.
-struct Arguments {
+package struct Arguments {
     /// A command-line mistake, reported with exit code 64.
-    struct UsageError: Error {
-        var message: String
+    package struct UsageError: Error {
+        package var message: String
+
+        /// Creates a usage error.
+        package init(message: String) { self.message = message }
     }
 
     /// Most arguments accepted; a command line longer than this is a mistake.
     static let countMax = 256
 
-    private(set) var positionals: [String] = []
+    package private(set) var positionals: [String] = []
     private var options: [String: [String]] = [:]
     private var flags: Set<String> = []
 
     /// Parses `arguments` given which option names take a value and which are flags.
-    init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
+    package init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
         guard arguments.count <= Self.countMax else { throw UsageError(message: "too many arguments") }
         var index = 0
         while index < arguments.count {
@@ -50,16 +53,16 @@ struct Arguments {
     }
 
     /// The last value of an option, if given.
-    func value(_ name: String) -> String? { options[name]?.last }
+    package func value(_ name: String) -> String? { options[name]?.last }
 
     /// Every value of a repeatable option.
-    func values(_ name: String) -> [String] { options[name] ?? [] }
+    package func values(_ name: String) -> [String] { options[name] ?? [] }
 
     /// Whether a flag was given.
-    func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ name: String) -> Bool { flags.contains(name) }
 
     /// The value of a required option.
-    func required(_ name: String) throws(UsageError) -> String {
+    package func required(_ name: String) throws(UsageError) -> String {
         guard let value = value(name) else { throw UsageError(message: "--\(name) is required") }
         return value
     }
@@ -74,7 +77,7 @@ struct Arguments {
     }
 
     /// Fails when more positionals were given than the command takes.
-    func expectPositionals(max: Int) throws(UsageError) {
+    package func expectPositionals(max: Int) throws(UsageError) {
         guard positionals.count <= max else {
             throw UsageError(message: "unexpected argument \(positionals[max])")
         }

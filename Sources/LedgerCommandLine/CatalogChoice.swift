@@ -1,10 +1,9 @@
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
 
 /// Where a command's catalog comes from: the file `--catalog` names, or, when it names none, a
 /// default that works from any folder.
-enum CatalogChoice: Equatable {
+package enum CatalogChoice: Equatable {
     /// A catalog file.
     case file(String)
     /// The sample catalog built into the tool (`SampleCatalog`).
@@ -12,7 +11,7 @@ enum CatalogChoice: Equatable {
 
     /// `--catalog FILE`, else the built-in sample: for the demo and the simulation, which
     /// narrate the sample game whatever folder they run in.
-    static func sampleByDefault(_ arguments: Arguments) -> CatalogChoice {
+    package static func sampleByDefault(_ arguments: Arguments) -> CatalogChoice {
         arguments.value("catalog").map(CatalogChoice.file) ?? .builtInSample
     }
 
@@ -27,7 +26,7 @@ enum CatalogChoice: Equatable {
     }
 
     /// Loads and validates the catalog.
-    func load() throws(LedgerError) -> ProductCatalog {
+    package func load() throws(LedgerError) -> ProductCatalog {
         switch self {
         case .file(let path): try CatalogLoader.load(path: path)
         case .builtInSample: try SampleCatalog.load()
@@ -35,11 +34,11 @@ enum CatalogChoice: Equatable {
     }
 
     /// The file's path, nil for the built-in sample.
-    var path: String? {
+    package var path: String? {
         if case .file(let path) = self { return path }
         return nil
     }
 
     /// How messages name it.
-    var name: String { path ?? "the built-in sample \(SampleCatalog.fileName)" }
+    package var name: String { path ?? "the built-in sample \(SampleCatalog.fileName)" }
 }

@@ -36,13 +36,13 @@ public struct CommandIO: Sendable {
     }
 
     /// Writes a line to standard output.
-    func print(_ line: String) { writeOutput(line + "\n") }
+    package func print(_ line: String) { writeOutput(line + "\n") }
 
     /// Writes a line to standard error.
-    func printError(_ line: String) { writeError(line + "\n") }
+    package func printError(_ line: String) { writeError(line + "\n") }
 
     /// Writes a value as one line of JSON with sorted keys and ISO 8601 dates.
-    func printJSON<T: Encodable>(_ value: T) {
+    package func printJSON<T: Encodable>(_ value: T) {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Milliseconds, the precision the ledger keeps.

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import TestStoreAdapter
 
 /// `ledger fulfill`: one test-store transaction from stdin through the pipeline.
 enum FulfillCommand {

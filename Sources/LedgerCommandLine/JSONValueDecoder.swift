@@ -1,6 +1,6 @@
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
+import TestStoreAdapter
 
 /// A `Decoder` over a parsed `JSONValue`, so any `Decodable` input type reads the project's
 /// strict parse: numbers are never rounded (2.0 is not an integer), dates are ISO 8601, and every

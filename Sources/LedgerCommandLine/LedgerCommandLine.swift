@@ -1,65 +1,95 @@
 import FulfillmentLedger
 
 /// One `ledger` subcommand.
-struct Command: Sendable {
+package struct Command: Sendable {
+    /// The program that runs it: `ledger`, or `ledger-bench` for the benchmark's own executable.
+    package var program = "ledger"
     /// The words that select it, such as `["catalog", "check"]`.
-    var words: [String]
+    package var words: [String]
     /// One line for the command table.
-    var summary: String
+    package var summary: String
     /// The full `--help` text.
-    var help: String
+    package var help: String
     /// Options that take a value.
-    var valueOptions: Set<String> = []
+    package var valueOptions: Set<String> = []
     /// Options that are flags (`--help` is always one).
-    var flagOptions: Set<String> = []
+    package var flagOptions: Set<String> = []
     /// Runs it.
-    var run: @Sendable (Arguments, CommandIO) async -> ExitCode
-}
+    package var run: @Sendable (Arguments, CommandIO) async -> ExitCode
 
-/// The `ledger` command-line tool: a thin layer over the library.
-public enum LedgerCommandLine {
-    static let commands: [Command] = [
-        DemoCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
-        FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
-        EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
-        DoctorCommand.command, SimulateCommand.command, WorkloadCommand.command, AppStoreVerifyCommand.command,
-        AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, PlayStoreCommands.verify,
-        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync,
-        BenchCommand.command,
-    ]
+    /// Creates a command.
+    package init(
+        program: String = "ledger", words: [String], summary: String, help: String, valueOptions: Set<String> = [],
+        flagOptions: Set<String> = [], run: @escaping @Sendable (Arguments, CommandIO) async -> ExitCode
+    ) {
+        self.program = program
+        self.words = words
+        self.summary = summary
+        self.help = help
+        self.valueOptions = valueOptions
+        self.flagOptions = flagOptions
+        self.run = run
+    }
 
-    /// Runs the tool with `arguments` (without the program name) and returns the exit code.
-    public static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
-        if arguments.isEmpty || arguments == ["--help"] || arguments == ["help"] || arguments == ["-h"] {
-            io.print(usage)
-            return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
-        }
-        guard
-            let command = commands.filter({ arguments.starts(with: $0.words) })
-                .max(by: { $0.words.count < $1.words.count })
-        else {
-            unknownCommand(arguments, io: io)
-            return ExitCode.usage.rawValue
-        }
-        let rest = Array(arguments.dropFirst(command.words.count))
+    /// What it is called in messages: `ledger catalog check`, `ledger-bench`.
+    package var name: String { ([program] + words).joined(separator: " ") }
+
+    /// Runs it on the arguments after its words: prints its help for `--help` or `-h` (which
+    /// win over any other argument), reports a usage mistake, or runs it.
+    package func invoke(_ rest: [String], io: CommandIO) async -> ExitCode {
         if rest.contains("--help") || rest.contains("-h") {
-            io.print(command.help)
-            return ExitCode.ok.rawValue
+            io.print(help)
+            return .ok
         }
         let parsed: Arguments
         do {
-            parsed = try Arguments(
-                rest, valueOptions: command.valueOptions, flagOptions: command.flagOptions.union(["help"]))
+            parsed = try Arguments(rest, valueOptions: valueOptions, flagOptions: flagOptions.union(["help"]))
         } catch {
-            io.printError("ledger \(command.words.joined(separator: " ")): \(error.message)")
-            io.printError("run `ledger \(command.words.joined(separator: " ")) --help` for usage")
+            return LedgerCommandLine.usageError(error.message, io: io, program: name)
+        }
+        return await run(parsed, io)
+    }
+}
+
+/// The `ledger` command-line tool: a thin layer over the library. These are the operator
+/// commands; the development commands (`demo`, `simulate`, `workload`) live in
+/// `LedgerDevCommands`, which the `ledger` executable registers beside them.
+public enum LedgerCommandLine {
+    /// The operator commands, built on the production products only.
+    static let commands: [Command] = [
+        CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
+        FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
+        EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
+        DoctorCommand.command, AppStoreVerifyCommand.command,
+        AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, PlayStoreCommands.verify,
+        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync,
+    ]
+
+    /// Runs the operator commands with `arguments` (without the program name) and returns the exit code.
+    public static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
+        await run(arguments, io: io, developmentCommands: [])
+    }
+
+    /// Runs the tool with the operator commands and `developmentCommands` (those of
+    /// `LedgerDevCommands`), which the help lists in a section of their own.
+    package static func run(_ arguments: [String], io: CommandIO, developmentCommands: [Command]) async -> Int32 {
+        let all = commands + developmentCommands
+        if arguments.isEmpty || arguments == ["--help"] || arguments == ["help"] || arguments == ["-h"] {
+            io.print(usage(developmentCommands: developmentCommands))
+            return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
+        }
+        guard
+            let command = all.filter({ arguments.starts(with: $0.words) })
+                .max(by: { $0.words.count < $1.words.count })
+        else {
+            unknownCommand(arguments, among: all, io: io)
             return ExitCode.usage.rawValue
         }
-        return await command.run(parsed, io).rawValue
+        return await command.invoke(Array(arguments.dropFirst(command.words.count)), io: io).rawValue
     }
 
     /// Explains a command line that selects no command, with the nearest command when one is close.
-    static func unknownCommand(_ arguments: [String], io: CommandIO) {
+    static func unknownCommand(_ arguments: [String], among commands: [Command], io: CommandIO) {
         // A group word (`ledger catalog`, `ledger appstore`): a misspelt subcommand, or none.
         let group = commands.filter { $0.words.count > 1 && $0.words[0] == arguments[0] }
         if !group.isEmpty {
@@ -78,16 +108,27 @@ public enum LedgerCommandLine {
         io.printError("ledger: unknown command \"\(arguments[0])\"\(hint)")
     }
 
-    /// The top-level help: every command with its summary.
-    static var usage: String {
+    /// The top-level help: every command with its summary, the development commands in a
+    /// section of their own.
+    static func usage(developmentCommands: [Command]) -> String {
         var lines = [
             "ledger: exactly-once fulfillment ledger for game economies", "",
             "usage: ledger <command> [options]   (every command takes --help)", "", "commands:",
         ]
-        let width = (commands.map { $0.words.joined(separator: " ").count }.max() ?? 0) + 2
-        for command in commands {
-            let name = command.words.joined(separator: " ")
-            lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
+        let width = ((commands + developmentCommands).map { $0.words.joined(separator: " ").count }.max() ?? 0) + 2
+        func list(_ commands: [Command]) {
+            for command in commands {
+                let name = command.words.joined(separator: " ")
+                lines.append("  " + name.padding(toLength: width, withPad: " ", startingAt: 0) + command.summary)
+            }
+        }
+        list(commands)
+        if !developmentCommands.isEmpty {
+            lines += [
+                "", "development commands (LedgerDevCommands, built on the testing products: test stores,",
+                "  simulators and faults on sandbox ledgers; not for operating a ledger):",
+            ]
+            list(developmentCommands)
         }
         lines += [
             "",
@@ -99,7 +140,7 @@ public enum LedgerCommandLine {
 
     /// Reports an infrastructure error as JSON on stdout and text on stderr; returns its exit code.
     /// An invalid catalog also gets the command that lists its problems one per line, located.
-    static func report(_ error: LedgerError, io: CommandIO, command: String, catalogPath: String? = nil) -> ExitCode {
+    package static func report(_ error: LedgerError, io: CommandIO, command: String, catalogPath: String? = nil) -> ExitCode {
         io.printJSON(ErrorOutput(error))
         io.printError("ledger \(command): \(error.description)")
         if case .catalogInvalid = error {
@@ -121,10 +162,15 @@ public enum LedgerCommandLine {
         return .dataError
     }
 
-    /// Reports a usage mistake; returns 64.
-    static func usageError(_ message: String, io: CommandIO, command: String) -> ExitCode {
-        io.printError("ledger \(command): \(message)")
-        io.printError("run `ledger \(command) --help` for usage")
+    /// Reports a usage mistake of `ledger <command>`; returns 64.
+    package static func usageError(_ message: String, io: CommandIO, command: String) -> ExitCode {
+        usageError(message, io: io, program: "ledger \(command)")
+    }
+
+    /// Reports a usage mistake of `program` (`ledger catalog check`, `ledger-bench`); returns 64.
+    package static func usageError(_ message: String, io: CommandIO, program: String) -> ExitCode {
+        io.printError("\(program): \(message)")
+        io.printError("run `\(program) --help` for usage")
         return .usage
     }
 }

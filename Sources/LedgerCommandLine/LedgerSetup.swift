@@ -1,14 +1,15 @@
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import SQLiteLedgerStore
+import TestStoreAdapter
 
 /// Builds the ledger the CLI commands run on: a SQLite file and the test store.
 ///
 /// The CLI drives the built-in test store (sandbox only), so a production ledger can
 /// never be built here: there is no "direct success" path.
-enum LedgerSetup {
+package enum LedgerSetup {
     /// Opens the database and catalog and wires the test-store ports.
-    static func ledger(
+    package static func ledger(
         database: String, catalogPath: String, faults: any FaultInjector = NoFaults(),
         createIfMissing: Bool = true, ownershipTransfer: OwnershipTransferPolicy = .never
     ) throws(LedgerError) -> Ledger {
@@ -33,7 +34,7 @@ enum LedgerSetup {
     }
 
     /// Opens an existing database only (never creates one).
-    static func existingStore(_ database: String) throws(LedgerError) -> SQLiteLedgerStore {
+    package static func existingStore(_ database: String) throws(LedgerError) -> SQLiteLedgerStore {
         var options = SQLiteLedgerStore.Options()
         options.createIfMissing = false
         return try SQLiteLedgerStore(path: database, options: options)

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import TestStoreAdapter
 
 /// `ledger restore`: reconcile a player with the store's list of their transactions.
 enum RestoreCommand {

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerCommandLine
 import SQLiteLedgerStore
 
 /// `ledger demo`: narrates the purchase lifecycle on a fresh SQLite ledger.

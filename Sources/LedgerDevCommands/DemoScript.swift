@@ -1,8 +1,11 @@
 import AppStoreAdapter
+import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
+import TestStoreAdapter
 
 /// The demo's scenario, step by step. Every step checks its own result.
 struct DemoScript {

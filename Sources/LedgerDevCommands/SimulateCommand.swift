@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
+import LedgerCommandLine
+import LedgerSimulation
 import SQLiteLedgerStore
 
 /// `ledger simulate`: the deterministic fault simulation.

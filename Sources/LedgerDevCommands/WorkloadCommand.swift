@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
+import LedgerCommandLine
+import LedgerSimulation
 
 /// `ledger workload`: fulfills a deterministic stream of purchases, one JSON line each,
 /// so a crash test can kill it at any moment and know what it reported.

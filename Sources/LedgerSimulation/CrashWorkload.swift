@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import TestStoreAdapter
 
 /// A deterministic stream of test-store purchases for crash tests: a child process
 /// fulfills it and is killed at a random moment; the parent replays the same stream.

@@ -1,4 +1,5 @@
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import Synchronization
 
 /// The test store's finish port with one more failure: a timeout after the platform

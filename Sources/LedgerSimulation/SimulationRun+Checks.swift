@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import TestStoreAdapter
 
 /// The other actions, and the invariants checked after every step.
 extension SimulationRun {

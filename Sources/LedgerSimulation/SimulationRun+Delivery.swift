@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import TestStoreAdapter
 
 /// Deliveries with faults, and the check of each outcome against the model.
 extension SimulationRun {

@@ -1,7 +1,11 @@
 import AppStoreAdapter
+import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
+import TestStoreAdapter
 
 /// One seeded run: a workload of purchases, redeliveries, pending payments, spends,
 /// resets and restarts, with faults at every point and port, checked after every step

@@ -1,3 +1,4 @@
+import AppStoreSimulator
 import COpenSSL
 import Foundation
 

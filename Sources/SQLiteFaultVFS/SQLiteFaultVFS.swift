@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import SQLiteLedgerStore
 import Synchronization
 
 /// A test VFS that wraps SQLite's default VFS to fail chosen file operations and to

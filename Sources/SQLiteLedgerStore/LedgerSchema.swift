@@ -1,11 +1,11 @@
 /// The ledger's schema, as migrations by `PRAGMA user_version`. Each migration runs in
 /// one transaction. A migration, once released, is never edited: add a new one.
-enum LedgerSchema {
+package enum LedgerSchema {
     /// `application_id` stamped in the file header: "FLDG".
-    static let applicationID: Int32 = 0x464C_4447
+    package static let applicationID: Int32 = 0x464C_4447
 
     /// The schema version this build writes and reads.
-    static var versionSupported: Int { migrations.count }
+    package static var versionSupported: Int { migrations.count }
 
     /// Migration N (1-based) brings the schema from version N-1 to N.
     static let migrations: [String] = [

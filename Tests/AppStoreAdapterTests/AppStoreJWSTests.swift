@@ -1,4 +1,5 @@
 import AppStoreAdapter
+import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
+import TestStoreAdapter
 
 /// Lint warnings, the safe-change diff, explain and hot reload.
 @Suite struct CatalogToolingTests {

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerSimulation
 import Testing
 
 /// Random sequences of purchases, spends, refunds (full and partial) and reversals under

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
+import TestStoreAdapter
 
 /// Hostile catalogs, transactions and revocation events: each is refused with a problem, a rejection
 /// or a typed error, quickly, and never grants. `JSONParserTests` and `CatalogTests` cover the parser's

@@ -1,4 +1,5 @@
 import FulfillmentLedger
+import SQLiteFaultVFS
 import SQLiteLedgerStore
 
 /// One sweep run: the workload's result, the checks' findings, and the calls it made.

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import SQLiteFaultVFS
 import SQLiteLedgerStore
 
 /// Checks a database after a faulty workload run, with the fault disarmed, and lists every

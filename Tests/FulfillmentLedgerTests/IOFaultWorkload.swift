@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import SQLiteFaultVFS
 import SQLiteLedgerStore
 
 /// A player's currencies and items, for comparing what they hold with what their ledger

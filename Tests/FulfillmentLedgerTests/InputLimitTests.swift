@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
+import TestStoreAdapter
 
 /// Limits that fit the stores, and outside values refused with a typed error, never trapped on.
 @Suite struct InputLimitTests {

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
+import TestStoreAdapter
 
 /// The fulfillment pipeline's promises, against every store implementation.
 @Suite struct PipelineTests {

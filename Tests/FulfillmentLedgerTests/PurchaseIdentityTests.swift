@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
+import TestStoreAdapter
 
 /// A ledger key names the purchase, not the delivery: a restored or second-device delivery
 /// of a non-consumable carries a new transaction ID and the original's, and finds the record;

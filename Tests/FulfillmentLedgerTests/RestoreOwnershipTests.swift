@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
+import TestStoreAdapter
 
 /// Restore, ownership across accounts, unknown entitlement state and the finish deadline.
 @Suite struct RestoreOwnershipTests {

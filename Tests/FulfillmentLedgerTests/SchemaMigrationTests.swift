@@ -3,6 +3,7 @@ import FulfillmentLedger
 import FulfillmentLedgerTesting
 import SQLiteLedgerStore
 import Testing
+import TestStoreAdapter
 
 /// A ledger written by the release before purchase keys (schema 4) opens, migrates in place
 /// and loses nothing: every record, balance, item, entitlement, event, pending finish and

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerSimulation
 import SQLiteLedgerStore
 import Testing
 

@@ -1,11 +1,12 @@
 import Foundation
 import FulfillmentLedger
+import LedgerCommandLine
 import SQLiteLedgerStore
 import Testing
 
-@testable import LedgerCommandLine
+@testable import LedgerBench
 
-/// `ledger bench`: a tiny run completes and reports every figure, the pre-fill writes rows
+/// `ledger-bench`: a tiny run completes and reports every figure, the pre-fill writes rows
 /// the library reads as its own, and bad options are refused. No timing assertions: the
 /// machines that run tests are too noisy for them.
 @Suite struct BenchCommandTests {
@@ -27,8 +28,8 @@ import Testing
     /// The CI smoke run: every option small.
     @Test func smallRunReportsEveryFigure() async throws {
         let scratch = try ScratchDirectory()
-        let run = await ledger([
-            "bench", "--count", "20", "--repeats", "1", "--prefill", "20000", "--memory-count", "2000", "--json", "--dir",
+        let run = await bench([
+            "--count", "20", "--repeats", "1", "--prefill", "20000", "--memory-count", "2000", "--json", "--dir",
             scratch.url.path,
         ])
         #expect(run.code == 0, "\(run.output)\(run.error)")
@@ -126,8 +127,8 @@ import Testing
 
     @Test func skippedPartsSayWhy() async throws {
         let scratch = try ScratchDirectory()
-        let run = await ledger([
-            "bench", "--count", "5", "--repeats", "1", "--prefill", "0", "--sync-latency-microseconds", "0", "--json",
+        let run = await bench([
+            "--count", "5", "--repeats", "1", "--prefill", "0", "--sync-latency-microseconds", "0", "--json",
             "--dir", scratch.url.path,
         ])
         #expect(run.code == 0, "\(run.output)\(run.error)")
@@ -144,7 +145,7 @@ import Testing
         let notMeasured = try #require(json["notMeasured"] as? [String])
         #expect(notMeasured.contains("R6: skipped (--prefill 0)"))
         #expect(notMeasured.contains("memory flatness: skipped (--memory-count 0)"))
-        let text = await ledger(["bench", "--count", "5", "--repeats", "1", "--prefill", "0", "--dir", scratch.url.path])
+        let text = await bench(["--count", "5", "--repeats", "1", "--prefill", "0", "--dir", scratch.url.path])
         #expect(text.code == 0)
         #expect(text.output.contains("R6 R2 on the pre-filled ledger, FULL") && text.output.contains("(not run)"))
     }
@@ -158,10 +159,10 @@ import Testing
     ]
 
     @Test(arguments: badOptions) func rejectsABadOption(_ options: [String]) async {
-        let run = await ledger(["bench"] + options)
+        let run = await bench(options)
         #expect(run.code == 64, "\(options): \(run.error)")
         #expect(run.output.isEmpty)
-        #expect(run.error.contains("ledger bench"), "\(run.error)")
+        #expect(run.error.contains("ledger-bench"), "\(run.error)")
     }
 
     @Test func refusesAFolderWithoutRoom() throws {

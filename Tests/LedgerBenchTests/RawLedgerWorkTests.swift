@@ -3,7 +3,7 @@ import FulfillmentLedger
 import SQLiteLedgerStore
 import Testing
 
-@testable import LedgerCommandLine
+@testable import LedgerBench
 
 /// R1L must do what the library does, or R2/R1L would compare unlike work.
 @Suite("R1L mirrors the library's writes")

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import LedgerCommandLine
+import LedgerSimulation
 import Testing
 
 /// Seeded fuzzing of the stdin bodies of `ledger fulfill`, `revoke` and `restore`, run by

@@ -1,5 +1,6 @@
 import Foundation
 import LedgerCommandLine
+import LedgerDevCommands
 import Testing
 
 /// The package's root folder, found from this file's location.
@@ -58,10 +59,11 @@ struct LedgerRun {
 }
 
 /// Runs `ledger` with `arguments`, serving `input` on standard input and `environment` as
-/// the environment variables.
+/// the environment variables: the operator commands and the development commands, as the
+/// executable registers them.
 func ledger(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async -> LedgerRun {
     let captured = CapturedIO(input: input, environment: environment)
-    let code = await LedgerCommandLine.run(arguments, io: captured.io)
+    let code = await LedgerCommandLine.run(arguments, io: captured.io, developmentCommands: LedgerDevCommands.commands)
     return LedgerRun(code: code, output: captured.output, error: captured.error)
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 import Testing
 
 /// A ledger file, a purchases file and a push signer whose key set the `rtdn` command reads

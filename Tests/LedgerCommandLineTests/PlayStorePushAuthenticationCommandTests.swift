@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 import Testing
 
 /// `ledger playstore rtdn` refuses every push that does not carry Pub/Sub's OIDC token, and

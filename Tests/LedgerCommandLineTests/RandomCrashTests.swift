@@ -1,8 +1,10 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerSimulation
 import SQLiteLedgerStore
 import Testing
+import TestStoreAdapter
 
 /// The `ledger` process killed with SIGKILL at random moments of a 300-transaction
 /// workload, then the ledger reopened, recovered and checked.

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 
 /// Google answers as the simulator does, except for the voided list and purchase fields a test sets.
 struct AlteredPlayAPI: PlayPurchasesAPI {

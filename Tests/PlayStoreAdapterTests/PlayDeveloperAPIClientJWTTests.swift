@@ -2,6 +2,7 @@ import COpenSSL
 import Foundation
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 import Testing
 
 /// The service-account key file and the RS256 JWT bearer assertion.

@@ -3,6 +3,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 import Synchronization
 
 #if canImport(FoundationNetworking)

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 
 /// A ledger wired to a `PlayStoreSimulator` through the Play verifier and finisher.
 struct PlayLedgerSetup {

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 import Testing
 
 /// Purchase tokens verified through the Play Developer API and fulfilled by the ledger.

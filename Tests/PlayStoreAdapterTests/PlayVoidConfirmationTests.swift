@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 import Testing
 
 /// A void push changes the ledger only when it authenticates and Google confirms the void.

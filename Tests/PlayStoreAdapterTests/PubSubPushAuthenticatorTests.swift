@@ -3,6 +3,7 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
+import PlayStoreSimulator
 import Testing
 
 /// The OIDC token Pub/Sub sends with every push: each check refuses its own forgery.

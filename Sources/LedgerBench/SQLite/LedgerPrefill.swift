@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import FulfillmentLedger
+import SQLiteLedgerStore
 
 /// Bulk-loads finished purchases into a ledger that `SQLiteLedgerStore` created, for the
 /// bench's R6 (fulfillment on a large ledger). The schema stays the library's; only the

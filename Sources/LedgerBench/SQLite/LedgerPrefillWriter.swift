@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import SQLiteLedgerStore
 
 /// Writes the rows of one `LedgerPrefill` load with prepared statements. What every
 /// purchase shares (store, product, grants) is bound once; SQLite keeps bindings across

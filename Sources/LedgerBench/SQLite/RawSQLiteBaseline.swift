@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import SQLiteLedgerStore
 
 /// Benchmark R1: the fastest the ledger's write could be on this disk, written straight
 /// against the SQLite C API with prepared statements and the ledger's pragmas (WAL, the

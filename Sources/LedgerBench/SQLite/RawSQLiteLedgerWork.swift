@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import FulfillmentLedger
+import SQLiteLedgerStore
 
 /// Benchmark R1L: every statement one fulfillment of the bench's product runs, in the
 /// order the library runs them, on the ledger's own schema, straight through the SQLite C

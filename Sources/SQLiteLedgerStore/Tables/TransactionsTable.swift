@@ -3,7 +3,7 @@ import FulfillmentLedger
 
 /// `ledger_transactions`: the transaction ledger, one row per fulfilled store
 /// transaction, keyed by (store, transaction ID) across all players. Never cleared by a reset.
-enum TransactionsTable {
+package enum TransactionsTable {
     static let createSQL = """
         CREATE TABLE ledger_transactions (
             store TEXT NOT NULL,
@@ -36,7 +36,7 @@ enum TransactionsTable {
             WHERE store_transaction_id IS NOT NULL;
         """
 
-    static let columns = """
+    package static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
         purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id,
         entitlements_listed
@@ -48,7 +48,7 @@ enum TransactionsTable {
     /// Written by hand rather than with `JSONEncoder`, which cost more than the rest of the
     /// insert: `[{"kind":"currency","id":"gems","quantity":100}]`. Tests check that
     /// `JSONDecoder` reads back every line, including IDs that need escaping.
-    static func encodeGrants(_ grants: [GrantLine]) -> String {
+    package static func encodeGrants(_ grants: [GrantLine]) -> String {
         var text = "["
         for (index, line) in grants.enumerated() {
             if index > 0 { text += "," }
