@@ -60,10 +60,7 @@ let package = Package(
         // The operator commands: production targets only.
         .target(
             name: "LedgerCommandLine",
-            dependencies: [
-                "FulfillmentLedger", "SQLiteLedgerStore", "TestStoreAdapter", "AppStoreAdapter", "PlayStoreAdapter",
-                "FulfillmentLedgerTesting",
-            ]
+            dependencies: ["FulfillmentLedger", "SQLiteLedgerStore", "TestStoreAdapter", "AppStoreAdapter", "PlayStoreAdapter"]
         ),
         // demo, simulate and workload: built on the testing products, registered apart by `ledger`.
         .target(

@@ -1,6 +1,5 @@
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
 import TestStoreAdapter
 
 /// `ledger fulfill`: one test-store transaction from stdin through the pipeline.
@@ -55,7 +54,7 @@ enum FulfillCommand {
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let database: String
         let catalogPath: String
-        let faults = ScriptedFaultInjector()
+        let faults = CommandLineFaultInjector()
         do {
             try arguments.expectPositionals(max: 0)
             database = try arguments.required("db")
@@ -84,10 +83,10 @@ enum FulfillCommand {
         }
     }
 
-    static func arm(_ spec: String, on faults: ScriptedFaultInjector) throws(Arguments.UsageError) {
+    static func arm(_ spec: String, on faults: CommandLineFaultInjector) throws(Arguments.UsageError) {
         let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, let point = FaultPoint(rawValue: parts[0]),
-            let action = ScriptedFaultInjector.Action(rawValue: parts[1])
+            let action = CommandLineFaultInjector.Action(rawValue: parts[1])
         else {
             throw Arguments.UsageError(
                 message: "--fault \(spec): expected POINT=error|crash with POINT one of "

@@ -1,9 +1,9 @@
 import FulfillmentLedger
-import FulfillmentLedgerTesting
 import SQLiteLedgerStore
 import TestStoreAdapter
 
-/// Builds the ledger the CLI commands run on: a SQLite file and the test store.
+/// Builds the ledger the CLI commands run on: a SQLite file and the test store's ports
+/// (`TestStoreAdapter`).
 ///
 /// The CLI drives the built-in test store (sandbox only), so a production ledger can
 /// never be built here: there is no "direct success" path.
@@ -29,7 +29,7 @@ package enum LedgerSetup {
         var configuration = LedgerConfiguration.sandbox
         configuration.ownershipTransfer = ownershipTransfer
         return try Ledger(
-            catalog: catalog, store: store, verifier: TestStoreVerifier(), finisher: TestStore(),
+            catalog: catalog, store: store, verifier: TestStoreVerifier(), finisher: TestStoreFinisher(),
             faults: faults, configuration: configuration)
     }
 

@@ -1,6 +1,5 @@
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
 import TestStoreAdapter
 
 /// `ledger restore`: reconcile a player with the store's list of their transactions.

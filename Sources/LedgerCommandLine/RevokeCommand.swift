@@ -1,6 +1,5 @@
 import Foundation
 import FulfillmentLedger
-import FulfillmentLedgerTesting
 import TestStoreAdapter
 
 /// `ledger revoke`: one refund, revoke or reversal event from stdin.
