@@ -4,9 +4,10 @@ import FulfillmentLedger
 import SQLiteLedgerStore
 
 /// Bulk-loads finished purchases into a ledger that `SQLiteLedgerStore` created, for the
-/// bench's R6 (fulfillment on a large ledger). The schema stays the library's; only the
-/// rows are written here, straight through the C API, because fulfilling millions of
-/// purchases through the ledger would take hours.
+/// bench's R6 (fulfillment on a large ledger). The schema and the statements stay the
+/// library's (`Tables/`); only the rows are written here, on one connection without the
+/// ledger around it, because fulfilling millions of purchases through the ledger would
+/// take hours.
 ///
 /// Each purchase writes what a granted and finished fulfillment leaves behind: its
 /// `ledger_transactions` row (grants JSON as the library encodes it, `finished_at_ms` set),
@@ -100,12 +101,12 @@ public enum LedgerPrefill {
     /// `progress` receives the purchases written so far after each batch.
     public static func run(
         path: String, plan: Plan, progress: (Int) -> Void = { _ in }
-    ) throws(BenchSQLiteFailure) -> Summary {
+    ) throws(SQLiteError) -> Summary {
         try check(plan)
         let start = ContinuousClock.now
         var summary: Summary
         do {
-            let connection = try BenchSQLiteConnection(path: path)
+            let connection = try SQLiteConnection(path: path, mode: .readWrite)
             try checkLedger(connection, path: path)
             try connection.execute(
                 "PRAGMA synchronous = OFF; PRAGMA cache_size = -\(cacheKibibytes); PRAGMA temp_store = MEMORY")
@@ -126,59 +127,59 @@ public enum LedgerPrefill {
             try setJournalMode(connection, "wal", path: path)
             let busy = try connection.text("PRAGMA wal_checkpoint(TRUNCATE)")
             guard busy == "0" else {
-                throw BenchSQLiteFailure(code: SQLITE_BUSY, description: "\(path): the final checkpoint could not complete")
+                throw SQLiteError(extendedResultCode: SQLITE_BUSY, message: "\(path): the final checkpoint could not complete")
             }
         }
         try syncFile(path)
-        summary.seconds = (ContinuousClock.now - start).secondsNeverZero
+        summary.seconds = BenchWorkloads.seconds(ContinuousClock.now - start)
         let attributes = try? FileManager.default.attributesOfItem(atPath: path)
         summary.fileBytes = (attributes?[.size] as? NSNumber)?.int64Value ?? 0
         return summary
     }
 
-    private static func setJournalMode(_ connection: BenchSQLiteConnection, _ mode: String, path: String) throws(BenchSQLiteFailure) {
+    private static func setJournalMode(_ connection: SQLiteConnection, _ mode: String, path: String) throws(SQLiteError) {
         let applied = try connection.text("PRAGMA journal_mode = \(mode)")
         guard applied?.lowercased() == mode else {
-            throw BenchSQLiteFailure(
-                code: SQLITE_MISUSE, description: "\(path): journal_mode \(mode) was refused (\(applied ?? "no answer"))")
+            throw SQLiteError(
+                extendedResultCode: SQLITE_MISUSE, message: "\(path): journal_mode \(mode) was refused (\(applied ?? "no answer"))")
         }
     }
 
     /// fsyncs the database file: with the journal and syncs off, nothing else has.
-    private static func syncFile(_ path: String) throws(BenchSQLiteFailure) {
+    private static func syncFile(_ path: String) throws(SQLiteError) {
         let descriptor = open(path, O_RDWR)
-        guard descriptor >= 0 else { throw BenchSQLiteFailure(code: SQLITE_CANTOPEN, description: "cannot open \(path) to sync it") }
+        guard descriptor >= 0 else { throw SQLiteError(extendedResultCode: SQLITE_CANTOPEN, message: "cannot open \(path) to sync it") }
         defer { close(descriptor) }
         guard fsync(descriptor) == 0 else {
-            throw BenchSQLiteFailure(code: SQLITE_IOERR, description: "fsync \(path) failed: errno \(errno)")
+            throw SQLiteError(extendedResultCode: SQLITE_IOERR, message: "fsync \(path) failed: errno \(errno)")
         }
     }
 
-    private static func check(_ plan: Plan) throws(BenchSQLiteFailure) {
+    private static func check(_ plan: Plan) throws(SQLiteError) {
         guard (1...transactionCountMax).contains(plan.transactionCount) else {
-            throw BenchSQLiteFailure(code: SQLITE_MISUSE, description: "transactionCount must be 1 to \(transactionCountMax)")
+            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "transactionCount must be 1 to \(transactionCountMax)")
         }
         guard (1...playerCountMax).contains(plan.playerCount), plan.batchRowCount >= 1 else {
-            throw BenchSQLiteFailure(
-                code: SQLITE_MISUSE, description: "playerCount must be 1 to \(playerCountMax), batchRowCount at least 1")
+            throw SQLiteError(
+                extendedResultCode: SQLITE_MISUSE, message: "playerCount must be 1 to \(playerCountMax), batchRowCount at least 1")
         }
         guard plan.grants.allSatisfy({ $0.kind == .currency }) else {
-            throw BenchSQLiteFailure(code: SQLITE_MISUSE, description: "the pre-fill writes currency grants only")
+            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "the pre-fill writes currency grants only")
         }
     }
 
     /// Refuses a file the library did not create: it must carry the ledger's application ID,
     /// its schema and WAL mode.
-    private static func checkLedger(_ connection: BenchSQLiteConnection, path: String) throws(BenchSQLiteFailure) {
+    private static func checkLedger(_ connection: SQLiteConnection, path: String) throws(SQLiteError) {
         let applicationID = try connection.text("PRAGMA application_id")
         let version = try connection.text("PRAGMA user_version")
         let mode = try connection.text("PRAGMA journal_mode")
         guard applicationID == String(LedgerSchema.applicationID), version == String(LedgerSchema.versionSupported),
             mode?.lowercased() == "wal"
         else {
-            throw BenchSQLiteFailure(
-                code: SQLITE_MISUSE,
-                description: "\(path) is not a current ledger in WAL mode; create it with SQLiteLedgerStore first")
+            throw SQLiteError(
+                extendedResultCode: SQLITE_MISUSE,
+                message: "\(path) is not a current ledger in WAL mode; create it with SQLiteLedgerStore first")
         }
     }
 }

@@ -1,10 +1,11 @@
-import CSQLite
 import Foundation
+import FulfillmentLedger
 import SQLiteLedgerStore
 
-/// Benchmark R1: the fastest the ledger's write could be on this disk, written straight
-/// against the SQLite C API with prepared statements and the ledger's pragmas (WAL, the
-/// given `synchronous`, foreign keys on).
+/// Benchmark R1: the fastest the ledger's write could be on this disk, with prepared
+/// statements and the ledger's pragmas (WAL, the given `synchronous`, foreign keys on). It
+/// runs on the store's own thin wrapper of the C API (`SQLiteConnection`, `SQLiteStatement`),
+/// as R1L does, so the two differ only in what they write.
 ///
 /// Each transaction is what one grant needs at minimum: `BEGIN IMMEDIATE`; insert a
 /// ledger row; upsert a balance; insert an outbox (pending finish) row; `COMMIT`. The
@@ -51,38 +52,33 @@ public enum RawSQLiteBaseline {
     /// transactions per second.
     public static func run(path: String, synchronous: SQLiteLedgerStore.Synchronous, count: Int) throws -> Double {
         precondition(count >= 1, "count must be at least 1")
-        let db = try BenchSQLiteConnection(path: path, create: true)
+        let db = try SQLiteConnection(path: path, mode: .readWriteCreate)
         try db.execute("PRAGMA journal_mode = WAL")
         try db.execute("PRAGMA synchronous = \(synchronous.rawValue)")
         try db.execute("PRAGMA foreign_keys = ON")
         try db.execute(schemaSQL)
-        let insertLedger = try db.prepare(insertLedgerSQL)
-        let upsertBalance = try db.prepare(upsertBalanceSQL)
-        let insertOutbox = try db.prepare(insertOutboxSQL)
-        let begin = try db.prepare("BEGIN IMMEDIATE")
-        let commit = try db.prepare("COMMIT")
+        let insertLedger = try db.statement(insertLedgerSQL)
+        let upsertBalance = try db.statement(upsertBalanceSQL)
+        let insertOutbox = try db.statement(insertOutboxSQL)
+        let begin = try db.statement("BEGIN IMMEDIATE")
+        let commit = try db.statement("COMMIT")
 
         let start = ContinuousClock.now
         for index in 0..<count {
-            let transactionID = "raw-\(index)"
-            let playerID = "player-\(index % playerCountMax)"
-            let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
+            let transactionID = SQLiteValue.text("raw-\(index)")
+            let playerID = SQLiteValue.text("player-\(index % playerCountMax)")
+            let now = SQLiteValue.integer(Date().ledgerMilliseconds)
             try begin.run()
             do {
-                insertLedger.bind([transactionID, playerID])
-                insertLedger.bind(3, nowMilliseconds)
-                try insertLedger.run()
-                upsertBalance.bind([playerID])
-                try upsertBalance.run()
-                insertOutbox.bind([transactionID, playerID])
-                insertOutbox.bind(3, nowMilliseconds)
-                try insertOutbox.run()
+                try insertLedger.run([transactionID, playerID, now])
+                try upsertBalance.run([playerID])
+                try insertOutbox.run([transactionID, playerID, now])
                 try commit.run()
             } catch {
-                try? db.execute("ROLLBACK")
+                db.rollbackIfOpen()
                 throw error
             }
         }
-        return Double(count) / (ContinuousClock.now - start).secondsNeverZero
+        return Double(count) / BenchWorkloads.seconds(ContinuousClock.now - start)
     }
 }

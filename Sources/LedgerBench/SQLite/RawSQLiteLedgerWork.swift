@@ -1,18 +1,17 @@
-import CSQLite
 import Foundation
 import FulfillmentLedger
 import SQLiteLedgerStore
 
 /// Benchmark R1L: every statement one fulfillment of the bench's product runs, in the
-/// order the library runs them, on the ledger's own schema, straight through the SQLite C
-/// API with prepared statements. Where R1 is the least a grant could write, R1L is the
-/// same work the library does, so R2/R1L is what the library itself costs on top of its
-/// SQL, and R1L/R1 is what its extra bookkeeping (purchase counts, the event log, the
-/// finish mark) costs.
+/// order the library runs them, on the ledger's own schema: the store's own SQL (`Tables/`)
+/// on its own connection and prepared statements (with the transaction control prepared
+/// too), without the ledger, its pipeline and group commit around them. Where R1 is the least a grant could write, R1L is the same
+/// work the library does, so R2/R1L is what the library itself costs on top of its SQL,
+/// and R1L/R1 is what its extra bookkeeping (purchase counts, the event log, the finish
+/// mark) costs.
 ///
-/// The statements mirror those in `Tables/` (checked by a test that runs both on one
-/// file and compares the rows). Per fulfillment:
-/// 1. read: `BEGIN`; look the transaction up; `ROLLBACK`;
+/// A test checks that it leaves exactly the rows the library leaves. Per fulfillment:
+/// 1. read: `BEGIN`; look the purchase up by key and by delivery ID; `ROLLBACK`;
 /// 2. grant, synced: `BEGIN IMMEDIATE`; look it up again; read and upsert the balance;
 ///    insert the ledger row; bump the lifetime and weekly purchase counts; insert the
 ///    outbox row; append the event; read waiting refund events; `COMMIT`;
@@ -22,65 +21,43 @@ public enum RawSQLiteLedgerWork {
     /// Distinct players the fulfillments are spread over, as in the bench's R2.
     public static let playerCountMax = 50
 
-    private static let selectTransactionSQL =
-        "SELECT store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment, "
-        + "purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms "
-        + "FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
-    private static let selectBalanceSQL = "SELECT amount FROM balances WHERE player_id = ? AND currency_id = ?"
-    private static let upsertBalanceSQL = """
-        INSERT INTO balances (player_id, currency_id, amount) VALUES (?, ?, ?)
-        ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = excluded.amount
-        """
-    private static let insertTransactionSQL = """
-        INSERT INTO ledger_transactions (store, transaction_id, player_id, product_id, store_product_id, product_kind,
-        quantity, environment, purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms)
-        VALUES ('test', ?1, ?2, 'gems_small', 'test.gems_small', 'consumable', 1, 'sandbox', ?3, ?3, 'bench', ?4, NULL)
-        """
-    private static let upsertPurchaseCountSQL = """
-        INSERT INTO purchase_counts (player_id, product_id, period, count) VALUES (?, 'gems_small', ?, 1)
-        ON CONFLICT (player_id, product_id, period) DO UPDATE SET count = count + excluded.count
-        """
-    private static let insertOutboxSQL = """
-        INSERT INTO pending_finishes (store, transaction_id, player_id, enqueued_at_ms, attempt_count, last_error)
-        VALUES ('test', ?, ?, ?, 0, NULL)
-        """
-    private static let insertEventSQL =
-        "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, 'test', ?, ?, ?)"
-    private static let selectRevocationsSQL = """
-        SELECT event_id FROM revocation_events WHERE store = 'test' AND transaction_id = ?
-        ORDER BY event_date_ms, received_at_ms, event_id LIMIT 1000
-        """
-    private static let deleteOutboxSQL = "DELETE FROM pending_finishes WHERE store = 'test' AND transaction_id = ?"
-    private static let stampFinishedSQL = """
-        UPDATE ledger_transactions SET finished_at_ms = ?
-        WHERE store = 'test' AND transaction_id = ? AND finished_at_ms IS NULL
-        """
-
-    /// The statements of one run, prepared once and finalized when released.
+    /// The store's statements of one fulfillment, and the transaction control around them,
+    /// prepared once.
     private struct Statements {
-        typealias Statement = BenchSQLiteConnection.Statement
-        let selectTransaction, selectBalance, upsertBalance, insertTransaction, upsertPurchaseCount: Statement
-        let insertOutbox, insertEvent, selectRevocations, deleteOutbox, stampFinished: Statement
-        let begin, beginImmediate, commit, rollback, synchronousDurable, synchronousNormal: Statement
+        let selectTransaction, selectDelivery, selectBalance, upsertBalance, insertTransaction: SQLiteStatement
+        let incrementPurchaseCount, insertOutbox, insertEvent, selectRevocations, deleteOutbox, stampFinished: SQLiteStatement
+        let begin, beginImmediate, commit, rollback, synchronousDurable, synchronousNormal: SQLiteStatement
 
-        init(_ db: BenchSQLiteConnection, durable: SQLiteLedgerStore.Synchronous) throws(BenchSQLiteFailure) {
-            selectTransaction = try db.prepare(RawSQLiteLedgerWork.selectTransactionSQL)
-            selectBalance = try db.prepare(RawSQLiteLedgerWork.selectBalanceSQL)
-            upsertBalance = try db.prepare(RawSQLiteLedgerWork.upsertBalanceSQL)
-            insertTransaction = try db.prepare(RawSQLiteLedgerWork.insertTransactionSQL)
-            upsertPurchaseCount = try db.prepare(RawSQLiteLedgerWork.upsertPurchaseCountSQL)
-            insertOutbox = try db.prepare(RawSQLiteLedgerWork.insertOutboxSQL)
-            insertEvent = try db.prepare(RawSQLiteLedgerWork.insertEventSQL)
-            selectRevocations = try db.prepare(RawSQLiteLedgerWork.selectRevocationsSQL)
-            deleteOutbox = try db.prepare(RawSQLiteLedgerWork.deleteOutboxSQL)
-            stampFinished = try db.prepare(RawSQLiteLedgerWork.stampFinishedSQL)
-            begin = try db.prepare("BEGIN DEFERRED")
-            beginImmediate = try db.prepare("BEGIN IMMEDIATE")
-            commit = try db.prepare("COMMIT")
-            rollback = try db.prepare("ROLLBACK")
-            synchronousDurable = try db.prepare("PRAGMA synchronous = \(durable.rawValue)")
-            synchronousNormal = try db.prepare("PRAGMA synchronous = NORMAL")
+        init(_ db: SQLiteConnection, durable: SQLiteLedgerStore.Synchronous) throws(SQLiteError) {
+            selectTransaction = try db.statement(TransactionsTable.selectOneSQL)
+            selectDelivery = try db.statement(TransactionsTable.selectByDeliverySQL)
+            selectBalance = try db.statement(BalancesTable.selectAmountSQL)
+            upsertBalance = try db.statement(BalancesTable.upsertSQL)
+            insertTransaction = try db.statement(TransactionsTable.insertSQL)
+            incrementPurchaseCount = try db.statement(PurchaseCountsTable.incrementSQL)
+            insertOutbox = try db.statement(PendingFinishesTable.insertSQL)
+            insertEvent = try db.statement(EventsTable.insertSQL)
+            selectRevocations = try db.statement(RevocationEventsTable.selectByTransactionSQL)
+            deleteOutbox = try db.statement(PendingFinishesTable.deleteOneSQL)
+            stampFinished = try db.statement(TransactionsTable.stampFinishedSQL)
+            begin = try db.statement("BEGIN DEFERRED")
+            beginImmediate = try db.statement("BEGIN IMMEDIATE")
+            commit = try db.statement("COMMIT")
+            rollback = try db.statement("ROLLBACK")
+            synchronousDurable = try db.statement("PRAGMA synchronous = \(durable.rawValue)")
+            synchronousNormal = try db.statement("PRAGMA synchronous = NORMAL")
         }
+    }
+
+    /// What every fulfillment of one run binds the same way: the values the library would
+    /// bind for the bench's product.
+    private struct Constants {
+        let week = PurchasePeriod.weekKey(for: Date())
+        let catalogVersion: String
+        let grants = TransactionsTable.encodeGrants(BenchWorkloads.grants)
+        let grantedDetail =
+            "\(BenchWorkloads.productID) x1: " + BenchWorkloads.grants.map(\.description).joined(separator: ", ")
+        let revocationCountMax = LedgerConfiguration.sandbox.revocationEventCountMax
     }
 
     /// Runs `count` fulfillments' worth of statements on a new ledger at `path` (which must
@@ -90,79 +67,71 @@ public enum RawSQLiteLedgerWork {
         precondition(count >= 1, "count must be at least 1")
         // The library creates the file, so the schema, indexes and triggers are its own.
         do { _ = try SQLiteLedgerStore(path: path) }
-        let db = try BenchSQLiteConnection(path: path)
+        let db = try SQLiteConnection(path: path, mode: .readWrite)
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
         let statements = try Statements(db, durable: synchronous)
-        let week = PurchasePeriod.weekKey(for: Date())
+        let constants = Constants(catalogVersion: try BenchWorkloads.catalog().versionHash)
         let start = ContinuousClock.now
         for index in 0..<count {
             do {
-                try fulfill(index: index, week: week, statements)
+                try fulfill(index: index, statements, constants)
             } catch {
-                try? db.execute("ROLLBACK")
+                db.rollbackIfOpen()
                 throw error
             }
         }
-        return Double(count) / (ContinuousClock.now - start).secondsNeverZero
+        return Double(count) / BenchWorkloads.seconds(ContinuousClock.now - start)
     }
 
     /// One fulfillment: the read, the synced grant, the unsynced finish mark.
-    private static func fulfill(index: Int, week: String, _ s: Statements) throws(BenchSQLiteFailure) {
-        let transactionID = "raw-\(index)"
-        let playerID = "player-\(index % playerCountMax)"
-        let nowMilliseconds = Int64(Date().timeIntervalSince1970 * 1000)
+    private static func fulfill(index: Int, _ s: Statements, _ constants: Constants) throws(SQLiteError) {
+        let store = SQLiteValue.text(PlatformStore.test.rawValue)
+        let transaction = SQLiteValue.text("raw-\(index)")
+        let player = SQLiteValue.text("player-\(index % playerCountMax)")
+        let product = SQLiteValue.text(BenchWorkloads.productID)
+        let now = SQLiteValue.integer(Date().ledgerMilliseconds)
 
         try s.begin.run()
-        s.selectTransaction.bind(["test", transactionID])
-        try s.selectTransaction.skipRows()
+        try lookUp(store, transaction, s)
         try s.rollback.run()
 
         try s.synchronousDurable.run()
         try s.beginImmediate.run()
-        s.selectTransaction.bind(["test", transactionID])
-        try s.selectTransaction.skipRows()
-        s.selectBalance.bind([playerID, "gems"])
-        let balance = try s.selectBalance.firstInteger() ?? 0
-        s.upsertBalance.bind([playerID, "gems"])
-        s.upsertBalance.bind(3, balance + 100)
-        try s.upsertBalance.run()
-        s.insertTransaction.bind([transactionID, playerID])
-        s.insertTransaction.bind(3, nowMilliseconds)
-        s.insertTransaction.bind(4, TransactionsTable.encodeGrants([GrantLine(kind: .currency, id: "gems", quantity: 100)]))
-        try s.insertTransaction.run()
-        for period in [PurchasePeriod.lifetime, week] {
-            s.upsertPurchaseCount.bind([playerID, period])
-            try s.upsertPurchaseCount.run()
+        try lookUp(store, transaction, s)
+        for line in BenchWorkloads.grants {
+            let balance = try s.selectBalance.queryOne([player, .text(line.id)]) { $0.int64(0) } ?? 0
+            try s.upsertBalance.run([player, .text(line.id), .integer(balance + line.quantity)])
         }
-        s.insertOutbox.bind([transactionID, playerID])
-        s.insertOutbox.bind(3, nowMilliseconds)
-        try s.insertOutbox.run()
-        try appendEvent(
-            s, kind: "purchaseGranted", playerID: playerID, transactionID: transactionID, at: nowMilliseconds,
-            detail: "gems_small x1: currency:gems x100")
-        s.selectRevocations.bind([transactionID])
-        try s.selectRevocations.skipRows()
+        try s.insertTransaction.run([
+            store, transaction, player, product, .text(BenchWorkloads.storeProductID), .text(ProductKind.consumable.rawValue),
+            .integer(1), .text(StoreEnvironment.sandbox.rawValue), now, now, .text(constants.catalogVersion),
+            .text(constants.grants), .null, .null, .integer(1),
+        ])
+        for period in [PurchasePeriod.lifetime, constants.week] {
+            try s.incrementPurchaseCount.run([player, product, .text(period), .integer(1)])
+        }
+        try s.insertOutbox.run([store, transaction, player, now, .integer(0), .null])
+        try s.insertEvent.run([
+            .text(LedgerEventKind.purchaseGranted.rawValue), player, store, transaction, now, .text(constants.grantedDetail),
+        ])
+        let limit = constants.revocationCountMax
+        _ = try s.selectRevocations.query([store, transaction, .integer(Int64(limit))], rowCountMax: limit) { _ in () }
         try s.commit.run()
 
         try s.synchronousNormal.run()
         try s.beginImmediate.run()
-        s.deleteOutbox.bind([transactionID])
-        try s.deleteOutbox.run()
-        s.stampFinished.bind(1, nowMilliseconds)
-        s.stampFinished.bind([transactionID], from: 2)
-        try s.stampFinished.run()
-        try appendEvent(
-            s, kind: "finishSucceeded", playerID: playerID, transactionID: transactionID, at: nowMilliseconds,
-            detail: "platform finish done")
+        try s.deleteOutbox.run([store, transaction])
+        try s.stampFinished.run([now, store, transaction])
+        try s.insertEvent.run([
+            .text(LedgerEventKind.finishSucceeded.rawValue), player, store, transaction, now, .text("platform finish done"),
+        ])
         try s.commit.run()
     }
 
-    private static func appendEvent(
-        _ s: Statements, kind: String, playerID: String, transactionID: String, at: Int64, detail: String
-    ) throws(BenchSQLiteFailure) {
-        s.insertEvent.bind([kind, playerID, transactionID])
-        s.insertEvent.bind(4, at)
-        s.insertEvent.bind(5, detail)
-        try s.insertEvent.run()
+    /// The library's look-up of a new consumable's purchase: by its key, then by the delivery's
+    /// ID (`LedgerReader.fulfilledPurchase`); both miss.
+    private static func lookUp(_ store: SQLiteValue, _ transaction: SQLiteValue, _ s: Statements) throws(SQLiteError) {
+        _ = try s.selectTransaction.query([store, transaction], rowCountMax: 1) { _ in () }
+        _ = try s.selectDelivery.query([store, transaction], rowCountMax: 1) { _ in () }
     }
 }

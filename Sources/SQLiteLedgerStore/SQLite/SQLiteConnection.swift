@@ -2,9 +2,9 @@ import CSQLite
 
 /// One SQLite connection. Not Sendable: it is owned by a single serial owner (the store's
 /// lock), which is what makes the statement cache and transactions safe.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     /// How to open the file.
-    enum OpenMode {
+    package enum OpenMode {
         /// Never writes; fails if the file is missing.
         case readOnly
         /// Reads and writes; fails if the file is missing.
@@ -23,7 +23,7 @@ final class SQLiteConnection {
     /// The `PRAGMA synchronous` level last set through `setSynchronous`, to skip repeats.
     private var synchronousLevel: String?
 
-    init(path: String, mode: OpenMode, vfsName: String? = nil) throws(SQLiteError) {
+    package init(path: String, mode: OpenMode, vfsName: String? = nil) throws(SQLiteError) {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
         switch mode {
         case .readOnly: flags |= SQLITE_OPEN_READONLY
@@ -72,7 +72,7 @@ final class SQLiteConnection {
     }
 
     /// Runs one or more statements without parameters or results.
-    func execute(_ sql: String) throws(SQLiteError) {
+    package func execute(_ sql: String) throws(SQLiteError) {
         var message: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &message)
         guard code == SQLITE_OK else {
@@ -85,7 +85,7 @@ final class SQLiteConnection {
     }
 
     /// A prepared statement for `sql`, cached by its text.
-    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+    package func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
         if let cached = statements[sql] { return cached }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         if statements.count >= Self.statementCacheCountMax { statements.removeAll() }
@@ -126,7 +126,7 @@ final class SQLiteConnection {
     }
 
     /// Rolls back if SQLite has not already done so (some errors end the transaction themselves).
-    func rollbackIfOpen() {
+    package func rollbackIfOpen() {
         guard isInTransaction else { return }
         // The first error is what the caller needs; a failing ROLLBACK adds nothing to it.
         try? execute("ROLLBACK")
@@ -138,7 +138,7 @@ final class SQLiteConnection {
     }
 
     /// Reads a single text result.
-    func text(_ sql: String) throws(SQLiteError) -> String? {
+    package func text(_ sql: String) throws(SQLiteError) -> String? {
         try statement(sql).queryOne { $0.optionalText(0) } ?? nil
     }
 }

@@ -5,7 +5,7 @@ private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.
 
 /// A prepared statement. Not Sendable: it belongs to its connection's serial owner.
 /// Finalized in deinit.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     let sql: String
     private let handle: OpaquePointer
     private unowned let connection: SQLiteConnection
@@ -56,14 +56,14 @@ final class SQLiteStatement {
     }
 
     /// Runs a statement that returns no rows.
-    func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
+    package func run(_ values: [SQLiteValue] = []) throws(SQLiteError) {
         try bind(values)
         defer { sqlite3_reset(handle) }
         while try step() {}
     }
 
     /// Runs a query and maps at most `rowCountMax` rows.
-    func query<T>(
+    package func query<T>(
         _ values: [SQLiteValue] = [], rowCountMax: Int, _ map: (SQLiteRow) throws(SQLiteError) -> T
     ) throws(SQLiteError) -> [T] {
         try bind(values)
@@ -76,20 +76,20 @@ final class SQLiteStatement {
     }
 
     /// Runs a query and maps the first row, if any.
-    func queryOne<T>(_ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
+    package func queryOne<T>(_ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
         try query(values, rowCountMax: 1, map).first
     }
 }
 
 /// The current row of a stepping statement; valid only inside the mapping closure.
-struct SQLiteRow {
+package struct SQLiteRow {
     fileprivate let statement: OpaquePointer
 
     /// Whether column `index` is NULL.
     func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
     /// Column `index` as an integer (0 for NULL).
-    func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
+    package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
 
     /// Column `index` as an integer, or nil for NULL.
     func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }

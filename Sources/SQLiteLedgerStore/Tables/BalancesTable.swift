@@ -2,7 +2,7 @@ import FulfillmentLedger
 
 /// `balances`: each player's currency balances. Purchases and the game's own operations
 /// both write here, so balances have one source of truth. Cleared by a game reset.
-enum BalancesTable {
+package enum BalancesTable {
     static let createSQL = """
         CREATE TABLE balances (
             player_id TEXT NOT NULL,
@@ -15,6 +15,12 @@ enum BalancesTable {
     /// Players holding a positive balance of each currency, for `ledger catalog diff`.
     static let holderCountsSQL =
         "SELECT currency_id, count(*) FROM balances WHERE amount > 0 GROUP BY currency_id ORDER BY currency_id LIMIT ?"
+
+    package static let selectAmountSQL = "SELECT amount FROM balances WHERE player_id = ? AND currency_id = ?"
+    package static let upsertSQL = """
+        INSERT INTO balances (player_id, currency_id, amount) VALUES (?, ?, ?)
+        ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = excluded.amount
+        """
 }
 
 extension SQLiteLedgerSession {
@@ -29,17 +35,13 @@ extension SQLiteLedgerSession {
 
     func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
         try sql { () throws(SQLiteError) in
-            try connection.statement("SELECT amount FROM balances WHERE player_id = ? AND currency_id = ?")
+            try connection.statement(BalancesTable.selectAmountSQL)
                 .queryOne([.text(playerID), .text(currencyID)]) { $0.int64(0) } ?? 0
         }.adding(delta, playerID: playerID, assetID: currencyID) { (amount: Int64) throws(LedgerError) in
             // Swift checks the sum: SQLite would silently turn an overflowing integer into a REAL.
             try sql { () throws(SQLiteError) in
-                try connection.statement(
-                    """
-                    INSERT INTO balances (player_id, currency_id, amount) VALUES (?, ?, ?)
-                    ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = excluded.amount
-                    """
-                ).run([.text(playerID), .text(currencyID), .integer(amount)])
+                try connection.statement(BalancesTable.upsertSQL)
+                    .run([.text(playerID), .text(currencyID), .integer(amount)])
             }
         }
     }

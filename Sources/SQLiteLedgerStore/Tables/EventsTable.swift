@@ -3,7 +3,7 @@ import FulfillmentLedger
 
 /// `events`: the append-only event log. Triggers refuse UPDATE and DELETE, so history
 /// cannot be rewritten through SQL either.
-enum EventsTable {
+package enum EventsTable {
     static let createSQL = """
         CREATE TABLE events (
             sequence INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -27,6 +27,8 @@ enum EventsTable {
         """
 
     static let columns = "sequence, kind, player_id, store, transaction_id, at_ms, detail"
+    package static let insertSQL =
+        "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)"
 
     /// An event from a row of `columns`.
     static func decode(_ row: SQLiteRow) -> LedgerEvent {
@@ -86,9 +88,7 @@ extension SQLiteLedgerSession {
     @discardableResult
     func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64 {
         try sql { () throws(SQLiteError) in
-            try connection.statement(
-                "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)"
-            ).run([
+            try connection.statement(EventsTable.insertSQL).run([
                 .text(event.kind.rawValue), .text(event.playerID), .text(event.transaction?.store.rawValue),
                 .text(event.transaction?.transactionID), .integer(event.at.ledgerMilliseconds), .text(event.detail),
             ])

@@ -3,7 +3,7 @@ import FulfillmentLedger
 
 /// `pending_finishes`: the durable outbox of platform finishes still owed. A row is
 /// added in the grant's transaction and deleted when the finish is marked done.
-enum PendingFinishesTable {
+package enum PendingFinishesTable {
     static let createSQL = """
         CREATE TABLE pending_finishes (
             store TEXT NOT NULL,
@@ -35,6 +35,11 @@ enum PendingFinishesTable {
         SELECT \(columns) FROM pending_finishes WHERE (enqueued_at_ms, store, transaction_id) > (?, ?, ?)
         ORDER BY enqueued_at_ms, store, transaction_id LIMIT ?
         """
+    package static let insertSQL = """
+        INSERT INTO pending_finishes (store, transaction_id, player_id, enqueued_at_ms, attempt_count, last_error)
+        VALUES (?, ?, ?, ?, ?, ?)
+        """
+    package static let deleteOneSQL = "DELETE FROM pending_finishes WHERE store = ? AND transaction_id = ?"
 }
 
 extension SQLiteLedgerSession {
@@ -74,12 +79,7 @@ extension SQLiteLedgerSession {
 
     func enqueueFinish(_ pending: PendingFinish) throws(LedgerError) {
         try sql { () throws(SQLiteError) in
-            try connection.statement(
-                """
-                INSERT INTO pending_finishes (store, transaction_id, player_id, enqueued_at_ms, attempt_count, last_error)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """
-            ).run([
+            try connection.statement(PendingFinishesTable.insertSQL).run([
                 .text(pending.key.store.rawValue), .text(pending.key.transactionID), .text(pending.playerID),
                 .integer(pending.enqueuedAt.ledgerMilliseconds), .integer(Int64(pending.attemptCount)),
                 .text(pending.lastError),
@@ -100,7 +100,7 @@ extension SQLiteLedgerSession {
 
     func markFinished(_ key: TransactionKey, at date: Date) throws(LedgerError) {
         try sql { () throws(SQLiteError) in
-            try connection.statement("DELETE FROM pending_finishes WHERE store = ? AND transaction_id = ?")
+            try connection.statement(PendingFinishesTable.deleteOneSQL)
                 .run([.text(key.store.rawValue), .text(key.transactionID)])
         }
         try stampFinished(key, at: date)

@@ -3,7 +3,7 @@ import FulfillmentLedger
 
 /// `purchase_counts`: purchases per player, product and period (`lifetime`, `2026-W48`),
 /// read by the eligibility check before payment. Cleared by a game reset.
-enum PurchaseCountsTable {
+package enum PurchaseCountsTable {
     static let createSQL = """
         CREATE TABLE purchase_counts (
             player_id TEXT NOT NULL,
@@ -12,6 +12,11 @@ enum PurchaseCountsTable {
             count INTEGER NOT NULL CHECK (count >= 0),
             PRIMARY KEY (player_id, product_id, period)
         ) WITHOUT ROWID;
+        """
+
+    package static let incrementSQL = """
+        INSERT INTO purchase_counts (player_id, product_id, period, count) VALUES (?, ?, ?, ?)
+        ON CONFLICT (player_id, product_id, period) DO UPDATE SET count = count + excluded.count
         """
 }
 
@@ -27,12 +32,8 @@ extension SQLiteLedgerSession {
 
     func incrementPurchaseCount(playerID: String, productID: String, period: String, by count: Int) throws(LedgerError) {
         try sql { () throws(SQLiteError) in
-            try connection.statement(
-                """
-                INSERT INTO purchase_counts (player_id, product_id, period, count) VALUES (?, ?, ?, ?)
-                ON CONFLICT (player_id, product_id, period) DO UPDATE SET count = count + excluded.count
-                """
-            ).run([.text(playerID), .text(productID), .text(period), .integer(Int64(count))])
+            try connection.statement(PurchaseCountsTable.incrementSQL)
+                .run([.text(playerID), .text(productID), .text(period), .integer(Int64(count))])
         }
     }
 

@@ -4,7 +4,7 @@ import FulfillmentLedger
 /// `revocation_events`: every refund, revoke and reversal received, keyed by the store's
 /// event ID so each applies once. No foreign key to the ledger: a store may report a
 /// refund before the purchase reaches the ledger, and the event waits for it.
-enum RevocationEventsTable {
+package enum RevocationEventsTable {
     static let createSQL = """
         CREATE TABLE revocation_events (
             event_id TEXT PRIMARY KEY NOT NULL,
@@ -43,7 +43,7 @@ enum RevocationEventsTable {
         """
 
     static let selectOneSQL = "SELECT \(columns) FROM revocation_events WHERE event_id = ?"
-    static let selectByTransactionSQL = """
+    package static let selectByTransactionSQL = """
         SELECT \(columns) FROM revocation_events WHERE store = ? AND purchase_id = ?
         ORDER BY event_date_ms, received_at_ms, event_id LIMIT ?
         """

@@ -42,6 +42,17 @@ package enum TransactionsTable {
         entitlements_listed
         """
 
+    package static let selectOneSQL =
+        "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
+    package static let selectByDeliverySQL =
+        "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND store_transaction_id = ?"
+    package static let insertSQL =
+        "INSERT INTO ledger_transactions (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    package static let stampFinishedSQL = """
+        UPDATE ledger_transactions SET finished_at_ms = ?
+        WHERE store = ? AND transaction_id = ? AND finished_at_ms IS NULL
+        """
+
     /// Grant lines (a ledger row's grants, a revocation's effect) are stored as a small JSON
     /// array, so an operator can read them in any SQLite shell.
     ///
@@ -86,18 +97,16 @@ package enum TransactionsTable {
 extension SQLiteLedgerSession {
     func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord? {
         let rows = try sql { () throws(SQLiteError) in
-            try connection.statement(
-                "SELECT \(TransactionsTable.columns) FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
-            ).query([.text(key.store.rawValue), .text(key.transactionID)], rowCountMax: 1, Self.transactionRow)
+            try connection.statement(TransactionsTable.selectOneSQL)
+                .query([.text(key.store.rawValue), .text(key.transactionID)], rowCountMax: 1, Self.transactionRow)
         }
         return try rows.first.map { row throws(LedgerError) in try decodeTransaction(row) }
     }
 
     func transaction(store: PlatformStore, deliveryID: String) throws(LedgerError) -> TransactionRecord? {
         let rows = try sql { () throws(SQLiteError) in
-            try connection.statement(
-                "SELECT \(TransactionsTable.columns) FROM ledger_transactions WHERE store = ? AND store_transaction_id = ?"
-            ).query([.text(store.rawValue), .text(deliveryID)], rowCountMax: 1, Self.transactionRow)
+            try connection.statement(TransactionsTable.selectByDeliverySQL)
+                .query([.text(store.rawValue), .text(deliveryID)], rowCountMax: 1, Self.transactionRow)
         }
         return try rows.first.map { row throws(LedgerError) in try decodeTransaction(row) }
     }
@@ -144,9 +153,7 @@ extension SQLiteLedgerSession {
     func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
         let grants = TransactionsTable.encodeGrants(record.grants)
         try sql { () throws(SQLiteError) in
-            try connection.statement(
-                "INSERT INTO ledger_transactions (\(TransactionsTable.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            ).run([
+            try connection.statement(TransactionsTable.insertSQL).run([
                 .text(record.key.store.rawValue), .text(record.key.transactionID), .text(record.playerID),
                 .text(record.productID), .text(record.storeProductID), .text(record.productKind.rawValue),
                 .integer(Int64(record.quantity)), .text(record.environment.rawValue),
@@ -161,12 +168,8 @@ extension SQLiteLedgerSession {
     /// Stamps the record finished; called together with deleting the outbox row.
     func stampFinished(_ key: TransactionKey, at date: Date) throws(LedgerError) {
         try sql { () throws(SQLiteError) in
-            try connection.statement(
-                """
-                UPDATE ledger_transactions SET finished_at_ms = ?
-                WHERE store = ? AND transaction_id = ? AND finished_at_ms IS NULL
-                """
-            ).run([.integer(date.ledgerMilliseconds), .text(key.store.rawValue), .text(key.transactionID)])
+            try connection.statement(TransactionsTable.stampFinishedSQL)
+                .run([.integer(date.ledgerMilliseconds), .text(key.store.rawValue), .text(key.transactionID)])
         }
     }
 
