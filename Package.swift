@@ -115,6 +115,8 @@ let package = Package(
                 "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL",
             ]
         ),
+        // Reads Package.swift and Sources/ to keep testing modules out of the production targets.
+        .testTarget(name: "PackageLayoutTests"),
     ],
     swiftLanguageModes: [.v6]
 )
