@@ -15,8 +15,8 @@ case "$target" in
     catalog) main="Fuzz/CatalogFuzzTarget.swift"; extra=() ;;
     transaction)
         main="Fuzz/TransactionFuzzTarget.swift"
-        extra=(Sources/FulfillmentLedgerTesting/TestStoreTransaction.swift
-            Sources/FulfillmentLedgerTesting/TestStoreVerifier.swift) ;;
+        extra=(Sources/TestStoreAdapter/TestStoreTransaction.swift
+            Sources/TestStoreAdapter/TestStoreVerifier.swift) ;;
     *) echo "usage: $0 catalog|transaction" >&2; exit 64 ;;
 esac
 

@@ -78,6 +78,20 @@ struct PackageLayoutTests {
         #expect(manifest.closure(of: "LedgerDevCommands").isSuperset(of: ["LedgerCommandLine", "LedgerSimulation"]))
     }
 
+    @Test func theArchitectureDiagramHasOneArrowPerDependency() throws {
+        let manifest = try Self.manifest()
+        var dependencies: [String] = []
+        for (target, targets) in manifest.dependencies where !manifest.testTargets.contains(target) {
+            dependencies += targets.map { "\(target) --> \($0)" }
+        }
+        let architecture = try String(
+            contentsOf: Self.root.appendingPathComponent("Docs").appendingPathComponent("Architecture.md"), encoding: .utf8)
+        let arrows = architecture.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { $0.contains(" --> ") }
+        #expect(arrows.sorted() == dependencies.sorted())
+        #expect(manifest.testTargets.contains("PackageLayoutTests"))
+    }
+
     /// The checks above see what they must: every form of import, and dependencies through other targets.
     @Test func theScannersFindWhatTheyLookFor() {
         let source = """

@@ -10,6 +10,8 @@ struct PackageManifest {
     private(set) var dependencies: [String: [String]] = [:]
     /// Each library product's targets, by product name.
     private(set) var libraries: [String: [String]] = [:]
+    /// The test targets' names.
+    private(set) var testTargets: Set<String> = []
 
     /// Reads the declarations of `text`, a manifest; line comments are ignored.
     init(_ text: String) {
@@ -20,6 +22,7 @@ struct PackageManifest {
             for body in Self.calls(kind, in: code) {
                 guard let name = Self.quoted(after: "name:", in: body).first else { continue }
                 dependencies[name] = Self.quoted(after: "dependencies:", in: body)
+                if kind == ".testTarget(" { testTargets.insert(name) }
             }
         }
         for body in Self.calls(".library(", in: code) {
