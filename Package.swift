@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),
+        .library(name: "PostgresLedgerStore", targets: ["PostgresLedgerStore"]),
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
         .library(name: "FulfillmentLedgerTesting", targets: ["FulfillmentLedgerTesting"]),
@@ -24,10 +25,16 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .target(name: "FulfillmentLedger"),
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
+        .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "CLibPQ"]),
         .target(
             name: "FulfillmentLedgerTesting",
             dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "COpenSSL"]),
@@ -43,6 +50,10 @@ let package = Package(
             dependencies: ["FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore"],
             // Ledger files written by earlier releases, read in place by the migration tests.
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "PostgresLedgerStoreTests",
+            dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]
         ),
         .testTarget(
             name: "SQLiteLedgerStoreTests",
