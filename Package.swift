@@ -10,6 +10,7 @@ let package = Package(
         // (PackageLayoutTests checks it).
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),
+        .library(name: "PostgresLedgerStore", targets: ["PostgresLedgerStore"]),
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
         .library(name: "TestStoreAdapter", targets: ["TestStoreAdapter"]),
@@ -34,12 +35,18 @@ let package = Package(
             pkgConfig: "libcrypto",
             providers: [.apt(["libssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
 
         // Production library targets.
         .target(name: "FulfillmentLedger"),
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
+        .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "CLibPQ"]),
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
 
         // Testing library targets.
@@ -87,6 +94,10 @@ let package = Package(
             ],
             // Ledger files written by earlier releases, read in place by the migration tests.
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "PostgresLedgerStoreTests",
+            dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]
         ),
         .testTarget(
             name: "SQLiteLedgerStoreTests",

@@ -12,12 +12,13 @@ struct PackageLayoutTests {
 
     /// What a game server or an operator links: the production libraries and the operator commands.
     static let productionTargets = [
-        "FulfillmentLedger", "SQLiteLedgerStore", "AppStoreAdapter", "PlayStoreAdapter", "TestStoreAdapter",
-        "LedgerCommandLine",
+        "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
+        "TestStoreAdapter", "LedgerCommandLine",
     ]
     /// The production library products.
     static let productionProducts: Set = [
-        "FulfillmentLedger", "SQLiteLedgerStore", "AppStoreAdapter", "PlayStoreAdapter", "TestStoreAdapter",
+        "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
+        "TestStoreAdapter",
     ]
     /// The testing library products.
     static let testingProducts: Set = [
