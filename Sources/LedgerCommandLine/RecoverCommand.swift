@@ -6,50 +6,83 @@ enum RecoverCommand {
         words: ["recover"],
         summary: "retry every pending platform finish",
         help: """
-            usage: ledger recover --db FILE --catalog FILE
+            usage: ledger recover --db FILE --catalog FILE [--environment E]
+                     [--package NAME (--service-account FILE [--api-base URL] | --purchases FILE)]
 
-            Retries every pending finish in the outbox (through the test store's finish
-            port) and prints a JSON report. The database must exist.
+            Retries every pending finish in the outbox through its store's port and prints a
+            JSON report. Each store's port comes from the flags: a Google Play finish is
+            consumed or acknowledged only through the Play options; without them it stays
+            pending and is listed under stillPending with the flags it needs, and the command
+            exits 1. App Store finishes are the client's (AppStoreFinisher), test-store ones
+            are done at once. The database must exist.
+
+            options:
+              --db FILE                 the ledger
+              --catalog FILE            the product catalog
+            \(StorePortOptions.help)
 
             exit codes: 0 everything recovered, 1 some finish still failing or
               infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: ["db", "catalog"],
+        valueOptions: StorePortOptions.names.union(["db", "catalog"]),
         run: { arguments, io in
             let database: String
             let catalogPath: String
+            let ports: StorePortOptions
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try arguments.required("db")
                 catalogPath = try arguments.required("catalog")
+                ports = try StorePortOptions(arguments)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "recover")
             }
             do throws(LedgerError) {
-                let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath, createIfMissing: false)
+                let ledger = try LedgerSetup.ledger(
+                    database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
+                    createIfMissing: false)
                 let report = try await ledger.recover()
                 io.printJSON(Output(report))
+                for (key, reason) in report.finishesFailed.sorted(by: { $0.key < $1.key }) {
+                    io.printError("ledger recover: \(key) is still pending: \(reason)")
+                }
                 return report.isClean ? .ok : .failure
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "recover", catalogPath: catalogPath)
             }
         })
 
+    /// One transaction of the report; keys stay (store, ID) pairs, never joined strings.
+    struct Entry: Encodable {
+        var store: PlatformStore
+        var transactionID: String
+        var detail: String?
+    }
+
     struct Output: Encodable {
-        var finished: [String]
-        var stillPending: [String: String]
-        var resubmitted: [String: String]
-        var errors: [String: String]
+        var finished: [Entry]
+        var inFlightElsewhere: [Entry]
+        var stillPending: [Entry]
+        var resubmitted: [Entry]
+        var errors: [Entry]
+        var sourceError: String?
         var clean: Bool
 
         init(_ report: RecoveryReport) {
-            finished = report.finishesSucceeded.map(\.description).sorted()
-            stillPending = Dictionary(uniqueKeysWithValues: report.finishesFailed.map { ($0.key.description, $0.value) })
-            resubmitted = Dictionary(uniqueKeysWithValues: report.resubmitted.map { ($0.key.description, $0.value.name) })
-            var errors = Dictionary(
-                uniqueKeysWithValues: report.resubmitErrors.map { ($0.key.description, $0.value.description) })
-            if let sourceError = report.sourceError { errors["source"] = sourceError.description }
-            self.errors = errors
+            func entries<T>(_ values: [TransactionKey: T], _ detail: (T) -> String) -> [Entry] {
+                values.sorted { $0.key < $1.key }.map {
+                    Entry(store: $0.key.store, transactionID: $0.key.transactionID, detail: detail($0.value))
+                }
+            }
+            func keys(_ list: [TransactionKey]) -> [Entry] {
+                list.sorted().map { Entry(store: $0.store, transactionID: $0.transactionID) }
+            }
+            finished = keys(report.finishesSucceeded)
+            inFlightElsewhere = keys(report.finishesInFlight)
+            stillPending = entries(report.finishesFailed) { $0 }
+            resubmitted = entries(report.resubmitted) { $0.name }
+            errors = entries(report.resubmitErrors) { $0.description }
+            sourceError = report.sourceError?.description
             clean = report.isClean
         }
     }

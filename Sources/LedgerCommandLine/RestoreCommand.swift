@@ -8,7 +8,8 @@ enum RestoreCommand {
         words: ["restore"],
         summary: "grant whatever is missing from a store list of a player's transactions",
         help: """
-            usage: ledger restore --db FILE --catalog FILE --player P [--transfer]
+            usage: ledger restore --db FILE --catalog FILE --player P [--transfer] [--environment E]
+                     [--package NAME (--service-account FILE [--api-base URL] | --purchases FILE)]
 
             Reads {"store": "test", "transactions": [...], "authoritative": false,
             "readAt": "2026-11-29T12:00:00Z"} (or a bare list of test-store transactions)
@@ -24,7 +25,7 @@ enum RestoreCommand {
             exit codes: 0 done (see the report), 1 infrastructure error, 64 usage,
               65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: ["db", "catalog", "player"],
+        valueOptions: StorePortOptions.names.union(["db", "catalog", "player"]),
         flagOptions: ["transfer"],
         run: { arguments, io in await run(arguments, io: io) })
 
@@ -56,11 +57,13 @@ enum RestoreCommand {
         let database: String
         let catalogPath: String
         let playerID: String
+        let ports: StorePortOptions
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try arguments.required("db")
             catalogPath = try arguments.required("catalog")
             playerID = try arguments.required("player")
+            ports = try StorePortOptions(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "restore")
         }
@@ -83,7 +86,7 @@ enum RestoreCommand {
         }
         do throws(LedgerError) {
             let ledger = try LedgerSetup.ledger(
-                database: database, catalogPath: catalogPath, createIfMissing: false,
+                database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports, createIfMissing: false,
                 ownershipTransfer: arguments.flag("transfer") ? .nonConsumablesOnRestore : .never)
             let store = input.store ?? .test
             guard PlatformStore.known.contains(store) else {

@@ -8,7 +8,7 @@ enum RevokeCommand {
         words: ["revoke"],
         summary: "apply one refund, partial refund, revoke or reversal read as JSON from stdin",
         help: """
-            usage: ledger revoke --db FILE --catalog FILE
+            usage: ledger revoke --db FILE --catalog FILE [--environment E]
 
             Reads one revocation event as a JSON object on stdin, applies it exactly once
             (idempotent by eventID) and prints the outcome as one JSON object. An unknown
@@ -25,14 +25,16 @@ enum RevokeCommand {
             exit codes: 0 recorded or already recorded, 3 rejected, 1 infrastructure error,
               64 usage, 65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: ["db", "catalog"],
+        valueOptions: StorePortOptions.names.union(["db", "catalog"]),
         run: { arguments, io in
             let database: String
             let catalogPath: String
+            let ports: StorePortOptions
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try arguments.required("db")
                 catalogPath = try arguments.required("catalog")
+                ports = try StorePortOptions(arguments)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "revoke")
             }
@@ -47,7 +49,9 @@ enum RevokeCommand {
                 return LedgerCommandLine.inputError(error, expected: "a revocation event", io: io, command: "revoke")
             }
             do throws(LedgerError) {
-                let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath, createIfMissing: false)
+                let ledger = try LedgerSetup.ledger(
+                    database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
+                    createIfMissing: false)
                 let outcome = try ledger.applyRevocation(event)
                 io.printJSON(Output(outcome))
                 return outcome.record == nil ? .rejected : .ok

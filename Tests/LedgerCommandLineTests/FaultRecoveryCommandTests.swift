@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import SQLiteLedgerStore
 import Testing
 
 /// `ledger fulfill --fault`, `recover` and `doctor` together: a failed grant retries exactly once, a failed finish is recovered.
@@ -80,9 +81,9 @@ struct FaultRecoveryCommandTests {
         let recover = await ledger(["recover", "--db", db, "--catalog", repoCatalogPath])
         #expect(recover.code == 0, "\(recover.output)\(recover.error)")
         let report = try recover.json()
-        #expect(report["finished"] as? [String] == ["test/b1"])
+        #expect(report["finished"] as? [[String: String]] == [["store": "test", "transactionID": "b1"]])
         #expect(report["clean"] as? Bool == true)
-        #expect((report["stillPending"] as? [String: Any])?.isEmpty == true)
+        #expect((report["stillPending"] as? [Any])?.isEmpty == true)
 
         let after = await ledger(["doctor", "--db", db, "--json"])
         #expect((try after.json()["pendingFinishes"] as? [Any])?.isEmpty == true)
@@ -108,7 +109,7 @@ struct FaultRecoveryCommandTests {
 
         let recover = await ledger(["recover", "--db", db, "--catalog", repoCatalogPath])
         #expect(recover.code == 0)
-        #expect((try recover.json()["finished"] as? [String])?.contains("test/t1") == true)
+        #expect((try recover.json()["finished"] as? [[String: String]])?.contains(["store": "test", "transactionID": "t1"]) == true)
         let doctor = await ledger(["doctor", "--db", db, "--json"])
         #expect(doctor.code == 0)
         let report = try doctor.json()
@@ -120,7 +121,7 @@ struct FaultRecoveryCommandTests {
         // Nothing left to do: a second recover finishes nothing and is clean.
         let second = await ledger(["recover", "--db", db, "--catalog", repoCatalogPath])
         #expect(second.code == 0)
-        #expect((try second.json()["finished"] as? [String])?.isEmpty == true)
+        #expect((try second.json()["finished"] as? [Any])?.isEmpty == true)
     }
 
     @Test("a fault armed twice on one run fails only that run; the ledger stays usable")
@@ -133,5 +134,75 @@ struct FaultRecoveryCommandTests {
         #expect(try await balances("p1", db: db).isEmpty)
         #expect(try await fulfill(Self.bundle, db: db).code == 0)
         #expect(try await balances("p1", db: db) == Self.bundleBalances)
+    }
+}
+
+/// No production path fakes a store: `ledger recover` finishes a Google Play purchase only
+/// through the Play options, and without them leaves it pending, names the flags, exits 1.
+@Suite struct RecoverStoreRoutingTests {
+    /// A ledger whose only record is a pending finish labelled as Google Play: the state the Play
+    /// adapter leaves when `consume` fails.
+    static func pendingPlayFinish(db: String) async throws {
+        let purchase: [String: Any] = ["transactionID": "t1", "productID": "test.gems_small", "playerID": "p1"]
+        let run = try await fulfill(purchase, db: db, extra: ["--fault", "afterCommit=error"])
+        try #require(run.code == 0 && (try run.json()["finished"] as? Bool) == false)
+        // The connection closes when it goes out of scope, before the command opens the file.
+        try {
+            let connection = try SQLiteConnection(path: db, mode: .readWrite)
+            try connection.execute("PRAGMA foreign_keys = OFF")
+            try connection.execute("UPDATE ledger_transactions SET store = 'playStore' WHERE transaction_id = 't1'")
+            try connection.execute("UPDATE pending_finishes SET store = 'playStore' WHERE transaction_id = 't1'")
+        }()
+    }
+
+    @Test func withoutPlayOptionsThePlayFinishStaysPendingAndExits1() async throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("ledger.sqlite")
+        try await Self.pendingPlayFinish(db: db)
+        let recover = await ledger(["recover", "--db", db, "--catalog", repoCatalogPath])
+        #expect(recover.code == 1, "\(recover.output)\(recover.error)")
+        let report = try recover.json()
+        #expect(report["clean"] as? Bool == false)
+        #expect((report["finished"] as? [Any])?.isEmpty == true)
+        let pending = try #require(report["stillPending"] as? [[String: String]])
+        #expect(pending.first?["store"] == "playStore" && pending.first?["transactionID"] == "t1")
+        #expect(pending.first?["detail"]?.contains("--service-account") == true)
+        #expect(recover.error.contains("--purchases FILE"))
+        let doctor = await ledger(["doctor", "--db", db, "--json"])
+        #expect((try doctor.json()["pendingFinishes"] as? [Any])?.count == 1, "never marked finished")
+    }
+
+    @Test func withAPurchasesFileThePlayFinishIsConsumedThroughItThenMarked() async throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("ledger.sqlite")
+        try await Self.pendingPlayFinish(db: db)
+        let purchases = try scratch.write(
+            #"{"purchases": {"t1": {"purchaseState": 0, "consumptionState": 0, "acknowledgementState": 0, "quantity": 1}}}"#,
+            to: "purchases.json")
+        let recover = await ledger([
+            "recover", "--db", db, "--catalog", repoCatalogPath, "--package", "com.kibblestreet.td", "--purchases", purchases,
+        ])
+        #expect(recover.code == 0, "\(recover.output)\(recover.error)")
+        #expect(try recover.json()["finished"] as? [[String: String]] == [["store": "playStore", "transactionID": "t1"]])
+        let doctor = await ledger(["doctor", "--db", db, "--json"])
+        #expect((try doctor.json()["pendingFinishes"] as? [Any])?.isEmpty == true)
+        // A token the file does not know is refused by the API and stays pending.
+        let unknown = try scratch.write(#"{"purchases": {}}"#, to: "empty.json")
+        try await Self.pendingPlayFinish(db: scratch.path("second.sqlite"))
+        let refused = await ledger([
+            "recover", "--db", scratch.path("second.sqlite"), "--catalog", repoCatalogPath, "--package", "p",
+            "--purchases", unknown,
+        ])
+        #expect(refused.code == 1)
+    }
+
+    @Test func aProductionLedgerWiresNoTestStore() async throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("ledger.sqlite")
+        let purchase: [String: Any] = ["transactionID": "t1", "productID": "test.gems_small", "playerID": "p1"]
+        _ = try await fulfill(purchase, db: db, extra: ["--fault", "afterCommit=error"])
+        let recover = await ledger(["recover", "--db", db, "--catalog", repoCatalogPath, "--environment", "production"])
+        #expect(recover.code == 1, "a test-store finish has no port on a production ledger")
+        #expect(recover.error.contains("no test finish port") || recover.output.contains("no finisher is configured"))
     }
 }

@@ -1,0 +1,99 @@
+import AppStoreAdapter
+import FulfillmentLedger
+import PlayStoreAdapter
+import TestStoreAdapter
+
+/// The store ports an operator command runs on, each from its flags: no command ever fakes a
+/// store. A store without a configured port is wired to one that refuses and says which flag
+/// it needs, so its pending finishes stay pending and are reported, never marked finished.
+///
+/// - Google Play: `--package NAME` with `--service-account FILE [--api-base URL]` (the Play
+///   Developer API) or `--purchases FILE` (offline trials).
+/// - App Store: the finish port's documented meaning (`AppStoreFinisher`: the client calls
+///   `Transaction.finish()` once told; the server has nothing to call). App Store transactions
+///   are verified by `ledger appstore fulfill`.
+/// - The test store, for `test` transactions only, and only on a sandbox ledger.
+struct StorePortOptions {
+    /// The options every command that builds a ledger takes.
+    static let names: Set<String> = PlayStoreCommands.apiOptions
+
+    /// Help lines for the options.
+    static let help = """
+          --environment E           sandbox (default) or production: what the ledger serves;
+                                    the test store is wired on a sandbox ledger only
+          --package NAME            Google Play: the app's package name, with one of
+          --service-account FILE      a service-account JSON key (the Play Developer API)
+          --api-base URL              the API root (default https://androidpublisher.googleapis.com)
+          --purchases FILE            a purchases file instead (offline trials)
+        """
+
+    /// What a command tells an operator to pass when a Play port is missing.
+    static let playHint = "pass --package NAME with --service-account FILE [--api-base URL] or --purchases FILE"
+
+    var environment: StoreEnvironment
+    var verifier: any TransactionVerifier
+    var finisher: any PlatformFinisher
+
+    /// Reads the options; a malformed one is a usage error.
+    init(_ arguments: Arguments) throws(Arguments.UsageError) {
+        environment = try PlayStoreCommands.environment(arguments)
+        var verifiers: [PlatformStore: any TransactionVerifier] = [
+            .appStore: UnconfiguredStore(store: .appStore, hint: "verify App Store transactions with ledger appstore fulfill"),
+            .playStore: UnconfiguredStore(store: .playStore, hint: Self.playHint),
+        ]
+        var finishers: [PlatformStore: any PlatformFinisher] = [
+            .appStore: AppStoreFinisher(),
+            .playStore: UnconfiguredStore(store: .playStore, hint: Self.playHint),
+        ]
+        if arguments.value("service-account") != nil || arguments.value("purchases") != nil {
+            let api = try PlayStoreCommands.api(arguments)
+            let package = try arguments.required("package")
+            verifiers[.playStore] = PlayPurchaseVerifier(api: api, packageName: package, environment: environment)
+            finishers[.playStore] = PlayFinisher(api: api, packageName: package)
+        } else if arguments.value("package") != nil || arguments.value("api-base") != nil {
+            throw Arguments.UsageError(message: "--package and --api-base need --service-account or --purchases")
+        }
+        if environment != .production {
+            verifiers[.test] = TestStoreVerifier()
+            finishers[.test] = TestStoreFinisher()
+        }
+        verifier = StoreRoutingVerifier(verifiers)
+        finisher = StoreRoutingFinisher(finishers)
+    }
+
+    /// The test store alone on a sandbox ledger, for commands that read test-store documents
+    /// and take no store flags.
+    static var testStoreOnly: StorePortOptions {
+        StorePortOptions(
+            environment: .sandbox,
+            verifier: StoreRoutingVerifier([.test: TestStoreVerifier()]),
+            finisher: StoreRoutingFinisher([
+                .test: TestStoreFinisher(), .appStore: AppStoreFinisher(),
+                .playStore: UnconfiguredStore(store: .playStore, hint: playHint),
+            ]))
+    }
+
+    private init(environment: StoreEnvironment, verifier: any TransactionVerifier, finisher: any PlatformFinisher) {
+        self.environment = environment
+        self.verifier = verifier
+        self.finisher = finisher
+    }
+}
+
+/// A store no flag configured a port for: verifying answers `invalid` and finishing fails,
+/// each naming the flags it needs, so nothing is granted or marked finished without the store.
+struct UnconfiguredStore: TransactionVerifier, PlatformFinisher {
+    let store: PlatformStore
+    let hint: String
+
+    /// Any environment: the refusal does not depend on it.
+    var supportedEnvironments: Set<StoreEnvironment> { [.sandbox, .production] }
+
+    func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> VerificationResult {
+        .invalid(reason: "no \(store) port is configured: \(hint)")
+    }
+
+    func finish(_ request: FinishRequest) async throws(LedgerError) {
+        throw LedgerError.finishFailed("no \(store) finish port is configured for \(request.key): \(hint)")
+    }
+}
