@@ -30,9 +30,7 @@ import Testing
 
     @Test func fulfillsAndRefundsSignedDataFromTheSimulatedStore() async throws {
         let scratch = try ScratchDirectory()
-        let simulator = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox)
-        let root = scratch.path("root.der")
-        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
         let purchase = try simulator.purchase(
             productID: "com.kibblestreet.td.remove_ads", appAccountToken: AppAccountToken.forPlayer("p1"),
             type: .nonConsumable)
@@ -68,9 +66,7 @@ import Testing
     /// same `originalTransactionId`): the restore is `alreadyFulfilled`, 1,000 gems, not 2,000.
     @Test func aRestoredNonConsumableIsAlreadyFulfilledThroughTheCommandLine() async throws {
         let scratch = try ScratchDirectory()
-        let simulator = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox)
-        let root = scratch.path("root.der")
-        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
         let purchase = try simulator.purchase(
             productID: "com.kibblestreet.td.founders_pack", appAccountToken: AppAccountToken.forPlayer("p1"),
             type: .nonConsumable)
@@ -87,6 +83,35 @@ import Testing
         #expect(try again.json()["outcome"] as? String == "alreadyFulfilled")
         let player = await ledger(["player", "p1", "--db", db])
         #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 1000, "\(player.output)")
+    }
+
+    /// A Non-Consumable JWS for a catalog consumable is a configuration mismatch: exit 3, and
+    /// nothing is granted.
+    @Test func aTypeThatDisagreesWithTheCatalogIsRejectedThroughTheCommandLine() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1"),
+            type: .nonConsumable)
+        let db = scratch.path("ledger.sqlite")
+        let run = await ledger(
+            [
+                "appstore", "fulfill", "--player", "p1", "--db", db, "--catalog", repoCatalogPath, "--root", root,
+                "--bundle-id", Self.bundleID, "--environment", "Sandbox", "-",
+            ], input: purchase.jws)
+        #expect(run.code == 3, "\(run.output)\(run.error)")
+        #expect(try run.json()["reason"] as? String == "productTypeMismatch")
+        #expect(try run.json()["reasonCode"] as? Int == 110)
+        let player = await ledger(["player", "p1", "--db", db])
+        #expect((try player.json()["balances"] as? [String: Int])?["gems"] == nil, "\(player.output)")
+    }
+
+    /// A simulated App Store and the path of its root certificate, written into `scratch`.
+    static func simulatedStore(in scratch: ScratchDirectory) throws -> (AppStoreSimulator, String) {
+        let simulator = try AppStoreSimulator(bundleID: bundleID, environment: .sandbox)
+        let root = scratch.path("root.der")
+        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        return (simulator, root)
     }
 
     @Test func usageMistakesExit64() async throws {

@@ -33,7 +33,8 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
         }
     }
 
-    /// The ledger's facts of a verified App Store transaction.
+    /// The ledger's facts of a verified App Store transaction, its `type` as the store product
+    /// type the pipeline checks against the catalog.
     public static func facts(
         _ payload: JWSTransactionDecodedPayload, defaultEnvironment: AppStoreEnvironment
     ) -> VerifiedTransaction? {
@@ -45,7 +46,7 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
             productID: productID, accountBinding: binding,
             quantity: payload.quantity ?? 1, state: .purchased,
             environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
-            revocationDate: payload.revocationDate?.date)
+            revocationDate: payload.revocationDate?.date, storeProductType: payload.type?.storeProductType)
     }
 
     /// The submission for a client's `jwsRepresentation`, with the identifiers read from the
