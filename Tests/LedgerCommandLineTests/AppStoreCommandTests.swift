@@ -106,6 +106,37 @@ import Testing
         #expect((try player.json()["balances"] as? [String: Int])?["gems"] == nil, "\(player.output)")
     }
 
+    /// A signed transaction or refund whose date is out of range: refused with its payload code,
+    /// exit 65 for `verify`, 3 for `notify`, and the ledger is left as it was.
+    @Test func outOfRangeDatesAreRefusedThroughTheCommandLine() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1"))
+        let verifier = ["--root", root, "--bundle-id", Self.bundleID, "--environment", "Sandbox"]
+        let huge = try simulator.signer.sign(purchase.payload, replacingFields: ["purchaseDate": "9223372036854775807"])
+        let verified = await ledger(["appstore", "verify"] + verifier + ["-"], input: huge)
+        #expect(verified.code == 65, "\(verified.output)\(verified.error)")
+        #expect(try verified.json()["code"] as? Int == 7001)
+        #expect(try verified.json()["payloadCode"] as? Int == 7101)
+
+        let db = scratch.path("ledger.sqlite")
+        let common = ["--db", db, "--catalog", repoCatalogPath] + verifier
+        let granted = await ledger(["appstore", "fulfill", "--player", "p1"] + common + ["-"], input: purchase.jws)
+        #expect(granted.code == 0, "\(granted.output)\(granted.error)")
+        let revoked = try simulator.revoke(transactionID: purchase.transactionID)
+        var notification = try simulator.notificationPayload(type: .refund, transactionID: purchase.transactionID)
+        notification.data.signedTransactionInfo = try simulator.signer.sign(
+            revoked.payload, replacingFields: ["revocationDate": "-1"])
+        let refused = await ledger(["appstore", "notify"] + common + ["-"], input: try simulator.sign(notification))
+        #expect(refused.code == 3, "\(refused.output)\(refused.error)")
+        #expect(try refused.json()["outcome"] as? String == "rejected")
+        #expect(try refused.json()["payloadCode"] as? Int == 7101)
+        #expect((try refused.json()["detail"] as? String)?.contains("revocationDate") == true)
+        let player = await ledger(["player", "p1", "--db", db])
+        #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 100, "\(player.output)")
+    }
+
     /// A simulated App Store and the path of its root certificate, written into `scratch`.
     static func simulatedStore(in scratch: ScratchDirectory) throws -> (AppStoreSimulator, String) {
         let simulator = try AppStoreSimulator(bundleID: bundleID, environment: .sandbox)

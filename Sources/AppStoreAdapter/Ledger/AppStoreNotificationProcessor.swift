@@ -3,7 +3,9 @@ import FulfillmentLedger
 
 /// What processing one App Store Server Notification V2 did.
 public enum AppStoreNotificationOutcome: Hashable, Sendable {
-    /// The signed payload did not verify; nothing changed.
+    /// The signed payload did not verify, or a value in it is refused (`payloadError`: a date,
+    /// quantity or percentage out of range, a prorated refund without its percentage, an
+    /// identifier too long); nothing changed and nothing was recorded.
     case rejected(AppStoreVerificationError)
     /// This `notificationUUID` was processed before; nothing changed now.
     case alreadyProcessed(StoreNotificationRecord)
@@ -48,6 +50,9 @@ public struct AppStoreNotificationProcessor: Sendable {
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
             return .rejected(AppStoreVerificationError(.verificationFailure, "the notification has no notificationUUID"))
         }
+        if let refused = identifierRefusal(uuid: uuid, transaction: notification.transaction) {
+            return .rejected(AppStoreVerificationError(refused))
+        }
         if let seen = try ledger.store.read({ reader throws(LedgerError) in try reader.storeNotification(id: uuid) }) {
             return .alreadyProcessed(seen)
         }
@@ -56,8 +61,12 @@ public struct AppStoreNotificationProcessor: Sendable {
             TransactionKey(store: .appStore, transactionID: $0)
         }
         let outcome = try await apply(notification, type: type, key: key, uuid: uuid)
-        // A rejected event is not recorded, so Apple's redelivery is tried again.
-        if case .revocation(let revocation) = outcome, revocation.rejection != nil { return outcome }
+        // A refused payload or a rejected event is not recorded, so Apple's redelivery is tried again.
+        switch outcome {
+        case .rejected: return outcome
+        case .revocation(let revocation) where revocation.rejection != nil: return outcome
+        default: break
+        }
         let record = StoreNotificationRecord(
             notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
             outcome: describe(outcome))
@@ -67,6 +76,26 @@ public struct AppStoreNotificationProcessor: Sendable {
         }
         if case .logged = outcome { return .logged(record) }
         return outcome
+    }
+
+    /// Why the notification's identifiers cannot go into the ledger, if they cannot: each must be
+    /// non-empty when present and at most the ledger's `identifierByteCountMax` bytes long, or
+    /// the ledger would throw instead of answering.
+    private func identifierRefusal(uuid: String, transaction: JWSTransactionDecodedPayload?) -> AppStorePayloadError? {
+        let byteCountMax = ledger.configuration.identifierByteCountMax
+        let identifiers = [
+            ("notificationUUID", uuid), ("transactionId", transaction?.transactionId),
+            ("originalTransactionId", transaction?.originalTransactionId),
+        ]
+        for (field, value) in identifiers {
+            if value?.isEmpty == true { return .missingField(field) }
+            do throws(AppStorePayloadError) {
+                try AppStorePayloadLimits.checkIdentifier(value, field: field, byteCountMax: byteCountMax)
+            } catch {
+                return error
+            }
+        }
+        return nil
     }
 
     private func apply(
@@ -90,10 +119,16 @@ public struct AppStoreNotificationProcessor: Sendable {
                     for: key, appAccountToken: notification.transaction?.appAccountToken, ledger: ledger,
                     customerConsented: customerConsented, refundPreference: refundPreference))
         }
-        let placeholder = StoreNotificationRecord(
+        return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: "logged"))
+    }
+
+    /// The record of a logged notification before it is stored.
+    private func placeholder(uuid: String, type: NotificationTypeV2, key: TransactionKey?, outcome: String)
+        -> StoreNotificationRecord
+    {
+        StoreNotificationRecord(
             notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
-            outcome: "logged")
-        return .logged(placeholder)
+            outcome: outcome)
     }
 
     private func describe(_ outcome: AppStoreNotificationOutcome) -> String {
@@ -102,6 +137,7 @@ public struct AppStoreNotificationProcessor: Sendable {
             if let record = revocation.record { return "revocation \(record.disposition.rawValue)" }
             return "revocation rejected: \(revocation.rejection?.description ?? "")"
         case .consumptionRequest(let answer): return "consumption information (status \(answer.consumptionStatus))"
+        case .logged(let record): return record.outcome
         default: return "logged"
         }
     }

@@ -34,7 +34,9 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
     }
 
     /// The ledger's facts of a verified App Store transaction, its `type` as the store product
-    /// type the pipeline checks against the catalog.
+    /// type the pipeline checks against the catalog. Build them only from a payload
+    /// `SignedDataVerifier` verified: it has range-checked the dates read here (outside the range
+    /// `AppStoreTimestamp.date` is nil).
     public static func facts(
         _ payload: JWSTransactionDecodedPayload, defaultEnvironment: AppStoreEnvironment
     ) -> VerifiedTransaction? {
