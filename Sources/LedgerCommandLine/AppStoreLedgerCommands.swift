@@ -34,7 +34,8 @@ enum AppStoreLedgerCommands {
 
             Verifies the notification (and its nested signed transaction) offline and applies
             it once by notificationUUID: REFUND, REFUND_REVERSED and REVOKE become revocation
-            events; CONSUMPTION_REQUEST prints the consumption information to send to Apple;
+            events (a REFUND_PRORATED refund takes back its share of the units, rounded half
+            up); CONSUMPTION_REQUEST prints the consumption information to send to Apple;
             other types are logged. The database must exist.
 
             options:

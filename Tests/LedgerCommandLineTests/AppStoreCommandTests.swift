@@ -85,6 +85,33 @@ import Testing
         #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 1000, "\(player.output)")
     }
 
+    /// The issue through the command line: 3 units of 100 gems, then a REFUND with
+    /// REFUND_PRORATED at 33333 milliunits takes back 100 gems, not 300.
+    @Test func aProratedRefundTakesOneUnitOfThreeThroughTheCommandLine() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.gems.small", quantity: 3, appAccountToken: AppAccountToken.forPlayer("p1"))
+        let db = scratch.path("ledger.sqlite")
+        let common = [
+            "--db", db, "--catalog", repoCatalogPath, "--root", root, "--bundle-id", Self.bundleID, "--environment",
+            "Sandbox", "-",
+        ]
+        let granted = await ledger(["appstore", "fulfill", "--player", "p1"] + common, input: purchase.jws)
+        #expect(granted.code == 0, "\(granted.output)\(granted.error)")
+        _ = try simulator.revoke(transactionID: purchase.transactionID, type: .refundProrated, percentage: 33_333)
+        let refund = try simulator.notification(type: .refund, transactionID: purchase.transactionID)
+        let applied = await ledger(["appstore", "notify"] + common, input: refund)
+        #expect(applied.code == 0, "\(applied.output)\(applied.error)")
+        #expect(try applied.json()["disposition"] as? String == "applied")
+        let effect = try #require(try applied.json()["effect"] as? [[String: Any]])
+        #expect(effect.count == 1 && effect.first?["id"] as? String == "gems" && effect.first?["quantity"] as? Int == -100)
+        let player = await ledger(["player", "p1", "--db", db])
+        #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 200, "\(player.output)")
+        let history = await ledger(["history", "--db", db, "--player", "p1"])
+        #expect(history.output.contains("partialRefund"), "\(history.output)")
+    }
+
     /// A Non-Consumable JWS for a catalog consumable is a configuration mismatch: exit 3, and
     /// nothing is granted.
     @Test func aTypeThatDisagreesWithTheCatalogIsRejectedThroughTheCommandLine() async throws {

@@ -9,11 +9,12 @@ public enum AppStoreNotificationOutcome: Hashable, Sendable {
     case rejected(AppStoreVerificationError)
     /// This `notificationUUID` was processed before; nothing changed now.
     case alreadyProcessed(StoreNotificationRecord)
-    /// A `REFUND`, `REFUND_REVERSED` or `REVOKE`, applied as a revocation event.
+    /// A `REFUND`, `REFUND_REVERSED` or `REVOKE`, applied as a revocation event (see
+    /// `AppStoreRevocationMapping`: a prorated refund is a cumulative `partialRefund`).
     case revocation(RevocationOutcome)
     /// A `CONSUMPTION_REQUEST`: the answer to send to Apple.
     case consumptionRequest(ConsumptionInformation)
-    /// Any other type: accepted and logged.
+    /// Any other type, or a prorated refund of 0 %: accepted and logged.
     case logged(StoreNotificationRecord)
 }
 
@@ -101,17 +102,16 @@ public struct AppStoreNotificationProcessor: Sendable {
     private func apply(
         _ notification: ResponseBodyV2DecodedPayload, type: NotificationTypeV2, key: TransactionKey?, uuid: String
     ) async throws(LedgerError) -> AppStoreNotificationOutcome {
-        let kinds: [NotificationTypeV2: RevocationKind] = [
-            .refund: .fullRefund, .refundReversed: .refundReversed, NotificationTypeV2(rawValue: "REVOKE"): .revoke,
-        ]
-        if let kind = kinds[type], let key, let transaction = notification.transaction {
-            let date = (kind == .refundReversed ? nil : transaction.revocationDate?.date)
-                ?? notification.signedDate?.date ?? ledger.clock.now()
-            let event = RevocationEvent(
-                eventID: uuid, store: .appStore, transactionID: key.transactionID,
-                originalTransactionID: transaction.originalTransactionId, kind: kind, eventDate: date,
-                reason: transaction.revocationReason.map { "revocationReason \($0)" })
-            return .revocation(try ledger.applyRevocation(event))
+        if let key, let transaction = notification.transaction,
+            let decision = AppStoreRevocationMapping.decision(
+                type: type, transaction: transaction, transactionID: key.transactionID, notificationUUID: uuid,
+                signedDate: notification.signedDate?.date, now: ledger.clock.now())
+        {
+            switch decision {
+            case .apply(let event): return .revocation(try ledger.applyRevocation(event))
+            case .refuse(let error): return .rejected(AppStoreVerificationError(error))
+            case .nothingToTake(let note): return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
+            }
         }
         if type == .consumptionRequest, let key {
             return .consumptionRequest(
