@@ -34,11 +34,20 @@ public struct AppStoreVerificationError: Error, Hashable, Sendable, CustomString
     public var status: Status
     /// What exactly failed, for logs.
     public var detail: String
+    /// For a payload whose signature verified but whose content is out of range (status
+    /// `verificationFailure`): which value, with its own stable code (7101-7105).
+    public var payloadError: AppStorePayloadError?
 
     /// Creates an error.
-    public init(_ status: Status, _ detail: String) {
+    public init(_ status: Status, _ detail: String, payloadError: AppStorePayloadError? = nil) {
         self.status = status
         self.detail = detail
+        self.payloadError = payloadError
+    }
+
+    /// The `verificationFailure` of a payload refused for `payloadError`.
+    public init(_ payloadError: AppStorePayloadError) {
+        self.init(.verificationFailure, "payload refused: \(payloadError)", payloadError: payloadError)
     }
 
     /// `verificationFailure: detail`.

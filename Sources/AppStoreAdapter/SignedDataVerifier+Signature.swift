@@ -10,7 +10,9 @@ extension SignedDataVerifier {
         _ text: String, as type: Payload.Type
     ) throws(AppStoreVerificationError) -> Payload {
         let jws = try CompactJWS(text)
-        guard !configuration.environment.isLocalTesting else { return try jws.decodePayload(as: type) }
+        guard !configuration.environment.isLocalTesting else {
+            return try Self.checkedSigningDate(of: jws.decodePayload(as: type)).payload
+        }
         guard jws.header.alg == "ES256" else {
             throw AppStoreVerificationError(.verificationFailure, "alg \(jws.header.alg ?? "absent"), not ES256")
         }
@@ -21,15 +23,25 @@ extension SignedDataVerifier {
             throw AppStoreVerificationError(.invalidChainLength, "x5c holds \(x5c.count) certificates, not 3")
         }
         let certificates = try Self.decodeCertificates(x5c)
-        let payload = try jws.decodePayload(as: type)
         // Offline, the chain is judged at signing time, so a payload stays verifiable after
         // its leaf certificate expires, as with Apple's verifier without online checks.
-        let date = payload.effectiveSigningDate?.date ?? Date()
-        let chain = try trustedChain(certificates, at: date)
+        let (payload, signingDate) = try Self.checkedSigningDate(of: jws.decodePayload(as: type))
+        let chain = try trustedChain(certificates, at: signingDate ?? Date())
         guard chain.leafKey.isValidSignature(jws.signature, for: jws.signingInput) else {
             throw AppStoreVerificationError(.verificationFailure, "ES256 signature does not verify")
         }
         return payload
+    }
+
+    /// `payload` with its signing date, refused when that date lies outside the ledger's range.
+    static func checkedSigningDate<Payload: SignedPayload>(
+        of payload: Payload
+    ) throws(AppStoreVerificationError) -> (payload: Payload, signingDate: Date?) {
+        do throws(AppStorePayloadError) {
+            return (payload, try AppStorePayloadLimits.date(payload.effectiveSigningDate, field: Payload.signingDateField))
+        } catch {
+            throw AppStoreVerificationError(error)
+        }
     }
 
     /// Decodes standard-base64 x5c entries to DER; the caller has bounded their count.

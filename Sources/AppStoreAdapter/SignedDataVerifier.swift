@@ -96,6 +96,11 @@ public final class SignedDataVerifier: Sendable {
                 .invalidAppIdentifier, "transaction bundleId \(transaction.bundleId ?? "absent")")
         }
         try checkEnvironment(transaction.environment)
+        do throws(AppStorePayloadError) {
+            try AppStorePayloadLimits.check(transaction)
+        } catch {
+            throw AppStoreVerificationError(error)
+        }
         return transaction
     }
 
@@ -103,6 +108,11 @@ public final class SignedDataVerifier: Sendable {
     private func checkedRenewalInfo(_ jws: String) throws(AppStoreVerificationError) -> JWSRenewalInfoDecodedPayload {
         let renewalInfo = try verifiedPayload(jws, as: JWSRenewalInfoDecodedPayload.self)
         try checkEnvironment(renewalInfo.environment)
+        do throws(AppStorePayloadError) {
+            try AppStorePayloadLimits.check(renewalInfo)
+        } catch {
+            throw AppStoreVerificationError(error)
+        }
         return renewalInfo
     }
 
@@ -145,6 +155,6 @@ public final class SignedDataVerifier: Sendable {
 
     /// A nested payload's error with the nested field named in its detail.
     private static func nested(_ field: String, _ error: AppStoreVerificationError) -> AppStoreVerificationError {
-        AppStoreVerificationError(error.status, "\(field): \(error.detail)")
+        AppStoreVerificationError(error.status, "\(field): \(error.detail)", payloadError: error.payloadError)
     }
 }

@@ -58,6 +58,22 @@ public struct AppStoreJWSSigner: Sendable {
         return try sign(payload: Array(encoder.encode(payload)))
     }
 
+    /// Encodes `payload` as JSON, replaces the top-level members named in `rawFields` with the
+    /// raw JSON text given (such as `9223372036854775807`, `1e300` or `"text"`, which no Swift
+    /// value would encode), and signs the result: for boundary tests of what a verifier accepts.
+    public func sign<Payload: Encodable>(_ payload: Payload, replacingFields rawFields: [String: String]) throws -> String {
+        let encoded = try JSONEncoder().encode(payload)
+        guard var object = try JSONSerialization.jsonObject(with: encoded) as? [String: Any] else {
+            throw AppStoreSimulatorError("the payload does not encode as a JSON object")
+        }
+        for field in rawFields.keys { object.removeValue(forKey: field) }
+        let rest = String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+        let members = rawFields.sorted { $0.key < $1.key }.map { "\(Self.jsonString($0.key)):\($0.value)" }
+        let body = rest.dropFirst().dropLast()
+        let json = "{" + (members + (body.isEmpty ? [] : [String(body)])).joined(separator: ",") + "}"
+        return try sign(payload: Array(json.utf8))
+    }
+
     /// Converts a DER `ECDSA-Sig-Value` into JOSE's fixed-size `r ‖ s`, each left-padded to 32 bytes.
     public static func rawSignature(fromDER der: [UInt8]) throws -> [UInt8] {
         let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in

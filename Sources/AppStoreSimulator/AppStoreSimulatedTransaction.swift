@@ -38,6 +38,11 @@ public struct AppStoreSimulatedTransaction: Sendable, Hashable, Encodable {
     public var revocationReason: RevocationReason?
     /// `revocationDate`; nil unless revoked.
     public var revocationDate: Date?
+    /// `revocationType`: `REFUND_FULL`, `REFUND_PRORATED` or `FAMILY_REVOKE`; nil unless revoked
+    /// (and in payloads from before Apple added it).
+    public var revocationType: RevocationType?
+    /// `revocationPercentage`, in milliunits, for the whole quantity; nil unless refunded.
+    public var revocationPercentage: Int32?
     /// `isUpgraded`, for subscriptions upgraded to a higher level.
     public var isUpgraded: Bool?
     /// `environment`.
@@ -88,7 +93,8 @@ public struct AppStoreSimulatedTransaction: Sendable, Hashable, Encodable {
         case bundleID = "bundleId"
         case productID = "productId"
         case subscriptionGroupIdentifier, purchaseDate, originalPurchaseDate, expiresDate, quantity, type
-        case appAccountToken, inAppOwnershipType, signedDate, revocationReason, revocationDate, isUpgraded
+        case appAccountToken, inAppOwnershipType, signedDate, revocationReason, revocationDate, revocationType
+        case revocationPercentage, isUpgraded
         case environment, storefront
         case storefrontID = "storefrontId"
         case transactionReason, currency, price
@@ -114,6 +120,8 @@ public struct AppStoreSimulatedTransaction: Sendable, Hashable, Encodable {
         try container.encode(Self.milliseconds(signedDate), forKey: .signedDate)
         try container.encodeIfPresent(revocationReason, forKey: .revocationReason)
         try container.encodeIfPresent(revocationDate.map(Self.milliseconds), forKey: .revocationDate)
+        try container.encodeIfPresent(revocationType, forKey: .revocationType)
+        try container.encodeIfPresent(revocationPercentage, forKey: .revocationPercentage)
         try container.encodeIfPresent(isUpgraded, forKey: .isUpgraded)
         try container.encode(environment, forKey: .environment)
         try container.encode(storefront, forKey: .storefront)

@@ -114,8 +114,7 @@ public final class AppStoreSimulator: Sendable {
             payload.signedDate = now
             payload.expiresDate = now.addingTimeInterval(Self.subscriptionPeriod)
             payload.transactionReason = .renewal
-            payload.revocationDate = nil
-            payload.revocationReason = nil
+            Self.clearRevocation(&payload)
             state.transactions[payload.transactionID] = payload
             return payload
         }
@@ -143,18 +142,47 @@ public final class AppStoreSimulator: Sendable {
         return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
     }
 
-    /// Refunds `transactionID` at `date`: records `revocationDate` and `revocationReason`
-    /// and returns the transaction re-signed at `date`.
+    /// Refunds or revokes `transactionID` at `date`: records `revocationDate`, `revocationReason`
+    /// and, when given, `revocationType` and `revocationPercentage` (milliunits of the whole
+    /// quantity: `revoke(transactionID: id, type: .refundProrated, percentage: 33_333)` refunds 1
+    /// of 3 units; `type: .familyRevoke` ends a family member's access), and returns the
+    /// transaction re-signed at `date`. Send the matching `REFUND` or `REVOKE` notification next.
     public func revoke(
-        transactionID: String, reason: RevocationReason = .refundedForOtherReason, at date: Date? = nil
+        transactionID: String, reason: RevocationReason = .refundedForOtherReason, type: RevocationType? = nil,
+        percentage: Int32? = nil, at date: Date? = nil
     ) throws
         -> SignedAppStoreTransaction
     {
+        try update(transactionID, at: date) { payload, now in
+            payload.revocationDate = now
+            payload.revocationReason = reason
+            payload.revocationType = type
+            payload.revocationPercentage = percentage
+        }
+    }
+
+    /// Reverses the refund of `transactionID` at `date`, as Apple does before a `REFUND_REVERSED`
+    /// notification: the revocation fields are gone from the transaction re-signed at `date`.
+    public func reverseRefund(transactionID: String, at date: Date? = nil) throws -> SignedAppStoreTransaction {
+        try update(transactionID, at: date) { payload, _ in Self.clearRevocation(&payload) }
+    }
+
+    /// Removes every revocation field, as a renewal or a reversed refund does.
+    private static func clearRevocation(_ payload: inout AppStoreSimulatedTransaction) {
+        payload.revocationDate = nil
+        payload.revocationReason = nil
+        payload.revocationType = nil
+        payload.revocationPercentage = nil
+    }
+
+    /// Changes the stored `transactionID` with `change` and returns it re-signed at `date`.
+    private func update(
+        _ transactionID: String, at date: Date?, _ change: (inout AppStoreSimulatedTransaction, Date) -> Void
+    ) throws -> SignedAppStoreTransaction {
         let now = date ?? clock.now()
         let payload = try state.withLock { state in
             guard var payload = state.transactions[transactionID] else { throw Self.unknown(transactionID) }
-            payload.revocationDate = now
-            payload.revocationReason = reason
+            change(&payload, now)
             payload.signedDate = now
             state.transactions[transactionID] = payload
             return payload

@@ -65,10 +65,15 @@ enum AppStoreCommands {
         var error: String
         var code: Int
         var detail: String
+        /// The `AppStorePayloadError` code (7101-7105) of a payload refused for a value in it.
+        var payloadCode: Int?
     }
 
     static func printFailure(_ error: AppStoreVerificationError, io: CommandIO) -> ExitCode {
-        io.printJSON(VerificationErrorOutput(error: error.status.rawValue, code: error.status.code, detail: error.detail))
+        io.printJSON(
+            VerificationErrorOutput(
+                error: error.status.rawValue, code: error.status.code, detail: error.detail,
+                payloadCode: error.payloadError?.code))
         return .dataError
     }
 }

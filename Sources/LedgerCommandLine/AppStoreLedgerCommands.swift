@@ -34,7 +34,8 @@ enum AppStoreLedgerCommands {
 
             Verifies the notification (and its nested signed transaction) offline and applies
             it once by notificationUUID: REFUND, REFUND_REVERSED and REVOKE become revocation
-            events; CONSUMPTION_REQUEST prints the consumption information to send to Apple;
+            events (a REFUND_PRORATED refund takes back its share of the units, rounded half
+            up); CONSUMPTION_REQUEST prints the consumption information to send to Apple;
             other types are logged. The database must exist.
 
             options:
@@ -98,6 +99,9 @@ enum AppStoreLedgerCommands {
         var outcome: String
         var error: String?
         var code: Int?
+        /// For a refused payload value: its `AppStorePayloadError` code (7101-7105) and what it is.
+        var payloadCode: Int?
+        var detail: String?
         var disposition: String?
         var effect: [GrantLine]?
         var consumptionInformation: ConsumptionInformation?
@@ -121,7 +125,10 @@ enum AppStoreLedgerCommands {
             let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
             switch try await processor.process(jws) {
             case .rejected(let error):
-                io.printJSON(NotifyOutput(outcome: "rejected", error: error.status.rawValue, code: error.status.code))
+                io.printJSON(
+                    NotifyOutput(
+                        outcome: "rejected", error: error.status.rawValue, code: error.status.code,
+                        payloadCode: error.payloadError?.code, detail: error.payloadError?.description))
                 return .rejected
             case .alreadyProcessed(let record):
                 io.printJSON(NotifyOutput(outcome: "alreadyProcessed", notification: record))

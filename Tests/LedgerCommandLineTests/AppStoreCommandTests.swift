@@ -31,9 +31,7 @@ import Testing
 
     @Test func fulfillsAndRefundsSignedDataFromTheSimulatedStore() async throws {
         let scratch = try ScratchDirectory()
-        let simulator = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox)
-        let root = scratch.path("root.der")
-        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
         let purchase = try simulator.purchase(
             productID: "com.kibblestreet.td.remove_ads", appAccountToken: AppAccountToken.forPlayer("p1"),
             type: .nonConsumable)
@@ -69,9 +67,7 @@ import Testing
     /// same `originalTransactionId`): the restore is `alreadyFulfilled`, 1,000 gems, not 2,000.
     @Test func aRestoredNonConsumableIsAlreadyFulfilledThroughTheCommandLine() async throws {
         let scratch = try ScratchDirectory()
-        let simulator = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox)
-        let root = scratch.path("root.der")
-        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
         let purchase = try simulator.purchase(
             productID: "com.kibblestreet.td.founders_pack", appAccountToken: AppAccountToken.forPlayer("p1"),
             type: .nonConsumable)
@@ -88,6 +84,93 @@ import Testing
         #expect(try again.json()["outcome"] as? String == "alreadyFulfilled")
         let player = await ledger(["player", "p1", "--db", db])
         #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 1000, "\(player.output)")
+    }
+
+    /// The issue through the command line: 3 units of 100 gems, then a REFUND with
+    /// REFUND_PRORATED at 33333 milliunits takes back 100 gems, not 300.
+    @Test func aProratedRefundTakesOneUnitOfThreeThroughTheCommandLine() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.gems.small", quantity: 3, appAccountToken: AppAccountToken.forPlayer("p1"))
+        let db = scratch.path("ledger.sqlite")
+        let common = [
+            "--db", db, "--catalog", repoCatalogPath, "--root", root, "--bundle-id", Self.bundleID, "--environment",
+            "Sandbox", "-",
+        ]
+        let granted = await ledger(["appstore", "fulfill", "--player", "p1"] + common, input: purchase.jws)
+        #expect(granted.code == 0, "\(granted.output)\(granted.error)")
+        _ = try simulator.revoke(transactionID: purchase.transactionID, type: .refundProrated, percentage: 33_333)
+        let refund = try simulator.notification(type: .refund, transactionID: purchase.transactionID)
+        let applied = await ledger(["appstore", "notify"] + common, input: refund)
+        #expect(applied.code == 0, "\(applied.output)\(applied.error)")
+        #expect(try applied.json()["disposition"] as? String == "applied")
+        let effect = try #require(try applied.json()["effect"] as? [[String: Any]])
+        #expect(effect.count == 1 && effect.first?["id"] as? String == "gems" && effect.first?["quantity"] as? Int == -100)
+        let player = await ledger(["player", "p1", "--db", db])
+        #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 200, "\(player.output)")
+        let history = await ledger(["history", "--db", db, "--player", "p1"])
+        #expect(history.output.contains("partialRefund"), "\(history.output)")
+    }
+
+    /// A Non-Consumable JWS for a catalog consumable is a configuration mismatch: exit 3, and
+    /// nothing is granted.
+    @Test func aTypeThatDisagreesWithTheCatalogIsRejectedThroughTheCommandLine() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1"),
+            type: .nonConsumable)
+        let db = scratch.path("ledger.sqlite")
+        let run = await ledger(
+            [
+                "appstore", "fulfill", "--player", "p1", "--db", db, "--catalog", repoCatalogPath, "--root", root,
+                "--bundle-id", Self.bundleID, "--environment", "Sandbox", "-",
+            ], input: purchase.jws)
+        #expect(run.code == 3, "\(run.output)\(run.error)")
+        #expect(try run.json()["reason"] as? String == "productTypeMismatch")
+        #expect(try run.json()["reasonCode"] as? Int == 110)
+        let player = await ledger(["player", "p1", "--db", db])
+        #expect((try player.json()["balances"] as? [String: Int])?["gems"] == nil, "\(player.output)")
+    }
+
+    /// A signed transaction or refund whose date is out of range: refused with its payload code,
+    /// exit 65 for `verify`, 3 for `notify`, and the ledger is left as it was.
+    @Test func outOfRangeDatesAreRefusedThroughTheCommandLine() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1"))
+        let verifier = ["--root", root, "--bundle-id", Self.bundleID, "--environment", "Sandbox"]
+        let huge = try simulator.signer.sign(purchase.payload, replacingFields: ["purchaseDate": "9223372036854775807"])
+        let verified = await ledger(["appstore", "verify"] + verifier + ["-"], input: huge)
+        #expect(verified.code == 65, "\(verified.output)\(verified.error)")
+        #expect(try verified.json()["code"] as? Int == 7001)
+        #expect(try verified.json()["payloadCode"] as? Int == 7101)
+
+        let db = scratch.path("ledger.sqlite")
+        let common = ["--db", db, "--catalog", repoCatalogPath] + verifier
+        let granted = await ledger(["appstore", "fulfill", "--player", "p1"] + common + ["-"], input: purchase.jws)
+        #expect(granted.code == 0, "\(granted.output)\(granted.error)")
+        let revoked = try simulator.revoke(transactionID: purchase.transactionID)
+        var notification = try simulator.notificationPayload(type: .refund, transactionID: purchase.transactionID)
+        notification.data.signedTransactionInfo = try simulator.signer.sign(
+            revoked.payload, replacingFields: ["revocationDate": "-1"])
+        let refused = await ledger(["appstore", "notify"] + common + ["-"], input: try simulator.sign(notification))
+        #expect(refused.code == 3, "\(refused.output)\(refused.error)")
+        #expect(try refused.json()["outcome"] as? String == "rejected")
+        #expect(try refused.json()["payloadCode"] as? Int == 7101)
+        #expect((try refused.json()["detail"] as? String)?.contains("revocationDate") == true)
+        let player = await ledger(["player", "p1", "--db", db])
+        #expect((try player.json()["balances"] as? [String: Int])?["gems"] == 100, "\(player.output)")
+    }
+
+    /// A simulated App Store and the path of its root certificate, written into `scratch`.
+    static func simulatedStore(in scratch: ScratchDirectory) throws -> (AppStoreSimulator, String) {
+        let simulator = try AppStoreSimulator(bundleID: bundleID, environment: .sandbox)
+        let root = scratch.path("root.der")
+        try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: root))
+        return (simulator, root)
     }
 
     @Test func usageMistakesExit64() async throws {

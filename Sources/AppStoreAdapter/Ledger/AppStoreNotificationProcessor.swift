@@ -3,15 +3,18 @@ import FulfillmentLedger
 
 /// What processing one App Store Server Notification V2 did.
 public enum AppStoreNotificationOutcome: Hashable, Sendable {
-    /// The signed payload did not verify; nothing changed.
+    /// The signed payload did not verify, or a value in it is refused (`payloadError`: a date,
+    /// quantity or percentage out of range, a prorated refund without its percentage, an
+    /// identifier too long); nothing changed and nothing was recorded.
     case rejected(AppStoreVerificationError)
     /// This `notificationUUID` was processed before; nothing changed now.
     case alreadyProcessed(StoreNotificationRecord)
-    /// A `REFUND`, `REFUND_REVERSED` or `REVOKE`, applied as a revocation event.
+    /// A `REFUND`, `REFUND_REVERSED` or `REVOKE`, applied as a revocation event (see
+    /// `AppStoreRevocationMapping`: a prorated refund is a cumulative `partialRefund`).
     case revocation(RevocationOutcome)
     /// A `CONSUMPTION_REQUEST`: the answer to send to Apple.
     case consumptionRequest(ConsumptionInformation)
-    /// Any other type: accepted and logged.
+    /// Any other type, or a prorated refund of 0 %: accepted and logged.
     case logged(StoreNotificationRecord)
 }
 
@@ -48,6 +51,9 @@ public struct AppStoreNotificationProcessor: Sendable {
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
             return .rejected(AppStoreVerificationError(.verificationFailure, "the notification has no notificationUUID"))
         }
+        if let refused = identifierRefusal(uuid: uuid, transaction: notification.transaction) {
+            return .rejected(AppStoreVerificationError(refused))
+        }
         if let seen = try ledger.store.read({ reader throws(LedgerError) in try reader.storeNotification(id: uuid) }) {
             return .alreadyProcessed(seen)
         }
@@ -56,8 +62,12 @@ public struct AppStoreNotificationProcessor: Sendable {
             TransactionKey(store: .appStore, transactionID: $0)
         }
         let outcome = try await apply(notification, type: type, key: key, uuid: uuid)
-        // A rejected event is not recorded, so Apple's redelivery is tried again.
-        if case .revocation(let revocation) = outcome, revocation.rejection != nil { return outcome }
+        // A refused payload or a rejected event is not recorded, so Apple's redelivery is tried again.
+        switch outcome {
+        case .rejected: return outcome
+        case .revocation(let revocation) where revocation.rejection != nil: return outcome
+        default: break
+        }
         let record = StoreNotificationRecord(
             notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
             outcome: describe(outcome))
@@ -69,20 +79,39 @@ public struct AppStoreNotificationProcessor: Sendable {
         return outcome
     }
 
+    /// Why the notification's identifiers cannot go into the ledger, if they cannot: each must be
+    /// non-empty when present and at most the ledger's `identifierByteCountMax` bytes long, or
+    /// the ledger would throw instead of answering.
+    private func identifierRefusal(uuid: String, transaction: JWSTransactionDecodedPayload?) -> AppStorePayloadError? {
+        let byteCountMax = ledger.configuration.identifierByteCountMax
+        let identifiers = [
+            ("notificationUUID", uuid), ("transactionId", transaction?.transactionId),
+            ("originalTransactionId", transaction?.originalTransactionId),
+        ]
+        for (field, value) in identifiers {
+            if value?.isEmpty == true { return .missingField(field) }
+            do throws(AppStorePayloadError) {
+                try AppStorePayloadLimits.checkIdentifier(value, field: field, byteCountMax: byteCountMax)
+            } catch {
+                return error
+            }
+        }
+        return nil
+    }
+
     private func apply(
         _ notification: ResponseBodyV2DecodedPayload, type: NotificationTypeV2, key: TransactionKey?, uuid: String
     ) async throws(LedgerError) -> AppStoreNotificationOutcome {
-        let kinds: [NotificationTypeV2: RevocationKind] = [
-            .refund: .fullRefund, .refundReversed: .refundReversed, NotificationTypeV2(rawValue: "REVOKE"): .revoke,
-        ]
-        if let kind = kinds[type], let key, let transaction = notification.transaction {
-            let date = (kind == .refundReversed ? nil : transaction.revocationDate?.date)
-                ?? notification.signedDate?.date ?? ledger.clock.now()
-            let event = RevocationEvent(
-                eventID: uuid, store: .appStore, transactionID: key.transactionID,
-                originalTransactionID: transaction.originalTransactionId, kind: kind, eventDate: date,
-                reason: transaction.revocationReason.map { "revocationReason \($0)" })
-            return .revocation(try ledger.applyRevocation(event))
+        if let key, let transaction = notification.transaction,
+            let decision = AppStoreRevocationMapping.decision(
+                type: type, transaction: transaction, transactionID: key.transactionID, notificationUUID: uuid,
+                signedDate: notification.signedDate?.date, now: ledger.clock.now())
+        {
+            switch decision {
+            case .apply(let event): return .revocation(try ledger.applyRevocation(event))
+            case .refuse(let error): return .rejected(AppStoreVerificationError(error))
+            case .nothingToTake(let note): return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
+            }
         }
         if type == .consumptionRequest, let key {
             return .consumptionRequest(
@@ -90,10 +119,16 @@ public struct AppStoreNotificationProcessor: Sendable {
                     for: key, appAccountToken: notification.transaction?.appAccountToken, ledger: ledger,
                     customerConsented: customerConsented, refundPreference: refundPreference))
         }
-        let placeholder = StoreNotificationRecord(
+        return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: "logged"))
+    }
+
+    /// The record of a logged notification before it is stored.
+    private func placeholder(uuid: String, type: NotificationTypeV2, key: TransactionKey?, outcome: String)
+        -> StoreNotificationRecord
+    {
+        StoreNotificationRecord(
             notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
-            outcome: "logged")
-        return .logged(placeholder)
+            outcome: outcome)
     }
 
     private func describe(_ outcome: AppStoreNotificationOutcome) -> String {
@@ -102,6 +137,7 @@ public struct AppStoreNotificationProcessor: Sendable {
             if let record = revocation.record { return "revocation \(record.disposition.rawValue)" }
             return "revocation rejected: \(revocation.rejection?.description ?? "")"
         case .consumptionRequest(let answer): return "consumption information (status \(answer.consumptionStatus))"
+        case .logged(let record): return record.outcome
         default: return "logged"
         }
     }

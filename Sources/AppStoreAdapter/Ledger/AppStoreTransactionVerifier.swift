@@ -33,7 +33,10 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
         }
     }
 
-    /// The ledger's facts of a verified App Store transaction.
+    /// The ledger's facts of a verified App Store transaction, its `type` as the store product
+    /// type the pipeline checks against the catalog. Build them only from a payload
+    /// `SignedDataVerifier` verified: it has range-checked the dates read here (outside the range
+    /// `AppStoreTimestamp.date` is nil).
     public static func facts(
         _ payload: JWSTransactionDecodedPayload, defaultEnvironment: AppStoreEnvironment
     ) -> VerifiedTransaction? {
@@ -45,7 +48,7 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
             productID: productID, accountBinding: binding,
             quantity: payload.quantity ?? 1, state: .purchased,
             environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
-            revocationDate: payload.revocationDate?.date)
+            revocationDate: payload.revocationDate?.date, storeProductType: payload.type?.storeProductType)
     }
 
     /// The submission for a client's `jwsRepresentation`, with the identifiers read from the

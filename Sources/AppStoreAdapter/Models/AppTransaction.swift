@@ -37,4 +37,6 @@ public struct AppTransaction: Hashable, Sendable, Codable {
 extension AppTransaction: SignedPayload {
     /// App transactions carry no signedDate; Apple uses the receipt creation date instead.
     var effectiveSigningDate: AppStoreTimestamp? { receiptCreationDate }
+    /// The field the signing date comes from.
+    static var signingDateField: String { "receiptCreationDate" }
 }

@@ -22,7 +22,8 @@ public struct JWSTransactionDecodedPayload: Hashable, Sendable, Codable {
     public var originalPurchaseDate: AppStoreTimestamp?
     /// When a subscription expires or renews.
     public var expiresDate: AppStoreTimestamp?
-    /// How many units of a consumable were bought.
+    /// How many units of a consumable were bought. `SignedDataVerifier` refuses a value outside
+    /// `1...AppStorePayloadLimits.quantityMax`.
     public var quantity: Int?
     /// The kind of in-app purchase.
     public var type: TransactionType?
@@ -36,6 +37,12 @@ public struct JWSTransactionDecodedPayload: Hashable, Sendable, Codable {
     public var revocationReason: RevocationReason?
     /// When Apple refunded or revoked the transaction.
     public var revocationDate: AppStoreTimestamp?
+    /// What kind of refund or revocation applies (full, prorated, Family Sharing), present only then.
+    public var revocationType: RevocationType?
+    /// How much of the transaction Apple refunded or revoked, in milliunits of a percent
+    /// (33333 is 33.333 %, 100000 all of it), for the whole quantity; present only for a refund
+    /// that was not reversed. `SignedDataVerifier` refuses a value outside 0...100000.
+    public var revocationPercentage: Int32?
     /// Whether the user upgraded to another subscription in the group.
     public var isUpgraded: Bool?
     /// The kind of subscription offer applied.

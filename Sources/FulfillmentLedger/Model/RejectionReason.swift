@@ -22,6 +22,12 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
     case accountMismatch
     /// A revocation event of a kind this version does not apply; nothing changed.
     case unsupportedEvent
+    /// The store says the product is a consumable and the catalog a non-consumable, or the
+    /// reverse: a configuration mismatch, never granted with either semantics.
+    case productTypeMismatch
+    /// The store says the product is of a type the ledger does not fulfill (a subscription, or
+    /// a type this version does not know).
+    case unsupportedProductType
     /// The transaction ID was already fulfilled for another product.
     case conflictProduct
     /// The transaction ID was already fulfilled for another player (and no transfer applies).
@@ -43,6 +49,8 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
         case .invalidQuantity: 107
         case .accountMismatch: 108
         case .unsupportedEvent: 109
+        case .productTypeMismatch: 110
+        case .unsupportedProductType: 111
         case .conflictProduct: 201
         case .ownedByAnotherPlayer: 202
         case .conflictQuantity: 203

@@ -25,12 +25,15 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     public var purchaseDate: Date
     /// When the store revoked the transaction (refund, Family Sharing removal), if it did.
     public var revocationDate: Date?
+    /// What the store says the product is (App Store `type`); nil when its proof does not say.
+    /// The pipeline refuses a purchase whose type disagrees with the catalog's kind.
+    public var storeProductType: StoreProductType?
 
     /// Creates verified facts.
     public init(
         store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, productID: String,
         accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
-        purchaseDate: Date, revocationDate: Date? = nil
+        purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
@@ -42,6 +45,7 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
         self.environment = environment
         self.purchaseDate = purchaseDate
         self.revocationDate = revocationDate
+        self.storeProductType = storeProductType
     }
 
     /// The key of this delivery, by the store's ID of it.

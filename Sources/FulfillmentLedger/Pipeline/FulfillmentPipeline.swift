@@ -58,6 +58,7 @@ extension Ledger {
             return .rejected(
                 Rejection(.invalidQuantity, "quantity \(verified.quantity) is not allowed for \(product.id)"))
         }
+        if let rejection = ProductTypeCheck.rejection(verified, for: product) { return .rejected(rejection) }
 
         // 3. Look up the ledger: a known purchase never grants again, whichever delivery names it.
         let playerID = submission.playerID

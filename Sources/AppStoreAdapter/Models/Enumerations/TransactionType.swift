@@ -19,3 +19,17 @@ public struct TransactionType: OpenStringEnumeration {
     /// A subscription that does not renew by itself.
     public static let nonRenewingSubscription = TransactionType(rawValue: "Non-Renewing Subscription")
 }
+
+extension TransactionType {
+    /// The ledger's name for this type; a type Apple adds later keeps Apple's raw value, and the
+    /// pipeline refuses it as unsupported.
+    public var storeProductType: StoreProductType {
+        switch self {
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        case .autoRenewableSubscription: .autoRenewable
+        case .nonRenewingSubscription: .nonRenewing
+        default: StoreProductType(rawValue: rawValue)
+        }
+    }
+}

@@ -1,10 +1,14 @@
 import Foundation
+import FulfillmentLedger
 
 /// An App Store date: whole milliseconds since 1970-01-01 UTC.
 ///
 /// Decodes a JSON integer or a number with a fraction (Xcode signs dates such as
 /// `1697679936049.7297`) and truncates the fraction, as Apple's own models do. Encodes as an
-/// integer.
+/// integer. Any value a 64-bit integer holds decodes and survives a round trip (Xcode signs an
+/// app's `originalPurchaseDate` as 0001-01-01, `-62135769600000`); `date` is only built inside
+/// `Date.ledgerMillisecondsRange`, and `SignedDataVerifier` refuses a payload whose dates the
+/// ledger reads lie outside it.
 public struct AppStoreTimestamp: Hashable, Sendable, Comparable, Codable, CustomStringConvertible,
     ExpressibleByIntegerLiteral
 {
@@ -22,8 +26,9 @@ public struct AppStoreTimestamp: Hashable, Sendable, Comparable, Codable, Custom
     /// Wraps a literal number of milliseconds.
     public init(integerLiteral value: Int64) { milliseconds = value }
 
-    /// The moment as a Date.
-    public var date: Date { Date(timeIntervalSince1970: TimeInterval(milliseconds) / 1000) }
+    /// The moment as a Date, or nil outside `Date.ledgerMillisecondsRange` (1970 through 2199),
+    /// where the ledger's millisecond conversions would not round-trip or would trap.
+    public var date: Date? { Date.checkedLedgerMilliseconds(milliseconds) }
 
     /// Decodes an integer, or a finite number with a fraction that it truncates toward zero.
     public init(from decoder: any Decoder) throws {

@@ -1,0 +1,30 @@
+/// What the store itself says a product is, when its proof says (App Store `type`).
+///
+/// The catalog's `ProductKind` decides how a purchase is granted and keyed; a store that names the
+/// type lets the pipeline refuse a purchase whose type disagrees with the catalog instead of granting
+/// it with the wrong semantics. Open: a type a store adds later is kept raw and refused as unsupported.
+public struct StoreProductType: OpenStringEnumeration {
+    /// The type's stable name, or the store's own name for a type this version does not know.
+    public let rawValue: String
+    /// Wraps a name.
+    public init(rawValue: String) { self.rawValue = rawValue }
+
+    /// Used up and bought again (App Store `Consumable`).
+    public static let consumable = StoreProductType(rawValue: "consumable")
+    /// Bought once and kept (App Store `Non-Consumable`).
+    public static let nonConsumable = StoreProductType(rawValue: "nonConsumable")
+    /// A subscription that renews by itself (App Store `Auto-Renewable Subscription`).
+    public static let autoRenewable = StoreProductType(rawValue: "autoRenewable")
+    /// A subscription for a fixed time that does not renew (App Store `Non-Renewing Subscription`).
+    public static let nonRenewing = StoreProductType(rawValue: "nonRenewing")
+
+    /// The catalog kind this type is granted as; nil for a type the ledger does not fulfill
+    /// (subscriptions, and types it does not know).
+    public var productKind: ProductKind? {
+        switch self {
+        case .consumable: .consumable
+        case .nonConsumable: .nonConsumable
+        default: nil
+        }
+    }
+}

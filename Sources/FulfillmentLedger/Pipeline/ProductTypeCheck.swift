@@ -1,0 +1,30 @@
+/// Step 2c of the pipeline: the store's own word on what a product is agrees with the catalog.
+///
+/// The catalog's kind decides how a purchase is keyed and granted (a non-consumable by its
+/// original transaction, once; a consumable by each transaction, in any quantity). When the
+/// store's proof names the type (App Store `type`) and it disagrees, the catalog or the store's
+/// product setup is wrong, and granting with either semantics could mint rewards again on every
+/// restore or lose a paid-for purchase; so the purchase is refused and nothing changes. The
+/// platform transaction stays unfinished, and the store delivers it again once the catalog is fixed.
+///
+/// The check runs before the ledger lookup, so a redelivery of a purchase the ledger already
+/// holds is refused the same way while the mismatch lasts: its lookup key itself depends on
+/// the kind. A delivery whose product left the catalog is answered from its record, as before.
+enum ProductTypeCheck {
+    /// Why `verified` must not be fulfilled as `product`, or nil when the types agree or the
+    /// store does not say.
+    static func rejection(_ verified: VerifiedTransaction, for product: Product) -> Rejection? {
+        guard let type = verified.storeProductType else { return nil }
+        guard let kind = type.productKind else {
+            return Rejection(
+                .unsupportedProductType,
+                "the store sells \(verified.productID) as \(type), which this ledger does not fulfill")
+        }
+        guard kind == product.kind else {
+            return Rejection(
+                .productTypeMismatch,
+                "the store sells \(verified.productID) as \(type); the catalog's \(product.id) is \(product.kind.rawValue)")
+        }
+        return nil
+    }
+}
