@@ -16,9 +16,13 @@ extension SimulationRun {
         let record: RevocationRecord
         switch key.store {
         case .appStore:
-            // The App Store refunds whole transactions; its prorated refunds are not simulated here.
-            record = try await refundThroughAppStore(key)
-            try apply(record, to: key, units: remaining, revoke: false)
+            // A prorated refund names the share of the whole quantity refunded so far, so the
+            // ledger takes only what goes beyond the units already taken.
+            let prorated = units < remaining
+            let total = purchase.refundedUnits + units
+            let percentage = prorated ? Int32(total * 100_000 / purchase.quantity) : nil
+            record = try await refundThroughAppStore(key, percentage: percentage)
+            try apply(record, to: key, units: prorated ? units : remaining, revoke: false)
         case .playStore:
             record = try await refundThroughPlay(key, units: units == remaining ? nil : units)
             try apply(record, to: key, units: units, revoke: false)
@@ -116,10 +120,14 @@ extension SimulationRun {
 
     // MARK: Channels
 
-    private func refundThroughAppStore(_ key: TransactionKey) async throws(SimulationViolation) -> RevocationRecord {
+    private func refundThroughAppStore(
+        _ key: TransactionKey, percentage: Int32?
+    ) async throws(SimulationViolation) -> RevocationRecord {
         guard let appStore else { throw violation("no simulated App Store for \(key)") }
         do {
-            _ = try appStore.revoke(transactionID: key.transactionID, at: clock.now())
+            _ = try appStore.revoke(
+                transactionID: key.transactionID, type: percentage == nil ? .refundFull : .refundProrated,
+                percentage: percentage, at: clock.now())
         } catch {
             throw violation("the simulated App Store could not refund \(key): \(error)")
         }
