@@ -42,14 +42,14 @@ public final class TestStore: PlatformFinisher, TransactionSource {
     /// unfinished at the store until the ledger finishes it.
     @discardableResult
     public func purchase(
-        productID: String, playerID: String, quantity: Int = 1, state purchaseState: PurchaseState = .purchased
+        storeProductID: String, playerID: String, quantity: Int = 1, state purchaseState: PurchaseState = .purchased
     ) -> TransactionSubmission {
         let now = clock.now()
         return state.withLock { state in
             let id = String(format: "test-%06d", state.nextNumber)
             state.nextNumber += 1
             let document = TestStoreTransaction(
-                transactionID: id, productID: productID, playerID: playerID, quantity: quantity,
+                transactionID: id, storeProductID: storeProductID, playerID: playerID, quantity: quantity,
                 state: purchaseState, purchaseDate: now)
             state.transactions[id] = document
             state.order.append(id)

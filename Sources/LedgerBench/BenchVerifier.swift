@@ -9,7 +9,7 @@ struct BenchVerifier: TransactionVerifier {
     func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> VerificationResult {
         .verified(
             VerifiedTransaction(
-                store: submission.store, transactionID: submission.transactionID, productID: submission.productID,
+                store: submission.store, transactionID: submission.transactionID, storeProductID: submission.storeProductID,
                 accountBinding: nil, quantity: submission.quantity, state: .purchased, environment: .sandbox,
                 purchaseDate: Date()))
     }

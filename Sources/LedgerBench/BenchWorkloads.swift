@@ -98,7 +98,7 @@ enum BenchWorkloads {
     static func submissions(prefix: String, count: Int) -> [TransactionSubmission] {
         (0..<count).map { index in
             TransactionSubmission(
-                store: .test, transactionID: "\(prefix)-\(index)", productID: storeProductID,
+                store: .test, transactionID: "\(prefix)-\(index)", storeProductID: storeProductID,
                 playerID: "player-\(index % playerCountMax)", payload: "{}")
         }
     }
@@ -127,7 +127,7 @@ enum BenchWorkloads {
     static func prefillSubmission(index: Int, playerCount: Int) -> TransactionSubmission {
         let player = LedgerPrefill.playerNumber(transactionIndex: index, playerCount: playerCount)
         return TransactionSubmission(
-            store: .test, transactionID: LedgerPrefill.transactionID(index: index), productID: storeProductID,
+            store: .test, transactionID: LedgerPrefill.transactionID(index: index), storeProductID: storeProductID,
             playerID: LedgerPrefill.playerID(number: player), payload: "{}")
     }
 

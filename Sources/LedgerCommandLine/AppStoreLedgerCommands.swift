@@ -88,7 +88,7 @@ enum AppStoreLedgerCommands {
             let ledger = try ledger(arguments, verifier: verifier, environment: environment, createIfMissing: true)
             let outcome = try await ledger.fulfill(submission)
             io.printJSON(FulfillCommand.output(outcome, transactionID: submission.transactionID,
-                productID: submission.productID, playerID: player))
+                productID: submission.storeProductID, playerID: player))
             return outcome.rejection == nil ? .ok : .rejected
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore fulfill")

@@ -96,7 +96,7 @@ enum FulfillCommand {
     }
 
     static func output(_ outcome: FulfillmentOutcome, document: TestStoreTransaction) -> Output {
-        output(outcome, transactionID: document.transactionID, productID: document.productID, playerID: document.playerID)
+        output(outcome, transactionID: document.transactionID, productID: document.storeProductID, playerID: document.playerID)
     }
 
     static func output(_ outcome: FulfillmentOutcome, transactionID: String, productID: String, playerID: String) -> Output {

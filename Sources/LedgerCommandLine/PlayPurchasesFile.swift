@@ -33,25 +33,25 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
         }
     }
 
-    func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
         -> ProductPurchase
     {
         guard var purchase = contents.purchases?[token] else { throw PlayAPIError.invalidToken("unknown token") }
-        guard purchase.productId == nil || purchase.productId == productID else {
+        guard purchase.productId == nil || purchase.productId == storeProductID else {
             throw PlayAPIError.notFound("token \(token) is for another product")
         }
         purchase.purchaseToken = token
-        purchase.productId = productID
+        purchase.productId = storeProductID
         return purchase
     }
 
-    func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+    func acknowledge(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
         guard contents.purchases?[token] != nil else { throw PlayAPIError.invalidToken("unknown token") }
         _ = finished.withLock { $0.insert(token) }
     }
 
-    func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
-        try await acknowledge(packageName: packageName, productID: productID, token: token)
+    func consume(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+        try await acknowledge(packageName: packageName, storeProductID: storeProductID, token: token)
     }
 
     func voidedPurchases(

@@ -103,9 +103,9 @@ enum PlayStoreCommands {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "playstore verify")
             }
             do throws(PlayAPIError) {
-                let purchase = try await api.productPurchase(packageName: package, productID: product, token: token)
+                let purchase = try await api.productPurchase(packageName: package, storeProductID: product, token: token)
                 let verifier = PlayPurchaseVerifier(api: api, packageName: package, environment: environment)
-                let facts = verifier.facts(purchase, token: token, productID: product)
+                let facts = verifier.facts(purchase, token: token, storeProductID: product)
                 io.printJSON(
                     VerifyOutput(
                         purchase: purchase, state: facts.state.rawValue, quantity: facts.quantity,

@@ -68,7 +68,7 @@ struct DemoScript {
 
     private func playPurchaseAndVoid() async throws {
         let token = playStore.purchase(productID: "gems_large", accountID: AppAccountToken.forPlayer(playPlayer))
-        let submission = PlayPurchaseVerifier.submission(token: token, productID: "gems_large", playerID: playPlayer)
+        let submission = PlayPurchaseVerifier.submission(token: token, storeProductID: "gems_large", playerID: playPlayer)
         let outcome = try await ledger.fulfill(submission)
         try expect(outcome.name == "granted" && playStore.isConsumed(token), "a Play purchase grants, then is consumed", outcome)
         narrator.step(
@@ -94,7 +94,7 @@ struct DemoScript {
     }
 
     private func purchaseAndDuplicate() async throws -> TransactionSubmission {
-        let purchase = testStore.purchase(productID: "test.gems_small", playerID: player)
+        let purchase = testStore.purchase(storeProductID: "test.gems_small", playerID: player)
         let outcome = try await ledger.fulfill(purchase)
         try expect(outcome.name == "granted" && outcome.receipt?.finished == true, "first delivery grants and finishes", outcome)
         narrator.step("1. purchase", "\(purchase.transactionID) -> \(describe(outcome)); gems = \(try balance("gems"))")
@@ -106,14 +106,14 @@ struct DemoScript {
 
     private func sameIDOtherProduct(_ first: TransactionSubmission) async throws {
         let forged = TestStoreTransaction(
-            transactionID: first.transactionID, productID: "test.gems_large", playerID: player, purchaseDate: Date())
+            transactionID: first.transactionID, storeProductID: "test.gems_large", playerID: player, purchaseDate: Date())
         let outcome = try await ledger.fulfill(forged.submission())
         try expect(outcome.rejection?.reason == .conflictProduct, "same ID, other product is rejected", outcome)
         narrator.step("3. same transaction ID, another product", "\(first.transactionID) as gems_large -> \(describe(outcome))")
     }
 
     private func grantFailureThenRetry() async throws {
-        let purchase = testStore.purchase(productID: "test.starter_bundle", playerID: player)
+        let purchase = testStore.purchase(storeProductID: "test.starter_bundle", playerID: player)
         faults.arm(.betweenRewards, .error)
         let gemsBefore = try balance("gems")
         do {
@@ -133,7 +133,7 @@ struct DemoScript {
     }
 
     private func finishFailureThenRecovery() async throws {
-        let purchase = testStore.purchase(productID: "test.coins_pack", playerID: player)
+        let purchase = testStore.purchase(storeProductID: "test.coins_pack", playerID: player)
         testStore.failNext(.finish)
         let outcome = try await ledger.fulfill(purchase)
         try expect(outcome.name == "granted" && outcome.receipt?.finished == false, "the grant is kept when finish fails", outcome)
@@ -146,7 +146,7 @@ struct DemoScript {
     }
 
     private func pendingThenApproved() async throws {
-        let pending = testStore.purchase(productID: "test.weekly_offer", playerID: player, state: .pending)
+        let pending = testStore.purchase(storeProductID: "test.weekly_offer", playerID: player, state: .pending)
         let first = try await ledger.fulfill(pending)
         try expect(first.rejection?.reason == .pending, "a pending payment grants nothing", first)
         narrator.step("6. pending payment (Ask to Buy)", "\(pending.transactionID) -> \(describe(first))")
@@ -157,7 +157,7 @@ struct DemoScript {
     }
 
     private func resetKeepsLedger(_ first: TransactionSubmission) async throws {
-        let removeAds = testStore.purchase(productID: "test.remove_ads", playerID: player)
+        let removeAds = testStore.purchase(storeProductID: "test.remove_ads", playerID: player)
         _ = try await ledger.fulfill(removeAds)
         try ledger.resetPlayer(player)
         let snapshot = try ledger.player(player)

@@ -21,7 +21,7 @@ public enum CrashWorkload {
             let product = random.pick(products)
             let quantity = product.kind == .consumable ? 1 + random.below(2) : 1
             return TestStoreTransaction(
-                transactionID: "w\(seed)-\(index)", productID: product.storeProductIDs[.test] ?? "",
+                transactionID: "w\(seed)-\(index)", storeProductID: product.storeProductIDs[.test] ?? "",
                 playerID: "crash-player-\(random.below(playerCount))", quantity: quantity,
                 purchaseDate: start.addingTimeInterval(TimeInterval(index)))
         }

@@ -47,7 +47,7 @@ extension SimulationRun {
             .storeProductIDs[.test]
         else { return }
         let forged = TestStoreTransaction(
-            transactionID: key.transactionID, productID: storeProductID,
+            transactionID: key.transactionID, storeProductID: storeProductID,
             playerID: forgeProduct ? known.playerID : "intruder", quantity: known.quantity, purchaseDate: clock.now())
         let ledger = try currentLedger()
         let outcome: FulfillmentOutcome

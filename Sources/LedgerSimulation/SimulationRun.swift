@@ -171,7 +171,7 @@ final class SimulationRun {
         let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
         let roll = random.below(100)
         let state: PurchaseState = roll < 85 ? .purchased : roll < 95 ? .pending : .cancelled
-        let submission = platform.purchase(productID: storeProductID, playerID: player, quantity: quantity, state: state)
+        let submission = platform.purchase(storeProductID: storeProductID, playerID: player, quantity: quantity, state: state)
         summary.transactions += 1
         remember(submission)
         if state == .pending { pendingIDs.append(submission.transactionID) }
@@ -202,7 +202,7 @@ final class SimulationRun {
         }
         purchaseKeys[submission.key] = purchaseKey(of: original.key)
         summary.restoredDeliveries += 1
-        remember(submission, storeProductID: original.productID, quantity: 1)
+        remember(submission, storeProductID: original.storeProductID, quantity: 1)
         note("appstore restore \(submission.transactionID) of \(original.transactionID) for \(original.playerID)")
         try await deliver(submission)
         return true
@@ -252,7 +252,7 @@ final class SimulationRun {
         let player = random.pick(players)
         let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
         let token = playStore.purchase(productID: productID, quantity: quantity, accountID: AppAccountToken.forPlayer(player))
-        let submission = PlayPurchaseVerifier.submission(token: token, productID: productID, playerID: player, quantity: quantity)
+        let submission = PlayPurchaseVerifier.submission(token: token, storeProductID: productID, playerID: player, quantity: quantity)
         summary.transactions += 1
         summary.playTransactions += 1
         remember(submission, storeProductID: productID, quantity: quantity)
@@ -271,7 +271,7 @@ final class SimulationRun {
     /// Remembers a purchased submission of another store, described as a purchased document.
     func remember(_ submission: TransactionSubmission, storeProductID: String, quantity: Int) {
         let document = TestStoreTransaction(
-            store: submission.store, transactionID: submission.transactionID, productID: storeProductID,
+            store: submission.store, transactionID: submission.transactionID, storeProductID: storeProductID,
             playerID: submission.playerID, quantity: quantity, purchaseDate: clock.now())
         remember(submission, document: document)
     }

@@ -32,15 +32,15 @@ public enum PlayAPIError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The Play Developer API calls the ledger needs. `PlayDeveloperAPIClient` implements it over
-/// HTTPS; `PlayStoreSimulator` (FulfillmentLedgerTesting) implements it in memory.
+/// HTTPS; `PlayStoreSimulator` (the `PlayStoreSimulator` testing product) implements it in memory.
 public protocol PlayPurchasesAPI: Sendable {
     /// `purchases.products.get`.
-    func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
         -> ProductPurchase
     /// `purchases.products.acknowledge` (non-consumables).
-    func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    func acknowledge(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
     /// `purchases.products.consume` (consumables).
-    func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    func consume(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
     /// One page of `voidedpurchases.list` for one-time products, `startTime` at most 30 days back.
     /// Google lists quantity-based partial refunds (with `voidedQuantity`) only when
     /// `includeQuantityBasedPartialRefund` is true; the ledger always asks for them.

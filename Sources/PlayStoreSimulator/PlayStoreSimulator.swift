@@ -161,32 +161,32 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
     // MARK: PlayPurchasesAPI
 
     /// `purchases.products.get`.
-    public func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    public func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
         -> ProductPurchase
     {
         try state.withLock { state throws(PlayAPIError) in
             try Self.begin(.get, &state)
-            var purchase = try self.lookUp(packageName: packageName, productID: productID, token: token, in: state)
+            var purchase = try self.lookUp(packageName: packageName, storeProductID: storeProductID, token: token, in: state)
             purchase.purchaseToken = nil  // Google omits it in `get`.
             return purchase
         }
     }
 
     /// `purchases.products.acknowledge`: repeating it succeeds, as at Google.
-    public func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+    public func acknowledge(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
         try state.withLock { state throws(PlayAPIError) in
             try Self.begin(.acknowledge, &state)
-            let purchase = try self.lookUp(packageName: packageName, productID: productID, token: token, in: state)
+            let purchase = try self.lookUp(packageName: packageName, storeProductID: storeProductID, token: token, in: state)
             guard purchase.purchaseState == 0 else { throw PlayAPIError.invalidToken("the purchase is not purchased") }
             state.purchases[token]?.acknowledgementState = 1
         }
     }
 
     /// `purchases.products.consume`: consuming twice fails with `invalidToken`, as at Google.
-    public func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
+    public func consume(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
         try state.withLock { state throws(PlayAPIError) in
             try Self.begin(.consume, &state)
-            let purchase = try self.lookUp(packageName: packageName, productID: productID, token: token, in: state)
+            let purchase = try self.lookUp(packageName: packageName, storeProductID: storeProductID, token: token, in: state)
             guard purchase.purchaseState == 0 else { throw PlayAPIError.invalidToken("the purchase is not purchased") }
             guard purchase.consumptionState != 1 else { throw PlayAPIError.invalidToken("the purchase is already consumed") }
             state.purchases[token]?.consumptionState = 1
@@ -229,12 +229,12 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         throw failure.error
     }
 
-    private func lookUp(packageName: String, productID: String, token: String, in state: State) throws(PlayAPIError)
+    private func lookUp(packageName: String, storeProductID: String, token: String, in state: State) throws(PlayAPIError)
         -> ProductPurchase
     {
         guard packageName == self.packageName else { throw PlayAPIError.notFound("no app \(packageName)") }
         guard let purchase = state.purchases[token] else { throw PlayAPIError.invalidToken("unknown purchase token") }
-        guard purchase.productId == productID else { throw PlayAPIError.notFound("token is not for \(productID)") }
+        guard purchase.productId == storeProductID else { throw PlayAPIError.notFound("token is not for \(storeProductID)") }
         return purchase
     }
 }

@@ -10,7 +10,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
     /// The transaction ID.
     public var transactionID: String
     /// The store product ID.
-    public var productID: String
+    public var storeProductID: String
     /// The player.
     public var playerID: String
     /// Units bought.
@@ -33,14 +33,14 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
 
     /// Creates a document.
     public init(
-        store: PlatformStore = .test, transactionID: String, productID: String, playerID: String,
+        store: PlatformStore = .test, transactionID: String, storeProductID: String, playerID: String,
         quantity: Int = 1, state: PurchaseState = .purchased, verified: Bool = true,
         environment: StoreEnvironment = .sandbox, purchaseDate: Date, revocationDate: Date? = nil,
         accountBinding: String? = nil, originalTransactionID: String? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
-        self.productID = productID
+        self.storeProductID = storeProductID
         self.playerID = playerID
         self.quantity = quantity
         self.state = state
@@ -53,7 +53,9 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case store, transactionID, productID, playerID, quantity, state, verified, environment, purchaseDate,
+        // `productID` on the wire, as in the CLI input format.
+        case storeProductID = "productID"
+        case store, transactionID, playerID, quantity, state, verified, environment, purchaseDate,
             revocationDate, accountBinding, originalTransactionID
     }
 
@@ -63,7 +65,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         store = try container.decodeIfPresent(PlatformStore.self, forKey: .store) ?? .test
         transactionID = try container.decode(String.self, forKey: .transactionID)
-        productID = try container.decode(String.self, forKey: .productID)
+        storeProductID = try container.decode(String.self, forKey: .storeProductID)
         playerID = try container.decode(String.self, forKey: .playerID)
         quantity = try container.decodeIfPresent(Int.self, forKey: .quantity) ?? 1
         state = try container.decodeIfPresent(PurchaseState.self, forKey: .state) ?? .purchased
@@ -121,7 +123,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
     public func submission() -> TransactionSubmission {
         let payload = (try? TestStoreTransaction.encoder().encode(self)).map { String(decoding: $0, as: UTF8.self) }
         return TransactionSubmission(
-            store: store, transactionID: transactionID, productID: productID, playerID: playerID,
+            store: store, transactionID: transactionID, storeProductID: storeProductID, playerID: playerID,
             quantity: quantity, payload: payload ?? "")
     }
 }

@@ -35,7 +35,7 @@ public struct TestStoreVerifier: TransactionVerifier {
         return .verified(
             VerifiedTransaction(
                 store: document.store, transactionID: document.transactionID,
-                originalTransactionID: document.originalTransactionID, productID: document.productID,
+                originalTransactionID: document.originalTransactionID, storeProductID: document.storeProductID,
                 accountBinding: document.accountBinding, quantity: document.quantity, state: document.state,
                 environment: document.environment, purchaseDate: document.purchaseDate,
                 revocationDate: document.revocationDate))

@@ -146,12 +146,12 @@ import TestStoreAdapter
             configuration: .sandbox)
         verifier.ledger = ledger
         verifier.replacement = new
-        let outcome = try await ledger.fulfill(platform.purchase(productID: "test.gems_small", playerID: "p1"))
+        let outcome = try await ledger.fulfill(platform.purchase(storeProductID: "test.gems_small", playerID: "p1"))
         #expect(outcome.receipt?.record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 100)])
         #expect(outcome.receipt?.record.catalogVersion == old.versionHash)
         #expect(ledger.catalog.versionHash == new.versionHash)
         verifier.replacement = nil
-        let next = try await ledger.fulfill(platform.purchase(productID: "test.gems_small", playerID: "p1"))
+        let next = try await ledger.fulfill(platform.purchase(storeProductID: "test.gems_small", playerID: "p1"))
         #expect(next.receipt?.record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 150)])
         #expect(next.receipt?.record.catalogVersion == new.versionHash)
     }

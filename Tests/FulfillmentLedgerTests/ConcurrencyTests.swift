@@ -10,7 +10,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func concurrentSubmissionsOfOneTransactionGrantOnce(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let ledger = harness.ledger
         let names = try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<Self.concurrentSubmissionCount {
@@ -32,7 +32,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func concurrentDistinctPurchasesAllGrant(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchases = (0..<32).map { harness.testStore.purchase(productID: "test.gems_small", playerID: "p\($0 % 4)") }
+        let purchases = (0..<32).map { harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p\($0 % 4)") }
         let ledger = harness.ledger
         try await withThrowingTaskGroup(of: Void.self) { group in
             for purchase in purchases { group.addTask { _ = try await ledger.fulfill(purchase) } }
@@ -46,7 +46,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func failuresInsideConcurrentGrantsRollBackOnlyTheirOwn(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchases = (0..<64).map { harness.testStore.purchase(productID: "test.gems_small", playerID: "p\($0 % 8)") }
+        let purchases = (0..<64).map { harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p\($0 % 8)") }
         harness.faults.arm(.beforeCommit, count: 5, skipCount: 10)
         let ledger = harness.ledger
         let failed = try await withThrowingTaskGroup(of: TransactionSubmission?.self) { group in

@@ -42,7 +42,7 @@ import Testing
         func buy() async throws {
             let product = random.chance(50) ? "test.gems_small" : "test.gems_large"
             let quantity = 1 + random.below(3)
-            let submission = harness.testStore.purchase(productID: product, playerID: "p1", quantity: quantity)
+            let submission = harness.testStore.purchase(storeProductID: product, playerID: "p1", quantity: quantity)
             let record = try #require(try await harness.ledger.fulfill(submission).receipt?.record)
             expected += record.grants.filter { $0.kind == .currency }.map(\.quantity).reduce(0, +)
             purchases.append(Purchase(submission: submission))

@@ -35,7 +35,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func floorPacksThatRepaidDebtRestoreItWhenRefunded(kind: StoreKind) async throws {
         let harness = try Self.harness(kind)
-        let large = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
+        let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
         _ = try harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "spent"))
         harness.clock.advance(seconds: 1)
@@ -43,7 +43,7 @@ import Testing
         #expect(try harness.ledger.player("p1").debts == ["gems": 1200])
         var packs: [TransactionSubmission] = []
         for _ in 0..<12 {
-            let pack = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+            let pack = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
             let record = try #require(try await harness.ledger.fulfill(pack).receipt?.record)
             #expect(record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 100, debtRepaid: 100)])
             packs.append(pack)
@@ -64,7 +64,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aFloorRefundRestoresTheDebtPartAndFlagsOnlyTheSpentRest(kind: StoreKind) async throws {
         let harness = try Self.harness(kind)
-        let large = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
+        let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
         _ = try harness.ledger.apply(.spend(1150, of: "gems", player: "p1", operationID: "s1"))
         harness.clock.advance(seconds: 1)
@@ -72,7 +72,7 @@ import Testing
         #expect(try harness.balance("p1", "gems") == -1150)
         _ = try harness.ledger.apply(.grant(1100, of: "gems", player: "p1", operationID: "g1"))
         // Debt 50; the pack repays it and leaves 50; 20 of those are spent.
-        let pack = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let pack = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(pack)
         _ = try harness.ledger.apply(.spend(20, of: "gems", player: "p1", operationID: "s2"))
         harness.clock.advance(seconds: 1)
@@ -87,14 +87,14 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func partialRefundsRestoreTheRepaidDebtInStep(kind: StoreKind) async throws {
         let harness = try Self.harness(kind)
-        let large = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
+        let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
         _ = try harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "s1"))
         harness.clock.advance(seconds: 1)
         _ = try harness.ledger.applyRevocation(Self.refund("r-large", large, at: harness.clock.now()))
         _ = try harness.ledger.apply(.grant(1000, of: "gems", player: "p1", operationID: "g1"))
         // Debt 200; three packs (300 gems) repay it and leave 100, which is spent.
-        let packs = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", quantity: 3)
+        let packs = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 3)
         let record = try #require(try await harness.ledger.fulfill(packs).receipt?.record)
         #expect(record.grants.first?.debtRepaid == 200)
         _ = try harness.ledger.apply(.spend(100, of: "gems", player: "p1", operationID: "s2"))
@@ -112,8 +112,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aResetKeepsDebtAndClearsTheRest(kind: StoreKind) async throws {
         let harness = try Self.harness(kind)
-        let gems = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
-        let coins = harness.testStore.purchase(productID: "test.coins_pack", playerID: "p1")
+        let gems = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
+        let coins = harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(gems)
         _ = try await harness.ledger.fulfill(coins)
         _ = try harness.ledger.apply(.spend(1000, of: "gems", player: "p1", operationID: "s1"))
@@ -129,9 +129,9 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aReversalAfterAResetGivesBackOnlyDebtAndEntitlements(kind: StoreKind) async throws {
         let harness = try Self.harness(kind)
-        let gems = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
-        let bundle = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
-        let pack = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let gems = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
+        let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
+        let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         for purchase in [gems, bundle, pack] { _ = try await harness.ledger.fulfill(purchase) }
         _ = try harness.ledger.apply(.spend(2600, of: "gems", player: "p1", operationID: "s1"))
         // 2,700 gems were granted and 2,600 spent: refunding the large chest leaves 1,100 owed.
@@ -159,7 +159,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func itemShortfallsAreFlagged(kind: StoreKind) async throws {
         let harness = try Self.harness(kind)
-        let bundle = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         _ = try await harness.ledger.fulfill(bundle)
         _ = try harness.ledger.apply(
             EconomyOperation(

@@ -8,7 +8,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func spendBeyondTheBalanceFailsCleanly(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        _ = try await harness.ledger.fulfill(harness.testStore.purchase(productID: "test.gems_small", playerID: "p1"))
+        _ = try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1"))
         let before = try harness.progress("p1")
         let outcome = try harness.ledger.apply(.spend(101, of: "gems", player: "p1", operationID: "op-1"))
         guard case .rejected(let reason, _) = outcome else {
@@ -81,7 +81,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aReplayIsAnsweredBeforeAnyCatalogCheck(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        _ = try await harness.ledger.fulfill(harness.testStore.purchase(productID: "test.coins_pack", playerID: "p1"))
+        _ = try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1"))
         let spend = EconomyOperation.spend(100, of: "coins", player: "p1", operationID: "buy-tower")
         guard case .applied = try harness.ledger.apply(spend) else {
             Issue.record("the first spend applies")

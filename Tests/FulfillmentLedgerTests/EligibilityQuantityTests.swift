@@ -26,7 +26,7 @@ import Testing
         #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 4)
             == .limitReached(limit: Self.weekly, count: 0, resetsAt: resetsAt))
 
-        let two = harness.testStore.purchase(productID: "test.weekly_offer", playerID: "p1", quantity: 2)
+        let two = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", quantity: 2)
         #expect(try await ledger.fulfill(two).name == "granted")
         #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer") == .eligible, "the default quantity is 1")
         #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 1) == .eligible)
@@ -35,7 +35,7 @@ import Testing
         #expect(try ledger.eligibility(playerID: "p2", productID: "weekly_offer", quantity: 3) == .eligible, "counts are per player")
 
         // Limits govern the next purchase only: a paid quantity above what is left is granted in full.
-        let ten = harness.testStore.purchase(productID: "test.weekly_offer", playerID: "p1", quantity: 10)
+        let ten = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", quantity: 10)
         #expect(try await ledger.fulfill(ten).name == "granted")
         #expect(try harness.balance("p1", "gems") == 12 * 300)
         #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 1)
@@ -45,7 +45,7 @@ import Testing
     }
 
     /// Quantities and the answer: consumables allow 1 to `quantityMax` (100), non-consumables 1.
-    static let quantities: [(productID: String, quantity: Int, answer: Eligibility)] = [
+    static let quantities: [(storeProductID: String, quantity: Int, answer: Eligibility)] = [
         ("gems_small", 0, .invalidQuantity(quantity: 0, quantityMax: 100)),
         ("gems_small", -1, .invalidQuantity(quantity: -1, quantityMax: 100)),
         ("gems_small", Int.min, .invalidQuantity(quantity: Int.min, quantityMax: 100)),
@@ -66,7 +66,7 @@ import Testing
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: productID, quantity: quantity) == answer)
         guard productID != "no_such_product" else { return }
         // The same quantity through the store: eligibility's bounds are the pipeline's.
-        let purchase = harness.testStore.purchase(productID: "test.\(productID)", playerID: "p1", quantity: quantity)
+        let purchase = harness.testStore.purchase(storeProductID: "test.\(productID)", playerID: "p1", quantity: quantity)
         let outcome = try await harness.ledger.fulfill(purchase)
         if case .invalidQuantity = answer {
             #expect(outcome.rejection?.reason == .invalidQuantity, "\(productID) x\(quantity): \(outcome.name)")
@@ -78,7 +78,7 @@ import Testing
     @Test("an owned non-consumable asked for with quantity 2 is an invalid quantity, not merely owned")
     func quantityIsCheckedBeforeOwnership() async throws {
         let harness = try Self.harness(.sqlite)
-        #expect(try await harness.ledger.fulfill(harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")).name == "granted")
+        #expect(try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")).name == "granted")
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads", quantity: 2)
             == .invalidQuantity(quantity: 2, quantityMax: 1))

@@ -18,7 +18,7 @@ import Testing
     @Test(arguments: StoreKind.allCases, FaultPoint.allCases.filter { $0 == .afterVerify || $0.isInsideGrantTransaction })
     func grantFailureRollsBackEverythingAndRetryGrantsOnce(kind: StoreKind, point: FaultPoint) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: Self.bundle, playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: Self.bundle, playerID: "p1")
         harness.faults.arm(point, .error)
         await #expect(throws: LedgerError.injectedFault(point)) { _ = try await harness.ledger.fulfill(purchase) }
         #expect(harness.faults.firedCount(point) == 1)
@@ -43,7 +43,7 @@ import Testing
     @Test(arguments: StoreKind.allCases, afterCommitPoints)
     func finishFailureKeepsTheGrantAndRetryOnlyFinishes(kind: StoreKind, point: FaultPoint) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: Self.bundle, playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: Self.bundle, playerID: "p1")
         harness.faults.arm(point, .error)
         let outcome = try await harness.ledger.fulfill(purchase)
         let receipt = try #require(outcome.receipt)
@@ -66,7 +66,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func finishPortOutageIsRetriedByRecovery(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.coins_pack", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1")
         // Fails in fulfill, then twice in one recover(): once from the outbox and once when
         // the platform's redelivery of the still-unfinished transaction retries the finish.
         harness.testStore.failNext(.finish, count: 3)
@@ -87,7 +87,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func verifierOutageThrowsAndChangesNothing(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         harness.testStore.failNext(.verify)
         await #expect(throws: LedgerError.verifierUnavailable("test store outage")) {
             _ = try await harness.ledger.fulfill(purchase)
@@ -99,7 +99,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func sourceOutageIsReportedNotLost(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         harness.testStore.failNext(.source)
         let report = try await harness.ledger.recover()
         #expect(report.sourceError == .transactionSourceUnavailable("test store outage"))
@@ -112,7 +112,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func faultBetweenLaterRewardsStillRollsBackEarlierOnes(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: Self.bundle, playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: Self.bundle, playerID: "p1")
         // Let two rewards apply, fail before the third.
         harness.faults.arm(.betweenRewards, .error, skipCount: 1)
         await #expect(throws: LedgerError.injectedFault(.betweenRewards)) { _ = try await harness.ledger.fulfill(purchase) }

@@ -235,7 +235,7 @@ struct HostileInputTests {
     /// A submission whose claims are those of a valid purchase, carrying `payload`.
     static func submission(payload: String, transactionID: String = "t1") -> TransactionSubmission {
         TransactionSubmission(
-            store: .test, transactionID: transactionID, productID: "test.gems_small", playerID: "p1", payload: payload)
+            store: .test, transactionID: transactionID, storeProductID: "test.gems_small", playerID: "p1", payload: payload)
     }
 
     static let validPayload = #"{"transactionID":"t1","productID":"test.gems_small","playerID":"p1"}"#
@@ -308,9 +308,9 @@ struct HostileInputTests {
         let huge = String(repeating: "x", count: Self.tenMegabytes)
         let ledger = try Self.makeLedger()
         for (field, submission) in [
-            ("transactionID", TransactionSubmission(store: .test, transactionID: huge, productID: "test.gems_small", playerID: "p1", payload: Self.validPayload)),
-            ("productID", TransactionSubmission(store: .test, transactionID: "t1", productID: huge, playerID: "p1", payload: Self.validPayload)),
-            ("playerID", TransactionSubmission(store: .test, transactionID: "t1", productID: "test.gems_small", playerID: huge, payload: Self.validPayload)),
+            ("transactionID", TransactionSubmission(store: .test, transactionID: huge, storeProductID: "test.gems_small", playerID: "p1", payload: Self.validPayload)),
+            ("productID", TransactionSubmission(store: .test, transactionID: "t1", storeProductID: huge, playerID: "p1", payload: Self.validPayload)),
+            ("playerID", TransactionSubmission(store: .test, transactionID: "t1", storeProductID: "test.gems_small", playerID: huge, payload: Self.validPayload)),
         ] {
             let error = try #require(await #expect(throws: LedgerError.self) { _ = try await ledger.fulfill(submission) })
             guard case .invalidArgument(let message) = error else {
@@ -344,7 +344,7 @@ struct HostileInputTests {
     func hostileValue(name: String, reason: RejectionReason) async throws {
         let change = try #require(Self.hostileValues.first { $0.name == name }?.change)
         var document = TestStoreTransaction(
-            transactionID: "t1", productID: "test.gems_small", playerID: "p1", purchaseDate: Date(timeIntervalSince1970: 1_790_000_000))
+            transactionID: "t1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: Date(timeIntervalSince1970: 1_790_000_000))
         change(&document)
         let ledger = try Self.makeLedger()
         // The document's own encoding decodes back to the same values: the hostile value reached the ledger.
@@ -374,7 +374,7 @@ struct HostileInputTests {
     func hostileRevocation(name: String, kind: RevocationKind, quantity: Int?, reason: RejectionReason) async throws {
         let ledger = try Self.makeLedger()
         let purchase = TestStoreTransaction(
-            transactionID: "t1", productID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
+            transactionID: "t1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
         #expect(try await ledger.fulfill(purchase.submission()).rejection == nil)
         let before = try ledger.player("p1")
 
@@ -412,7 +412,7 @@ struct HostileInputTests {
             eventDate: Self.eventDate)
         #expect(throws: LedgerError.self) { _ = try ledger.applyRevocation(event) }
         var document = TestStoreTransaction(
-            transactionID: "t1", productID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
+            transactionID: "t1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
         document.store = PlatformStore(rawValue: "steam")
         await #expect(throws: LedgerError.self) { _ = try await ledger.fulfill(document.submission()) }
         #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)

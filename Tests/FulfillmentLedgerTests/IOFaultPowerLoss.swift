@@ -42,7 +42,7 @@ struct IOFaultPowerLoss {
         let round = index / Self.players.count
         let product = round == 1 ? "test.starter_bundle" : Self.products[(index + round) % Self.products.count]
         clock.advance(seconds: 1)
-        return testStore.purchase(productID: product, playerID: player)
+        return testStore.purchase(storeProductID: product, playerID: player)
     }
 
     func openStore(openCheck: SQLiteLedgerStore.OpenCheck = .quick) throws(LedgerError) -> Ledger {

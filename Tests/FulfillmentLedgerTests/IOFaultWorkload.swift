@@ -118,7 +118,7 @@ struct IOFaultWorkload {
         self.catalog = catalog
         let store = TestStore(clock: clock)
         testStore = store
-        submissions = Self.purchases.map { store.purchase(productID: $0.productID, playerID: $0.playerID) }
+        submissions = Self.purchases.map { store.purchase(storeProductID: $0.productID, playerID: $0.playerID) }
     }
 
     static func options(

@@ -8,7 +8,7 @@ import TestStoreAdapter
 @Suite struct InputLimitTests {
     static func document(_ transactionID: String, store: PlatformStore = .test, date: Date? = nil) -> TransactionSubmission {
         TestStoreTransaction(
-            store: store, transactionID: transactionID, productID: "test.gems_small", playerID: "p1",
+            store: store, transactionID: transactionID, storeProductID: "test.gems_small", playerID: "p1",
             purchaseDate: date ?? Date(timeIntervalSince1970: 1_767_571_200)
         ).submission()
     }

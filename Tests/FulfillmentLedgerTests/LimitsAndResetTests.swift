@@ -9,13 +9,13 @@ import Testing
     func lifetimeLimitBlocksBeforePaymentButNeverAfter(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "starter_bundle") == .eligible)
-        let first = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let first = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         #expect(try await harness.ledger.fulfill(first).name == "granted")
         let eligibility = try harness.ledger.eligibility(playerID: "p1", productID: "starter_bundle")
         #expect(eligibility == .limitReached(limit: PurchaseLimit(count: 1, period: .lifetime), count: 1, resetsAt: nil))
 
         // A second payment happened anyway (another device, a race): it is always fulfilled.
-        let paidAnyway = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let paidAnyway = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         #expect(try await harness.ledger.fulfill(paidAnyway).name == "granted")
         #expect(try harness.balance("p1", "gems") == 1_000)
         #expect(try harness.purchaseCount("p1", "starter_bundle") == 2)
@@ -25,7 +25,7 @@ import Testing
     func weeklyLimitResetsOnMondayUTC(kind: StoreKind) async throws {
         // The manual clock starts on Monday 2026-01-05 00:00 UTC.
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.weekly_offer", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1")
         #expect(try await harness.ledger.fulfill(purchase).name == "granted")
         harness.clock.advance(seconds: 6 * 86_400 + 86_399)  // Sunday 23:59:59
         guard case .limitReached(_, let count, let resetsAt) = try harness.ledger.eligibility(playerID: "p1", productID: "weekly_offer")
@@ -79,11 +79,11 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func resetKeepsTheLedgerAndEntitlements(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let gems = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
-        let bundle = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let gems = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
+        let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         for purchase in [gems, bundle, ads] { #expect(try await harness.ledger.fulfill(purchase).name == "granted") }
-        harness.testStore.purchase(productID: "test.gems_small", playerID: "p2")
+        harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p2")
         _ = try await harness.ledger.recover()
 
         try harness.ledger.resetPlayer("p1")

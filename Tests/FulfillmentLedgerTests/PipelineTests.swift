@@ -9,7 +9,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func newPurchaseGrantsRecordsAndFinishes(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         let outcome = try await harness.ledger.fulfill(purchase)
         let receipt = try #require(outcome.receipt)
         #expect(outcome.name == "granted")
@@ -28,7 +28,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func replayGrantsNothing(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let first = try await harness.ledger.fulfill(purchase)
         let before = try harness.progress("p1")
         for _ in 0..<3 {
@@ -47,7 +47,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func cancelledPurchaseChangesNothing(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", state: .cancelled)
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", state: .cancelled)
         let outcome = try await harness.ledger.fulfill(purchase)
         #expect(outcome.rejection?.reason == .cancelled)
         #expect(try harness.progress("p1") == Progress(balances: [:], inventory: [:], entitlements: [], transactionCount: 0))
@@ -57,7 +57,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func unknownPurchaseStateIsNotPurchased(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", state: "refundPending")
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", state: "refundPending")
         let outcome = try await harness.ledger.fulfill(purchase)
         #expect(outcome.rejection?.reason == .cancelled)
         #expect(try harness.balance("p1", "gems") == 0)
@@ -66,7 +66,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func pendingThenApprovedGrantsOnce(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let pending = harness.testStore.purchase(productID: "test.weekly_offer", playerID: "p1", state: .pending)
+        let pending = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", state: .pending)
         #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
         #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
         #expect(try harness.progress("p1").transactionCount == 0)
@@ -80,7 +80,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func pendingThenCancelledGrantsNothing(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let pending = harness.testStore.purchase(productID: "test.weekly_offer", playerID: "p1", state: .pending)
+        let pending = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", state: .pending)
         #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
         let cancelled = try #require(harness.testStore.cancel(pending.transactionID))
         #expect(try await harness.ledger.fulfill(cancelled).rejection?.reason == .cancelled)
@@ -90,13 +90,13 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func alreadyOwnedNonConsumableRecordsWhatItPaysFor(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let first = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let first = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
         let granted = try await harness.ledger.fulfill(first)
         #expect(granted.receipt?.record.grants == [GrantLine(kind: .entitlement, id: "remove_ads", quantity: 1)])
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
 
-        let second = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let second = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let outcome = try await harness.ledger.fulfill(second)
         let receipt = try #require(outcome.receipt)
         #expect(outcome.name == "granted")
@@ -113,9 +113,9 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func nonConsumableQuantityAboveOneIsRejected(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1", quantity: 2)
+        let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1", quantity: 2)
         #expect(try await harness.ledger.fulfill(purchase).rejection?.reason == .invalidQuantity)
-        let tooMany = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", quantity: 101)
+        let tooMany = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 101)
         #expect(try await harness.ledger.fulfill(tooMany).rejection?.reason == .invalidQuantity)
         #expect(try harness.progress("p1").transactionCount == 0)
     }
@@ -123,7 +123,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func quantityMultipliesRewards(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", quantity: 3)
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 3)
         let outcome = try await harness.ledger.fulfill(purchase)
         #expect(outcome.receipt?.record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 300)])
         #expect(try harness.balance("p1", "gems") == 300)
@@ -134,19 +134,19 @@ import TestStoreAdapter
     func unverifiedIsRejected(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         let forged = TestStoreTransaction(
-            transactionID: "forged-1", productID: "test.gems_large", playerID: "p1", verified: false,
+            transactionID: "forged-1", storeProductID: "test.gems_large", playerID: "p1", verified: false,
             purchaseDate: harness.clock.now())
         #expect(try await harness.ledger.fulfill(forged.submission()).rejection?.reason == .unverified)
-        var tampered = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
-        tampered.productID = "test.gems_large"
+        var tampered = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
+        tampered.storeProductID = "test.gems_large"
         #expect(try await harness.ledger.fulfill(tampered).rejection?.reason == .unverified)
         let bound = TestStoreTransaction(
-            transactionID: "bound-1", productID: "test.gems_small", playerID: "p1", purchaseDate: harness.clock.now(),
+            transactionID: "bound-1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: harness.clock.now(),
             accountBinding: "p1")
         var otherPlayer = bound.submission()
         otherPlayer.playerID = "p2"
         #expect(try await harness.ledger.fulfill(otherPlayer).rejection?.reason == .accountMismatch)
-        var garbage = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        var garbage = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         garbage.payload = "not json"
         #expect(try await harness.ledger.fulfill(garbage).rejection?.reason == .unverified)
         #expect(try harness.progress("p1").transactionCount == 0)
@@ -156,7 +156,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func revokedIsRejected(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         let revoked = try #require(harness.testStore.revoke(purchase.transactionID))
         #expect(try await harness.ledger.fulfill(revoked).rejection?.reason == .revoked)
         #expect(try harness.balance("p1", "gems") == 0)
@@ -165,14 +165,14 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func unknownProductAndWrongEnvironmentAreRejected(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let unknown = harness.testStore.purchase(productID: "test.no_such_product", playerID: "p1")
+        let unknown = harness.testStore.purchase(storeProductID: "test.no_such_product", playerID: "p1")
         #expect(try await harness.ledger.fulfill(unknown).rejection?.reason == .unknownProduct)
         let xcode = TestStoreTransaction(
-            transactionID: "x-1", productID: "test.gems_small", playerID: "p1", environment: "xcode",
+            transactionID: "x-1", storeProductID: "test.gems_small", playerID: "p1", environment: "xcode",
             purchaseDate: harness.clock.now())
         #expect(try await harness.ledger.fulfill(xcode.submission()).rejection?.reason == .wrongEnvironment)
         let production = TestStoreTransaction(
-            transactionID: "x-2", productID: "test.gems_small", playerID: "p1", environment: .production,
+            transactionID: "x-2", storeProductID: "test.gems_small", playerID: "p1", environment: .production,
             purchaseDate: harness.clock.now())
         #expect(try await harness.ledger.fulfill(production.submission()).rejection?.reason == .unverified)
         #expect(try harness.progress("p1").transactionCount == 0)
@@ -189,7 +189,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func identifiersOutsideTheLimitsThrowInvalidArgument(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        var purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        var purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         purchase.transactionID = ""
         await #expect(throws: LedgerError.invalidArgument("transactionID must be 1 to 4096 bytes long")) {
             _ = try await harness.ledger.fulfill(purchase)

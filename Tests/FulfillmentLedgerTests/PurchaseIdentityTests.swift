@@ -14,7 +14,7 @@ import TestStoreAdapter
         -> TransactionSubmission
     {
         var document = TestStoreTransaction(
-            transactionID: transactionID, productID: original.productID, playerID: player ?? original.playerID,
+            transactionID: transactionID, storeProductID: original.storeProductID, playerID: player ?? original.playerID,
             purchaseDate: Date(timeIntervalSince1970: 1_767_571_200), originalTransactionID: original.transactionID)
         document.quantity = original.quantity
         return document.submission()
@@ -23,7 +23,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func aRestoredNonConsumableFindsItsPurchase(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         #expect(try await harness.ledger.fulfill(purchase).name == "granted")
         for deliveryID in ["restore-1", "device-2", "device-3"] {
             let outcome = try await harness.ledger.fulfill(Self.restore(purchase, as: deliveryID))
@@ -38,7 +38,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func aConsumableIsKeyedByItsOwnTransactionID(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let first = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let first = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(first)
         // A consumable never shares a purchase with another transaction, whatever it names.
         let second = try await harness.ledger.fulfill(Self.restore(first, as: "gems-2"))
@@ -50,7 +50,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func refundsNamingEitherIDFindTheRecordOnce(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         let restored = Self.restore(purchase, as: "restore-1")
         // First fulfilled from the restore: keyed by the original, the delivery's ID beside it.
         let record = try #require(try await harness.ledger.fulfill(restored).receipt?.record)
@@ -75,7 +75,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func aRefundBeforeAnyDeliveryWaitsForThePurchaseByItsOriginal(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         let early = try harness.ledger.applyRevocation(
             RevocationEvent(
                 eventID: "early", store: .test, transactionID: "restore-1", originalTransactionID: purchase.transactionID,

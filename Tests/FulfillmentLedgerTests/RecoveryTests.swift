@@ -10,7 +10,7 @@ import Testing
         let path = try LedgerHarness.temporaryDirectory().appendingPathComponent("ledger.sqlite").path
         let clock = ManualClock()
         let platform = TestStore(clock: clock)
-        let purchase = platform.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let purchase = platform.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         do {
             let harness = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
             harness.faults.arm(.afterCommit, .error)
@@ -31,7 +31,7 @@ import Testing
         let path = try LedgerHarness.temporaryDirectory().appendingPathComponent("ledger.sqlite").path
         let clock = ManualClock()
         let platform = TestStore(clock: clock)
-        let purchase = platform.purchase(productID: "test.gems_large", playerID: "p1")
+        let purchase = platform.purchase(storeProductID: "test.gems_large", playerID: "p1")
         do {
             let harness = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
             harness.faults.arm(.beforeCommit, .error)
@@ -50,8 +50,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func recoveryResubmitsEveryUnfinishedTransactionThroughThePipeline(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let bought = (0..<5).map { harness.testStore.purchase(productID: "test.gems_small", playerID: "p\($0)") }
-        let pending = harness.testStore.purchase(productID: "test.gems_small", playerID: "p9", state: .pending)
+        let bought = (0..<5).map { harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p\($0)") }
+        let pending = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p9", state: .pending)
         let report = try await harness.ledger.recover()
         #expect(report.resubmitted.count == 6)
         #expect(report.resubmitted[pending.key]?.rejection?.reason == .pending)

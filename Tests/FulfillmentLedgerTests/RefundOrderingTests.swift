@@ -26,8 +26,8 @@ import Testing
     @Test(arguments: StoreKind.allCases, allOrders)
     func everyOrderOfPurchaseRefundAndReversalEndsOwned(kind: StoreKind, order: String) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
-        let bundle = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
+        let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let t0 = harness.clock.now()
         for delivery in order.split(separator: ",").compactMap({ Delivery(rawValue: String($0)) }) {
             harness.clock.advance(seconds: 1)
@@ -59,7 +59,7 @@ import Testing
     @Test(arguments: StoreKind.allCases, [true, false])
     func refundBeforeOrAfterThePurchaseEndsNotOwned(kind: StoreKind, refundFirst: Bool) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let refund = RevocationEvent(
             eventID: "r1", store: purchase.store, transactionID: purchase.transactionID, kind: .fullRefund,
             eventDate: harness.clock.now().addingTimeInterval(5))
@@ -78,7 +78,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func entitlementVersionStrictlyIncreasesWithEveryChange(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         var versions = [try harness.ledger.entitlements("p1").version ?? -1]
         _ = try await harness.ledger.fulfill(purchase)
         versions.append(try harness.ledger.entitlements("p1").version ?? -1)

@@ -16,7 +16,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func refundOfRemoveAdsAllowsAdsAgain(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         #expect(try harness.ledger.adsAllowed("p1", consent: true))
         _ = try await harness.ledger.fulfill(purchase)
         let owned = try harness.ledger.entitlements("p1")
@@ -40,7 +40,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func revokeRemovesTheEntitlementToo(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 1)
         _ = try harness.ledger.applyRevocation(Self.event("fs-1", purchase, .revoke, at: harness.clock.now()))
@@ -51,7 +51,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func clawbackOfSpentCurrencyLeavesDebtThatTheNextPurchaseRepays(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let first = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let first = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(first)
         _ = try harness.ledger.apply(.spend(80, of: "gems", player: "p1", operationID: "buy-tower"))
         harness.clock.advance(seconds: 1)
@@ -67,7 +67,7 @@ import Testing
             Issue.record("a player in debt cannot spend")
             return
         }
-        let second = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let second = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(second)
         snapshot = try harness.ledger.player("p1")
         #expect(snapshot.balances["gems"] == 20, "the next purchase repays the 80 owed first")
@@ -82,7 +82,7 @@ import Testing
             with: #""rewards": { "currencies": [{ "id": "coins", "amount": 5000 }] }, "refundPolicy": "floor""#)
         let harness = try LedgerHarness(kind)
         harness.ledger.replaceCatalog(try CatalogLoader.parse(Array(text.utf8)))
-        let purchase = harness.testStore.purchase(productID: "test.coins_pack", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
         _ = try harness.ledger.apply(.spend(4_000, of: "coins", player: "p1", operationID: "s1"))
         harness.clock.advance(seconds: 1)
@@ -96,7 +96,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func reversalGivesBackExactlyWhatWasTaken(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let bundle = harness.testStore.purchase(productID: "test.starter_bundle", playerID: "p1")
+        let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         _ = try await harness.ledger.fulfill(bundle)
         let consumeToken = EconomyOperation(
             operationID: "revive-1", playerID: "p1", direction: .spend, asset: .item, assetID: "revive_token", amount: 1)
@@ -126,7 +126,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func partialRefundsTakeUnitsUntilNothingIsLeft(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1", quantity: 3)
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 3)
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 1)
         let first = try harness.ledger.applyRevocation(
@@ -149,7 +149,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func eachEventAppliesOnceByID(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_large", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 1)
         let event = Self.event("r1", purchase, .fullRefund, at: harness.clock.now())
@@ -177,7 +177,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func refundUsesTheLedgerRecordNotTheCurrentCatalog(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
         let text = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)
             .replacingOccurrences(of: #""amount": 100 }"#, with: #""amount": 999 }"#)

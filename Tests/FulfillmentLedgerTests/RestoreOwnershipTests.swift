@@ -9,8 +9,8 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func restoreRecoversOwnershipOnANewDeviceAndNeverGrantsTwice(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
-        let gems = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
+        let gems = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         // The gems purchase never reached the server (app killed); the store still lists it.
         for _ in 0..<2 {
@@ -25,7 +25,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func emptyAndFailedQueriesAreDifferentAndRevokeNothing(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         let failed = try await harness.ledger.restore(
             playerID: "p1", query: .failed(.transactionSourceUnavailable("store unreachable")))
@@ -41,8 +41,8 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func crossAccountReplayIsRejectedUnlessTransferIsAllowed(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "alice")
-        let gems = harness.testStore.purchase(productID: "test.gems_small", playerID: "alice")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "alice")
+        let gems = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "alice")
         _ = try await harness.ledger.fulfill(ads)
         _ = try await harness.ledger.fulfill(gems)
         var replay = ads
@@ -63,8 +63,8 @@ import TestStoreAdapter
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
             clock: clock, configuration: configuration)
-        let ads = platform.purchase(productID: "test.remove_ads", playerID: "alice")
-        let gems = platform.purchase(productID: "test.gems_small", playerID: "alice")
+        let ads = platform.purchase(storeProductID: "test.remove_ads", playerID: "alice")
+        let gems = platform.purchase(storeProductID: "test.gems_small", playerID: "alice")
         _ = try await ledger.fulfill(ads)
         _ = try await ledger.fulfill(gems)
         var direct = ads
@@ -110,7 +110,7 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func overdueFinishesAreListedAfterTheWarningAge(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let purchase = harness.testStore.purchase(productID: "test.gems_small", playerID: "p1")
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         harness.testStore.failNext(.finish)
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 23 * 3600)
@@ -131,8 +131,8 @@ import TestStoreAdapter
     @Test(arguments: StoreKind.allCases)
     func refundingOneOfTwoPaidPurchasesKeepsTheEntitlement(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let first = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
-        let second = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let first = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
+        let second = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(first)
         _ = try await harness.ledger.fulfill(second)
         harness.clock.advance(seconds: 1)
@@ -156,7 +156,7 @@ import TestStoreAdapter
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
             clock: clock, configuration: configuration)
-        let ads = platform.purchase(productID: "test.remove_ads", playerID: "alice")
+        let ads = platform.purchase(storeProductID: "test.remove_ads", playerID: "alice")
         _ = try await ledger.fulfill(ads)
         clock.advance(seconds: 1)
         _ = try ledger.applyRevocation(Self.refund(ads, id: "r1", at: clock.now()))

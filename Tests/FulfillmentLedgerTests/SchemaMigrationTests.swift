@@ -42,7 +42,7 @@ import TestStoreAdapter
         -> TransactionSubmission
     {
         TestStoreTransaction(
-            transactionID: purchase.id, productID: purchase.storeProductID, playerID: purchase.player,
+            transactionID: purchase.id, storeProductID: purchase.storeProductID, playerID: purchase.player,
             quantity: purchase.quantity, purchaseDate: TestStoreTransaction.parseDate(purchase.date)!
         ).submission()
     }
@@ -103,7 +103,7 @@ import TestStoreAdapter
     @Test func aRefundThatWaitedInTheOldLedgerAppliesWhenItsPurchaseArrives() async throws {
         let (ledger, _, _) = try Self.migratedLedger()
         let later = TestStoreTransaction(
-            transactionID: "v4-later", productID: "test.gems_small", playerID: "dave",
+            transactionID: "v4-later", storeProductID: "test.gems_small", playerID: "dave",
             purchaseDate: TestStoreTransaction.parseDate("2026-11-05T09:00:00Z")!
         ).submission()
         #expect(try await ledger.fulfill(later).name == "granted")

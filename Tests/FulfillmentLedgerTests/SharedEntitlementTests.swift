@@ -22,8 +22,8 @@ import Testing
     @Test(arguments: StoreKind.allCases, [false, true])
     func refundingOneOfTwoProductsKeepsTheSharedEntitlement(kind: StoreKind, packFirst: Bool) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
-        let pack = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
+        let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         for purchase in packFirst ? [pack, ads] : [ads, pack] {
             #expect(try await harness.ledger.fulfill(purchase).name == "granted")
         }
@@ -51,8 +51,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aRestoreAfterOneRefundFindsTheEntitlementStillOwned(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
-        let pack = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
+        let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         _ = try await harness.ledger.fulfill(pack)
         harness.clock.advance(seconds: 60)
@@ -68,8 +68,8 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aReversalResumesThePaymentAndVersionsRise(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
-        let pack = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
+        let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         _ = try await harness.ledger.fulfill(pack)
         var versions = [try harness.ledger.entitlements("p1").version ?? 0]
@@ -95,8 +95,8 @@ import Testing
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: try LedgerHarness(kind).ledger.store,
             verifier: platform.verifier, finisher: platform, clock: clock, configuration: configuration)
-        let ads = platform.purchase(productID: "test.remove_ads", playerID: "alice")
-        let pack = platform.purchase(productID: "test.founders_pack", playerID: "alice")
+        let ads = platform.purchase(storeProductID: "test.remove_ads", playerID: "alice")
+        let pack = platform.purchase(storeProductID: "test.founders_pack", playerID: "alice")
         _ = try await ledger.fulfill(ads)
         _ = try await ledger.fulfill(pack)
         let report = try await ledger.restore(playerID: "bob", query: .answered(store: .test, transactions: [pack]))
@@ -111,7 +111,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func aPurchaseWrittenBeforeSchema5StillPaysForWhatItsProductGrants(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         let now = harness.clock.now()
         // The pack as the previous release recorded it: its grants omit the entitlement.
@@ -133,10 +133,10 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func eligibilityKnowsWhichProductIsOwned(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        let ads = harness.testStore.purchase(productID: "test.remove_ads", playerID: "p1")
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
-        let pack = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(pack)
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .alreadyOwned)
         harness.clock.advance(seconds: 60)
@@ -144,7 +144,7 @@ import Testing
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
         _ = try harness.ledger.applyRevocation(Self.event("r2", ads, .fullRefund, at: harness.clock.now()))
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
-        let second = harness.testStore.purchase(productID: "test.founders_pack", playerID: "p1")
+        let second = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(second)
         #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
     }

@@ -13,7 +13,7 @@ import Testing
             catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: TestStoreVerifier(),
             finisher: TestStoreFinisher(), configuration: .sandbox)
         let document = TestStoreTransaction(
-            transactionID: "t-1", productID: "test.gems_small", playerID: "p1", purchaseDate: Date())
+            transactionID: "t-1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: Date())
         let receipt = try #require(try await ledger.fulfill(document.submission()).receipt)
         #expect(receipt.finished && receipt.finishError == nil)
         let key = TransactionKey(store: .test, transactionID: "t-1")

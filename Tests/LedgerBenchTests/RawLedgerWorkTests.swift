@@ -55,7 +55,7 @@ struct RawLedgerWorkTests {
             let ledger = try BenchWorkloads.ledger(path: libraryPath, synchronous: .normal)
             for index in 0..<Self.count {
                 let submission = TransactionSubmission(
-                    store: .test, transactionID: "raw-\(index)", productID: "test.gems_small",
+                    store: .test, transactionID: "raw-\(index)", storeProductID: "test.gems_small",
                     playerID: "player-\(index % RawSQLiteLedgerWork.playerCountMax)", payload: "{}")
                 #expect(try await ledger.fulfill(submission).name == "granted")
             }

@@ -112,7 +112,7 @@ import TestStoreAdapter
             if reported.contains(document.transactionID) {
                 #expect(outcome.name == "alreadyFulfilled", "\(document.transactionID) was reported granted before the crash")
             }
-            let product = try #require(catalog.product(store: .test, storeProductID: document.productID))
+            let product = try #require(catalog.product(store: .test, storeProductID: document.storeProductID))
             #expect(outcome.receipt != nil, "\(document.transactionID) was \(outcome.name)")
             for line in product.rewards.lines where line.kind == .currency {
                 expected[document.playerID, default: [:]][line.id, default: 0] += line.quantity * Int64(document.quantity)

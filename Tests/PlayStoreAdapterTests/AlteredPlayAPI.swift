@@ -10,20 +10,20 @@ struct AlteredPlayAPI: PlayPurchasesAPI {
     var voided: [VoidedPurchase]? = nil
     var alterPurchase: @Sendable (inout ProductPurchase) -> Void = { _ in }
 
-    func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
         -> ProductPurchase
     {
-        var purchase = try await play.productPurchase(packageName: packageName, productID: productID, token: token)
+        var purchase = try await play.productPurchase(packageName: packageName, storeProductID: storeProductID, token: token)
         alterPurchase(&purchase)
         return purchase
     }
 
-    func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
-        try await play.acknowledge(packageName: packageName, productID: productID, token: token)
+    func acknowledge(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+        try await play.acknowledge(packageName: packageName, storeProductID: storeProductID, token: token)
     }
 
-    func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
-        try await play.consume(packageName: packageName, productID: productID, token: token)
+    func consume(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+        try await play.consume(packageName: packageName, storeProductID: storeProductID, token: token)
     }
 
     func voidedPurchases(

@@ -47,10 +47,10 @@ import Testing
         let client = PlayDeveloperAPIClient(
             tokenSource: provider, baseURL: URL(string: root)!, transport: transport, retryPolicy: policy)
 
-        let purchase = try await client.productPurchase(packageName: "com.game", productID: "gems", token: "tok-e2e")
+        let purchase = try await client.productPurchase(packageName: "com.game", storeProductID: "gems", token: "tok-e2e")
         #expect(purchase.orderId == "GPA.3301-1234-5678-90123" && purchase.purchaseToken == "tok-e2e")
-        try await client.acknowledge(packageName: "com.game", productID: "gems", token: "tok-e2e")
-        try await client.consume(packageName: "com.game", productID: "gems", token: "tok-e2e")
+        try await client.acknowledge(packageName: "com.game", storeProductID: "gems", token: "tok-e2e")
+        try await client.consume(packageName: "com.game", storeProductID: "gems", token: "tok-e2e")
         var voidedTokens: [String] = []
         var pageToken: String?
         let pageCountMax = 5

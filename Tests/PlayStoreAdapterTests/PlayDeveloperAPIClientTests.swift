@@ -9,7 +9,7 @@ import Testing
     @Test func tokenIsFetchedOnceAndSharedAcrossCalls() async throws {
         let fixture = try PlayClientFixture { _, _ in .json(200, stubPurchaseJSON) }
         for _ in 0..<3 {
-            _ = try await fixture.client.productPurchase(packageName: "com.game", productID: "gems", token: "t")
+            _ = try await fixture.client.productPurchase(packageName: "com.game", storeProductID: "gems", token: "t")
         }
         try await withThrowingTaskGroup(of: String.self) { group in
             for _ in 0..<8 { group.addTask { try await fixture.provider.accessToken() } }
@@ -36,7 +36,7 @@ import Testing
         fixture.clock.advance(seconds: 3600 - AccessTokenProvider.expirySafetyMarginSeconds - 1)
         #expect(try await fixture.provider.accessToken() == "access-1")
         fixture.clock.advance(seconds: 1)
-        _ = try await fixture.client.productPurchase(packageName: "com.game", productID: "gems", token: "t")
+        _ = try await fixture.client.productPurchase(packageName: "com.game", storeProductID: "gems", token: "t")
         #expect(fixture.server.tokenRequests.count == 2)
         #expect(fixture.server.apiRequests.last?.header("Authorization") == "Bearer access-2")
     }
@@ -44,7 +44,7 @@ import Testing
     @Test func productPurchaseSendsAnEncodedGetAndFillsTheToken() async throws {
         let fixture = try PlayClientFixture { _, _ in .json(200, stubPurchaseJSON) }
         let purchase = try await fixture.client.productPurchase(
-            packageName: "com.example.game", productID: "gems_100", token: "abc.DEF-1/2+3 x")
+            packageName: "com.example.game", storeProductID: "gems_100", token: "abc.DEF-1/2+3 x")
         let request = try #require(fixture.server.apiRequests.first)
         #expect(request.method == "GET")
         #expect(
@@ -59,8 +59,8 @@ import Testing
 
     @Test func acknowledgeAndConsumePostToTheirActions() async throws {
         let fixture = try PlayClientFixture { _, _ in .json(200, "") }
-        try await fixture.client.acknowledge(packageName: "com.game", productID: "sword", token: "tok1")
-        try await fixture.client.consume(packageName: "com.game", productID: "gems", token: "tok2")
+        try await fixture.client.acknowledge(packageName: "com.game", storeProductID: "sword", token: "tok1")
+        try await fixture.client.consume(packageName: "com.game", storeProductID: "gems", token: "tok2")
         let requests = fixture.server.apiRequests
         try #require(requests.count == 2)
         #expect(requests[0].method == "POST")
@@ -126,7 +126,7 @@ import Testing
             index == 0 ? .json(429, #"{"error":{"code":429,"message":"slow down"}}"#, headers: ["Retry-After": "2"])
                 : .json(200, stubPurchaseJSON)
         }
-        let purchase = try await fixture.client.productPurchase(packageName: "com.game", productID: "gems", token: "t")
+        let purchase = try await fixture.client.productPurchase(packageName: "com.game", storeProductID: "gems", token: "t")
         #expect(purchase.orderId == "GPA.3301-1234-5678-90123")
         #expect(fixture.server.apiRequests.count == 2)
         #expect(fixture.sleeps.millisecondsList == [2_000])
@@ -136,10 +136,10 @@ import Testing
         let policy = PlayRetryPolicy(retryCountMax: 3, backoffBaseMilliseconds: 100, backoffCapMilliseconds: 250)
         let fixture = try PlayClientFixture(policy: policy) { _, _ in .json(503, #"{"error":{"message":"backend"}}"#) }
         await #expect(throws: PlayAPIError.self) {
-            try await fixture.client.consume(packageName: "com.game", productID: "gems", token: "t")
+            try await fixture.client.consume(packageName: "com.game", storeProductID: "gems", token: "t")
         }
         do {
-            try await fixture.client.consume(packageName: "com.game", productID: "gems", token: "t")
+            try await fixture.client.consume(packageName: "com.game", storeProductID: "gems", token: "t")
         } catch {
             #expect(error.isRetryable)
             #expect(error.description.contains("HTTP 503"))
@@ -154,7 +154,7 @@ import Testing
 
     @Test func transportTimeoutIsRetried() async throws {
         let fixture = try PlayClientFixture { _, index in index == 0 ? .failure(.timedOut) : .json(200, "") }
-        try await fixture.client.acknowledge(packageName: "com.game", productID: "sword", token: "t")
+        try await fixture.client.acknowledge(packageName: "com.game", storeProductID: "sword", token: "t")
         #expect(fixture.server.apiRequests.count == 2)
         #expect(fixture.sleeps.millisecondsList.count == 1)
     }
@@ -165,7 +165,7 @@ import Testing
     func statusesMapToTypedErrors(status: Int, kind: String) async throws {
         let fixture = try PlayClientFixture { _, _ in .json(status, #"{"error":{"code":1,"message":"nope"}}"#) }
         do {
-            _ = try await fixture.client.productPurchase(packageName: "com.game", productID: "gems", token: "t")
+            _ = try await fixture.client.productPurchase(packageName: "com.game", storeProductID: "gems", token: "t")
             Issue.record("HTTP \(status) succeeded")
         } catch {
             #expect(error.description.hasPrefix(kind + ":"))
@@ -179,7 +179,7 @@ import Testing
         let fixture = try PlayClientFixture { request, _ in
             request.header("Authorization") == "Bearer access-1" ? .json(401, "{}") : .json(200, stubPurchaseJSON)
         }
-        _ = try await fixture.client.productPurchase(packageName: "com.game", productID: "gems", token: "t")
+        _ = try await fixture.client.productPurchase(packageName: "com.game", storeProductID: "gems", token: "t")
         #expect(fixture.server.tokenRequests.count == 2)
         #expect(fixture.server.apiRequests.map { $0.header("Authorization") } == ["Bearer access-1", "Bearer access-2"])
     }
@@ -187,7 +187,7 @@ import Testing
     @Test func repeatedUnauthorizedIsReported() async throws {
         let fixture = try PlayClientFixture { _, _ in .json(401, "{}") }
         await #expect(throws: PlayAPIError.unauthorized("purchases.products.get: HTTP 401")) {
-            _ = try await fixture.client.productPurchase(packageName: "com.game", productID: "gems", token: "t")
+            _ = try await fixture.client.productPurchase(packageName: "com.game", storeProductID: "gems", token: "t")
         }
         #expect(fixture.server.apiRequests.count == 2)
         #expect(fixture.server.tokenRequests.count == 2)
@@ -198,7 +198,7 @@ import Testing
             tokenHandler: { _ in .json(400, #"{"error":"invalid_grant","error_description":"Invalid JWT"}"#) },
             apiHandler: { _, _ in .json(200, "{}") })
         await #expect(throws: PlayAPIError.unauthorized("token request: HTTP 400: invalid_grant: Invalid JWT")) {
-            try await fixture.client.consume(packageName: "com.game", productID: "gems", token: "t")
+            try await fixture.client.consume(packageName: "com.game", storeProductID: "gems", token: "t")
         }
         #expect(fixture.server.apiRequests.isEmpty)
     }

@@ -38,7 +38,7 @@ struct PlayLedgerSetup {
         -> FulfillmentOutcome
     {
         try await ledger.fulfill(
-            PlayPurchaseVerifier.submission(token: token, productID: productID, playerID: player, quantity: quantity))
+            PlayPurchaseVerifier.submission(token: token, storeProductID: productID, playerID: player, quantity: quantity))
     }
 
     /// Buys and fulfills a product for a player bound by its own ID.

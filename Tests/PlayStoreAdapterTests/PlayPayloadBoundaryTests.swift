@@ -107,7 +107,7 @@ import Testing
         let token = setup.play.purchase(productID: "gems_small", accountID: "p1")
         let altered = AlteredPlayAPI(play: setup.play, alterPurchase: { $0.purchaseTimeMillis = "9223372036854775807" })
         let verifier = PlayPurchaseVerifier(api: altered, packageName: PlayLedgerSetup.packageName, environment: .sandbox)
-        let result = try await verifier.verify(PlayPurchaseVerifier.submission(token: token, productID: "gems_small", playerID: "p1"))
+        let result = try await verifier.verify(PlayPurchaseVerifier.submission(token: token, storeProductID: "gems_small", playerID: "p1"))
         guard case .invalid(let reason) = result else {
             Issue.record("an out-of-range purchase time never verifies, got \(result)")
             return

@@ -95,11 +95,11 @@ import Testing
         purchase.purchaseState = 0
         purchase.purchaseTimeMillis = "1767571200123"
         purchase.obfuscatedExternalAccountId = "acct"
-        let facts = verifier.facts(purchase, token: "tok", productID: "gems_small")
+        let facts = verifier.facts(purchase, token: "tok", storeProductID: "gems_small")
         #expect(facts.transactionID == "tok" && facts.quantity == 1 && facts.accountBinding == "acct")
         #expect(facts.purchaseDate == Date(ledgerMilliseconds: 1_767_571_200_123) && facts.environment == .production)
         #expect(verifier.supportedEnvironments == [.production])
-        let submission = PlayPurchaseVerifier.submission(token: "tok", productID: "gems_small", playerID: "p1", quantity: 2)
+        let submission = PlayPurchaseVerifier.submission(token: "tok", storeProductID: "gems_small", playerID: "p1", quantity: 2)
         #expect(submission.transactionID == "tok" && submission.payload == "tok" && submission.store == .playStore)
     }
 }

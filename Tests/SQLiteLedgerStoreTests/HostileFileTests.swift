@@ -363,7 +363,7 @@ extension HostileFileTests {
                     catalog: catalog, store: store, verifier: verifier, finisher: NothingToFinish(), configuration: .sandbox)
                 let outcome = try await ledger.fulfill(
                     TransactionSubmission(
-                        store: .test, transactionID: "hostile-t1", productID: "test.gems", playerID: "p1", payload: "{}"))
+                        store: .test, transactionID: "hostile-t1", storeProductID: "test.gems", playerID: "p1", payload: "{}"))
                 return Attempt(error: nil, verifierCalls: verifier.calls.withLock { $0 }, outcome: outcome)
             } catch {
                 return Attempt(error: error, verifierCalls: verifier.calls.withLock { $0 }, outcome: nil)
@@ -385,7 +385,7 @@ extension HostileFileTests {
                 calls.withLock { $0 += 1 }
                 return .verified(
                     VerifiedTransaction(
-                        store: submission.store, transactionID: submission.transactionID, productID: submission.productID,
+                        store: submission.store, transactionID: submission.transactionID, storeProductID: submission.storeProductID,
                         accountBinding: nil, quantity: submission.quantity, state: .purchased, environment: .sandbox,
                         purchaseDate: Rows.date))
             }

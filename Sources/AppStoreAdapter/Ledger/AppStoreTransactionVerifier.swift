@@ -45,7 +45,7 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
         let purchaseDate = payload.purchaseDate?.date ?? payload.signedDate?.date ?? Date(timeIntervalSince1970: 0)
         return VerifiedTransaction(
             store: .appStore, transactionID: transactionID, originalTransactionID: payload.originalTransactionId,
-            productID: productID, accountBinding: binding,
+            storeProductID: productID, accountBinding: binding,
             quantity: payload.quantity ?? 1, state: .purchased,
             environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
             revocationDate: payload.revocationDate?.date, storeProductType: payload.type?.storeProductType)
@@ -59,7 +59,7 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
             let transactionID = decoded.transactionId, let productID = decoded.productId
         else { return nil }
         return TransactionSubmission(
-            store: .appStore, transactionID: transactionID, productID: productID, playerID: playerID,
+            store: .appStore, transactionID: transactionID, storeProductID: productID, playerID: playerID,
             quantity: decoded.quantity ?? 1, payload: jws)
     }
 }

@@ -7,8 +7,8 @@ public struct TransactionSubmission: Hashable, Sendable, Codable {
     public var store: PlatformStore
     /// The store's transaction ID as claimed.
     public var transactionID: String
-    /// The store's product ID as claimed (not the catalog ID).
-    public var productID: String
+    /// The store's product ID as claimed (not the catalog's product ID).
+    public var storeProductID: String
     /// The game's player this purchase is for.
     public var playerID: String
     /// The number of units bought; 1 unless the store supports quantities.
@@ -18,12 +18,12 @@ public struct TransactionSubmission: Hashable, Sendable, Codable {
 
     /// Creates a submission.
     public init(
-        store: PlatformStore, transactionID: String, productID: String, playerID: String,
+        store: PlatformStore, transactionID: String, storeProductID: String, playerID: String,
         quantity: Int = 1, payload: String
     ) {
         self.store = store
         self.transactionID = transactionID
-        self.productID = productID
+        self.storeProductID = storeProductID
         self.playerID = playerID
         self.quantity = quantity
         self.payload = payload

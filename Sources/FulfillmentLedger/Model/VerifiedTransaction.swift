@@ -10,8 +10,8 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// The store's ID of the original purchase, the same on every delivery of it (App Store
     /// `originalTransactionId`); nil when the store has no such ID.
     public var originalTransactionID: String?
-    /// The store's product ID.
-    public var productID: String
+    /// The store's product ID (not the catalog's product ID).
+    public var storeProductID: String
     /// The account the store binds the purchase to, when it carries one (App Store
     /// `appAccountToken`, Google Play `obfuscatedExternalAccountId`); nil when it does not.
     public var accountBinding: String?
@@ -31,14 +31,14 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
 
     /// Creates verified facts.
     public init(
-        store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, productID: String,
+        store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, storeProductID: String,
         accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
         purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID
-        self.productID = productID
+        self.storeProductID = storeProductID
         self.accountBinding = accountBinding
         self.quantity = quantity
         self.state = state

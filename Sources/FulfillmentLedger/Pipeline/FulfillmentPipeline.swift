@@ -26,7 +26,7 @@ extension Ledger {
         try checkStore(submission.store)
         try checkTransactionID(submission.transactionID)
         try checkIdentifier(submission.playerID, "playerID")
-        try checkIdentifier(submission.productID, "productID")
+        try checkIdentifier(submission.storeProductID, "productID")
         // One catalog for the whole fulfillment, even if it is reloaded meanwhile.
         let catalog = self.catalog
 
@@ -38,7 +38,7 @@ extension Ledger {
         }
 
         // 2. Map the store's product to the catalog.
-        guard let product = catalog.product(store: verified.store, storeProductID: verified.productID) else {
+        guard let product = catalog.product(store: verified.store, storeProductID: verified.storeProductID) else {
             // A transaction fulfilled before its product left the catalog is still known:
             // acknowledge it and retry its finish instead of losing track of it.
             let known = try store.read { reader throws(LedgerError) in
@@ -46,11 +46,11 @@ extension Ledger {
                     store: verified.store, transactionID: verified.transactionID,
                     originalTransactionID: verified.originalTransactionID)
             }
-            if let existing = known, existing.storeProductID == verified.productID {
+            if let existing = known, existing.storeProductID == verified.storeProductID {
                 return try await replay(existing, verified: verified, productID: existing.productID, playerID: submission.playerID)
             }
             return .rejected(
-                Rejection(.unknownProduct, "no catalog product maps \(verified.store)/\(verified.productID)"))
+                Rejection(.unknownProduct, "no catalog product maps \(verified.store)/\(verified.storeProductID)"))
         }
         guard verified.quantity >= 1, verified.quantity <= configuration.quantityMax,
             product.kind == .consumable || verified.quantity == 1
@@ -147,7 +147,7 @@ extension Ledger {
         }
         try faults.check(.beforeRecord)
         let record = TransactionRecord(
-            key: key, playerID: playerID, productID: product.id, storeProductID: verified.productID,
+            key: key, playerID: playerID, productID: product.id, storeProductID: verified.storeProductID,
             productKind: product.kind, quantity: verified.quantity, environment: verified.environment,
             purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalog.versionHash,
             grants: granted, finishedAt: nil, storeTransactionID: verified.transactionID)
@@ -241,8 +241,8 @@ extension Ledger {
         if verified.transactionID != submission.transactionID {
             return "verified transaction ID differs from the submitted one"
         }
-        if verified.productID != submission.productID {
-            return "verified product \(verified.productID) differs from submitted \(submission.productID)"
+        if verified.storeProductID != submission.storeProductID {
+            return "verified product \(verified.storeProductID) differs from submitted \(submission.storeProductID)"
         }
         if verified.quantity != submission.quantity {
             return "verified quantity \(verified.quantity) differs from submitted \(submission.quantity)"

@@ -18,12 +18,12 @@ enum ProductTypeCheck {
         guard let kind = type.productKind else {
             return Rejection(
                 .unsupportedProductType,
-                "the store sells \(verified.productID) as \(type), which this ledger does not fulfill")
+                "the store sells \(verified.storeProductID) as \(type), which this ledger does not fulfill")
         }
         guard kind == product.kind else {
             return Rejection(
                 .productTypeMismatch,
-                "the store sells \(verified.productID) as \(type); the catalog's \(product.id) is \(product.kind.rawValue)")
+                "the store sells \(verified.storeProductID) as \(type); the catalog's \(product.id) is \(product.kind.rawValue)")
         }
         return nil
     }

@@ -51,10 +51,10 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
 
     /// `GET …/purchases/products/{productId}/tokens/{token}`. The returned purchase's
     /// `purchaseToken` and `productId` are filled from the arguments when Google omits them.
-    public func productPurchase(packageName: String, productID: String, token: String) async throws(PlayAPIError)
+    public func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
         -> ProductPurchase
     {
-        let url = productURL(packageName: packageName, productID: productID, token: token, action: nil)
+        let url = productURL(packageName: packageName, storeProductID: storeProductID, token: token, action: nil)
         let body = try await perform(method: "GET", url: url, body: nil, label: "purchases.products.get")
         var purchase: ProductPurchase
         do {
@@ -63,19 +63,19 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
             throw .permanent("purchases.products.get: undecodable response (\(error))")
         }
         if purchase.purchaseToken == nil { purchase.purchaseToken = token }
-        if purchase.productId == nil { purchase.productId = productID }
+        if purchase.productId == nil { purchase.productId = storeProductID }
         return purchase
     }
 
     /// `POST …/tokens/{token}:acknowledge` with an empty JSON body.
-    public func acknowledge(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
-        let url = productURL(packageName: packageName, productID: productID, token: token, action: "acknowledge")
+    public func acknowledge(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+        let url = productURL(packageName: packageName, storeProductID: storeProductID, token: token, action: "acknowledge")
         _ = try await perform(method: "POST", url: url, body: Data("{}".utf8), label: "purchases.products.acknowledge")
     }
 
     /// `POST …/tokens/{token}:consume` with an empty body.
-    public func consume(packageName: String, productID: String, token: String) async throws(PlayAPIError) {
-        let url = productURL(packageName: packageName, productID: productID, token: token, action: "consume")
+    public func consume(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+        let url = productURL(packageName: packageName, storeProductID: storeProductID, token: token, action: "consume")
         _ = try await perform(method: "POST", url: url, body: Data(), label: "purchases.products.consume")
     }
 
@@ -165,8 +165,8 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         "/androidpublisher/v3/applications/" + FormEncoding.escape(packageName)
     }
 
-    private func productURL(packageName: String, productID: String, token: String, action: String?) -> URL {
-        var path = applicationPath(packageName) + "/purchases/products/" + FormEncoding.escape(productID)
+    private func productURL(packageName: String, storeProductID: String, token: String, action: String?) -> URL {
+        var path = applicationPath(packageName) + "/purchases/products/" + FormEncoding.escape(storeProductID)
             + "/tokens/" + FormEncoding.escape(token)
         if let action { path += ":" + action }
         return makeURL(path: path, query: [])

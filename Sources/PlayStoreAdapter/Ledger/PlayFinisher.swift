@@ -39,9 +39,9 @@ public struct PlayFinisher: PlatformFinisher {
         let action = request.productKind == .consumable ? "consume" : "acknowledge"
         do {
             if request.productKind == .consumable {
-                try await api.consume(packageName: packageName, productID: productID, token: token)
+                try await api.consume(packageName: packageName, storeProductID: productID, token: token)
             } else {
-                try await api.acknowledge(packageName: packageName, productID: productID, token: token)
+                try await api.acknowledge(packageName: packageName, storeProductID: productID, token: token)
             }
         } catch {
             if error.isRetryable {
@@ -56,7 +56,7 @@ public struct PlayFinisher: PlatformFinisher {
     private func alreadyDone(_ request: FinishRequest) async -> Bool {
         guard
             let purchase = try? await api.productPurchase(
-                packageName: packageName, productID: request.storeProductID, token: request.key.transactionID)
+                packageName: packageName, storeProductID: request.storeProductID, token: request.key.transactionID)
         else { return false }
         if request.productKind == .consumable { return purchase.consumptionState == Self.consumedState }
         return purchase.acknowledgementState == Self.acknowledgedState

@@ -52,7 +52,7 @@ extension PlayNotificationProcessor {
         }
         let purchase: ProductPurchase
         do {
-            purchase = try await api.productPurchase(packageName: packageName, productID: record.storeProductID, token: token)
+            purchase = try await api.productPurchase(packageName: packageName, storeProductID: record.storeProductID, token: token)
         } catch {
             switch error {
             case .invalidToken, .notFound: return "Google does not know the purchase: \(error)"

@@ -171,7 +171,7 @@ public struct PlayNotificationProcessor: Sendable {
     private func resubmit(token: String, productID: String) async throws(LedgerError) -> Applied {
         let purchase: ProductPurchase
         do {
-            purchase = try await api.productPurchase(packageName: packageName, productID: productID, token: token)
+            purchase = try await api.productPurchase(packageName: packageName, storeProductID: productID, token: token)
         } catch {
             // Only a token Google does not know is final; anything else (outage, a refused service
             // account) throws, so nothing is recorded and Pub/Sub redelivers.
@@ -184,7 +184,7 @@ public struct PlayNotificationProcessor: Sendable {
             return .unresolved("no player for account \(purchase.obfuscatedExternalAccountId ?? "(none)")")
         }
         let submission = PlayPurchaseVerifier.submission(
-            token: token, productID: productID, playerID: playerID, quantity: purchase.quantity ?? 1)
+            token: token, storeProductID: productID, playerID: playerID, quantity: purchase.quantity ?? 1)
         return .fulfillment(try await ledger.fulfill(submission))
     }
 

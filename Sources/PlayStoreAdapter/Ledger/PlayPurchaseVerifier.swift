@@ -50,7 +50,7 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
         let purchase: ProductPurchase
         do {
             purchase = try await api.productPurchase(
-                packageName: packageName, productID: submission.productID, token: token)
+                packageName: packageName, storeProductID: submission.storeProductID, token: token)
         } catch {
             switch error {
             case .invalidToken, .notFound:
@@ -59,23 +59,23 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
                 throw LedgerError.verifierUnavailable("Google Play purchases.products.get failed: \(error)")
             }
         }
-        if let reported = purchase.productId, reported != submission.productID {
-            return .invalid(reason: "Google Play reports product \(reported), not \(submission.productID)")
+        if let reported = purchase.productId, reported != submission.storeProductID {
+            return .invalid(reason: "Google Play reports product \(reported), not \(submission.storeProductID)")
         }
         do throws(PlayPayloadError) {
             _ = try purchase.checkedPurchaseDate()
         } catch {
             return .invalid(reason: "Google Play's answer is out of range: \(error)")
         }
-        return .verified(facts(purchase, token: token, productID: submission.productID))
+        return .verified(facts(purchase, token: token, storeProductID: submission.storeProductID))
     }
 
-    /// The ledger's facts of a Play purchase fetched for `token` and `productID`. A purchase time
+    /// The ledger's facts of a Play purchase fetched for `token` and `storeProductID`. A purchase time
     /// that is absent (or out of range, which `verify` refuses) is read as the clock's now.
-    public func facts(_ purchase: ProductPurchase, token: String, productID: String) -> VerifiedTransaction {
+    public func facts(_ purchase: ProductPurchase, token: String, storeProductID: String) -> VerifiedTransaction {
         let isTest = purchase.purchaseType == Self.testPurchaseType
         return VerifiedTransaction(
-            store: .playStore, transactionID: token, productID: productID,
+            store: .playStore, transactionID: token, storeProductID: storeProductID,
             accountBinding: purchase.obfuscatedExternalAccountId, quantity: purchase.quantity ?? 1,
             state: Self.state(purchase.purchaseState), environment: isTest ? .sandbox : environment,
             purchaseDate: purchase.purchaseDate ?? clock.now())
@@ -95,11 +95,11 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
 
     /// The submission for a purchase token the game client sent: the token is both the
     /// ledger's transaction ID and the proof. The pipeline verifies it before anything is granted.
-    public static func submission(token: String, productID: String, playerID: String, quantity: Int = 1)
+    public static func submission(token: String, storeProductID: String, playerID: String, quantity: Int = 1)
         -> TransactionSubmission
     {
         TransactionSubmission(
-            store: .playStore, transactionID: token, productID: productID, playerID: playerID, quantity: quantity,
+            store: .playStore, transactionID: token, storeProductID: storeProductID, playerID: playerID, quantity: quantity,
             payload: token)
     }
 }

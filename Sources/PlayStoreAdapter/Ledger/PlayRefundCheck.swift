@@ -49,7 +49,7 @@ struct PlayRefundChecker: Sendable {
         guard let record = stored else { return nil }
         let purchase: ProductPurchase
         do {
-            purchase = try await api.productPurchase(packageName: packageName, productID: record.storeProductID, token: token)
+            purchase = try await api.productPurchase(packageName: packageName, storeProductID: record.storeProductID, token: token)
         } catch {
             return .unavailable("purchases.products.get failed: \(error)")
         }
