@@ -19,6 +19,17 @@ public enum PlayAPIError: Error, Hashable, Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The stable code of the kind (Docs/ErrorCodes.md), never renumbered.
+    public var code: Int {
+        switch self {
+        case .invalidToken: 8301
+        case .notFound: 8302
+        case .unauthorized: 8303
+        case .retryable: 8304
+        case .permanent: 8305
+        }
+    }
+
     /// `kind: detail`.
     public var description: String {
         switch self {
