@@ -57,7 +57,7 @@ package struct Command: Sendable {
 public enum LedgerCommandLine {
     /// The operator commands, built on the production products only.
     static let commands: [Command] = [
-        CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
+        InitCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
         FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
         EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
         DoctorCommand.command, AppStoreVerifyCommand.command,

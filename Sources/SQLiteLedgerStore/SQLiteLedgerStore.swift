@@ -122,6 +122,9 @@ public final class SQLiteLedgerStore: LedgerStore {
         Self.release(fileIdentity, owner: claimOwner)
     }
 
+    /// The schema version this build writes; a ledger opened by it is migrated to this version.
+    public static var schemaVersion: Int { LedgerSchema.versionSupported }
+
     /// Group commit's counters since this store was opened.
     public var groupCommitStatistics: GroupCommitStatistics { committer.statistics }
 
