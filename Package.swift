@@ -117,7 +117,8 @@ let package = Package(
         .testTarget(
             name: "PlayStoreAdapterTests",
             dependencies: [
-                "PlayStoreAdapter", "PlayStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL",
+                "PlayStoreAdapter", "PlayStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSimulation",
+                "COpenSSL",
             ]
         ),
         .testTarget(

@@ -212,4 +212,35 @@ import Testing
                 finisher: AppStoreFinisher(), configuration: .production)
         }
     }
+
+    /// A restore answered by the test store lists only test-store purchases; authoritative, it
+    /// still never revokes an App Store purchase, nor one fulfilled after its list was read.
+    @Test func anAuthoritativeRestoreRevokesOnlyItsOwnStoresPurchasesReadBeforeIt() async throws {
+        let setup = try Setup()
+        let testStore = TestStore(clock: setup.clock)
+        var configuration = LedgerConfiguration.sandbox
+        configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+        let ledger = try Ledger(
+            catalog: setup.ledger.catalog, store: InMemoryLedgerStore(),
+            verifier: StoreRoutingVerifier([
+                .appStore: AppStoreTransactionVerifier(signedDataVerifier: setup.verifier), .test: testStore.verifier,
+            ]),
+            finisher: StoreRoutingFinisher([.appStore: AppStoreFinisher(), .test: testStore]), clock: setup.clock,
+            configuration: configuration)
+        let apple = try setup.buy("com.kibblestreet.td.remove_ads", for: "p1", type: .nonConsumable)
+        let submission = try #require(AppStoreTransactionVerifier.submission(jws: apple.jws, playerID: "p1"))
+        #expect(try await ledger.fulfill(submission).name == "granted")
+        let listReadAt = setup.clock.now()
+        setup.clock.advance(seconds: 60)
+        let pack = testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
+        #expect(try await ledger.fulfill(pack).name == "granted")
+        let report = try await ledger.restore(
+            playerID: "p1", query: .answered(store: .test, transactions: [], authoritativeAsOf: listReadAt))
+        #expect(report.revoked.isEmpty, "the App Store purchase is another store's; the pack came after the list")
+        #expect(try ledger.entitlements("p1").paidBy["remove_ads"]?.count == 2)
+        let current = try await ledger.restore(
+            playerID: "p1", query: .answered(store: .test, transactions: [], authoritativeAsOf: setup.clock.now()))
+        #expect(current.revoked == [pack.key], "only the test store's own purchase, read after it")
+        #expect(try ledger.entitlements("p1").statuses["remove_ads"] == .owned, "the App Store purchase still pays")
+    }
 }
