@@ -74,7 +74,7 @@ public enum LedgerDoctor {
         guard (1...pendingFinishCountMax).contains(pendingFinishLimit) else {
             throw LedgerError.invalidArgument("the pending finish limit must be 1 to \(pendingFinishCountMax)")
         }
-        guard FileManager.default.fileExists(atPath: path) else { throw LedgerError.ledgerMissing(path: path) }
+        guard FileManager.default.fileExists(atPath: path) else { throw LedgerError.ledgerMissing(location: path) }
         let sideFiles = ["-wal", "-shm"].map { path + $0 }
         let sideFilesBefore = Set(sideFiles.filter { FileManager.default.fileExists(atPath: $0) })
         // A read-only connection to a WAL file creates -wal and -shm it cannot remove on close;
@@ -89,7 +89,7 @@ public enum LedgerDoctor {
         defer { connection.close() }
         connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         let header = try LedgerFileInspector.inspectHeader(connection, path: path)
-        guard !header.isEmpty else { throw LedgerError.notALedger(path: path, detail: "the database is empty") }
+        guard !header.isEmpty else { throw LedgerError.notALedger(location: path, detail: "the database is empty") }
         let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)
         let session = SQLiteLedgerSession(connection: connection)
         // One more than the page: whether it is there says whether more follow.

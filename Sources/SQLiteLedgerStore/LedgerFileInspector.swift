@@ -17,8 +17,8 @@ enum LedgerFileInspector {
     /// else (a lock, an I/O error) is the disk or the OS, never a verdict on the file.
     static func fileError(_ error: SQLiteError, path: String) -> LedgerError {
         switch error.resultCode {
-        case SQLITE_NOTADB: return .notALedger(path: path, detail: error.message)
-        case SQLITE_CORRUPT: return .integrityCheckFailed(path: path, detail: error.message)
+        case SQLITE_NOTADB: return .notALedger(location: path, detail: error.message)
+        case SQLITE_CORRUPT: return .integrityCheckFailed(location: path, detail: error.message)
         default:
             var named = error
             named.message = "\(path): \(error.message)"
@@ -43,11 +43,11 @@ enum LedgerFileInspector {
         }
         if header.isEmpty { return header }
         guard header.applicationID == LedgerSchema.applicationID else {
-            throw LedgerError.foreignDatabase(path: path, applicationID: header.applicationID)
+            throw LedgerError.foreignDatabase(location: path, applicationID: header.applicationID)
         }
         guard header.userVersion <= LedgerSchema.versionSupported else {
             throw LedgerError.newerSchema(
-                path: path, found: header.userVersion, supported: LedgerSchema.versionSupported)
+                location: path, found: header.userVersion, supported: LedgerSchema.versionSupported)
         }
         return header
     }
@@ -58,7 +58,7 @@ enum LedgerFileInspector {
     ) throws(LedgerError) {
         let problems = try integrityProblems(connection, path: path, level: level)
         guard problems.isEmpty else {
-            throw LedgerError.integrityCheckFailed(path: path, detail: problems.joined(separator: "; "))
+            throw LedgerError.integrityCheckFailed(location: path, detail: problems.joined(separator: "; "))
         }
     }
 

@@ -14,6 +14,6 @@ final class SQLiteLedgerSession: LedgerWriter {
 
     /// Reports a stored value that does not decode: the file was changed outside the ledger.
     func corrupt(_ what: String) -> LedgerError {
-        .integrityCheckFailed(path: connection.path, detail: "unreadable \(what)")
+        .integrityCheckFailed(location: connection.path, detail: "unreadable \(what)")
     }
 }

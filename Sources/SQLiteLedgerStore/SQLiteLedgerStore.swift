@@ -79,20 +79,18 @@ public final class SQLiteLedgerStore: LedgerStore {
                 "\(path.isEmpty ? "an empty path" : path) is not a file on disk: WAL is required, and SQLite keeps in-memory and temporary databases out of WAL")
         }
         if !FileManager.default.fileExists(atPath: path) {
-            guard options.createIfMissing else { throw LedgerError.ledgerMissing(path: path) }
+            guard options.createIfMissing else { throw LedgerError.ledgerMissing(location: path) }
             // An empty file is an empty database to SQLite; creating it first gives it an inode to register.
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 let reason = FileManager.default.fileExists(atPath: directory) ? "" : ": its directory does not exist"
                 throw LedgerError.storage(
-                    StorageFailure(
-                        engine: "sqlite", resultCode: 14, extendedResultCode: 14, message: "cannot create \(path)\(reason)",
-                        sql: nil))
+                    SQLiteError(extendedResultCode: SQLITE_CANTOPEN, message: "cannot create \(path)\(reason)").storageFailure)
             }
         }
         let identity = try Self.identity(of: path)
         guard Self.register(identity, path: path, owner: claimOwner) else {
-            throw LedgerError.ledgerInUse(path: path)
+            throw LedgerError.ledgerInUse(location: path)
         }
         guard options.groupCommit.isValid else {
             Self.release(identity, owner: claimOwner)
@@ -203,7 +201,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             else { return URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path }
             return "\(device.uint64Value):\(inode.uint64Value)"
         } catch {
-            throw LedgerError.ledgerMissing(path: path)
+            throw LedgerError.ledgerMissing(location: path)
         }
     }
 
@@ -230,9 +228,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         // Found now rather than at the first grant: a ledger that cannot be written grants nothing.
         guard !connection.isReadOnly else {
             throw LedgerError.storage(
-                StorageFailure(
-                    engine: "sqlite", resultCode: SQLITE_READONLY, extendedResultCode: SQLITE_READONLY,
-                    message: "\(path) is read-only; a ledger must be writable", sql: nil))
+                SQLiteError(extendedResultCode: SQLITE_READONLY, message: "\(path) is read-only; a ledger must be writable").storageFailure)
         }
         connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         // Inspect before any write: nothing below this line runs on a file we do not own.

@@ -58,8 +58,8 @@ struct IOFaultSweepTally {
                 }
                 continue
             }
-            errorKinds["\(error.codeName)/\(failure.extendedResultCode)", default: 0] += 1
-            if failure.extendedResultCode != resultCode {
+            errorKinds["\(error.codeName)/\(failure.code)", default: 0] += 1
+            if failure.sqliteExtendedResultCode != resultCode {
                 unexpectedErrors.append("#\(callNumber): \(failure)")
             }
         }

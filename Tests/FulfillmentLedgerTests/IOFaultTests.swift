@@ -281,7 +281,7 @@ extension IOFaultTests {
             return nil
         } catch {
             guard case .storage(let failure) = error as? LedgerError else { return nil }
-            return failure.extendedResultCode
+            return failure.sqliteExtendedResultCode
         }
     }
 
@@ -367,7 +367,7 @@ extension IOFaultTests {
             Issue.record("expected a storage error, got \(String(describing: thrown))")
             return
         }
-        #expect(failure.extendedResultCode == SQLiteFaultVFS.Fault(.read, callNumber: 1).resultCode)
+        #expect(failure.sqliteExtendedResultCode == SQLiteFaultVFS.Fault(.read, callNumber: 1).resultCode)
         #expect(try scenario.openStore().player(IOFaultPowerLoss.players[0]).history.count == 1, "the file is fine")
     }
 

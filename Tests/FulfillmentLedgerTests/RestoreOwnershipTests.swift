@@ -83,11 +83,11 @@ import TestStoreAdapter
     /// A store whose reads fail, as an unreadable ledger would.
     final class UnreadableStore: LedgerStore {
         func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
-            throw LedgerError.notALedger(path: "ledger.sqlite", detail: "file is not a database")
+            throw LedgerError.notALedger(location: "ledger.sqlite", detail: "file is not a database")
         }
 
         func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
-            throw LedgerError.notALedger(path: "ledger.sqlite", detail: "file is not a database")
+            throw LedgerError.notALedger(location: "ledger.sqlite", detail: "file is not a database")
         }
     }
 

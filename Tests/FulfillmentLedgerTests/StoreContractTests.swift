@@ -80,10 +80,12 @@ enum ContractRows {
     }
 }
 
-/// Whether `error` is a storage constraint failure (SQLite result code 19), as both stores raise.
+/// Whether `error` is a storage constraint failure, in each engine's terms: SQLite's result code
+/// 19, PostgreSQL's integrity class 23, the memory store's `constraint`.
 func isConstraintFailure(_ error: LedgerError?) -> Bool {
     guard case .storage(let failure)? = error else { return false }
-    return failure.resultCode == 19
+    return failure.sqliteResultCode == 19 || (failure.engine == "postgresql" && failure.code.hasPrefix("23"))
+        || (failure.engine == "memory" && failure.code == "constraint")
 }
 
 /// The refund, revocation, flag and entitlement-version methods of the store port behave the

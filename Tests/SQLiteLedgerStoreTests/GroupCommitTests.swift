@@ -226,7 +226,7 @@ struct GroupCommitTests {
                 Issue.record("expected a storage error, got \(String(describing: failure))")
                 continue
             }
-            #expect(storage.resultCode == SQLITE_IOERR)
+            #expect(storage.sqliteResultCode == SQLITE_IOERR)
         }
         vfs.disarm()
         for index in 0..<4 { #expect(try Self.balance(store, "p\(index)") == 0) }
@@ -251,7 +251,7 @@ struct GroupCommitTests {
             }
         } throws: { error in
             guard case LedgerError.storage(let failure) = error else { return false }
-            return failure.resultCode == SQLITE_BUSY && failure.message.contains("queueCountMax")
+            return failure.sqliteResultCode == SQLITE_BUSY && failure.message.contains("queueCountMax")
         }
         await release()
         #expect(try await first.value == 1)

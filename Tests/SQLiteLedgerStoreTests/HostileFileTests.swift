@@ -110,7 +110,7 @@ struct HostileFileTests {
 
         // LedgerFileSafetyTests checks the doctor's error; here, that repeated examinations change nothing.
         for _ in 1...2 {
-            #expect(throws: LedgerError.notALedger(path: path, detail: "the database is empty")) {
+            #expect(throws: LedgerError.notALedger(location: path, detail: "the database is empty")) {
                 _ = try LedgerDoctor.examine(path: path)
             }
             #expect(try contents(path).isEmpty)
@@ -132,14 +132,14 @@ struct HostileFileTests {
             Issue.record("expected a storage error for a file that cannot be created, got \(created)")
             return
         }
-        #expect(failure.resultCode == SQLITE_CANTOPEN)
+        #expect(failure.sqliteResultCode == SQLITE_CANTOPEN)
         #expect(created.description.contains(path) && created.description.contains("directory does not exist"))
 
         var options = SQLiteLedgerStore.Options()
         options.createIfMissing = false
-        #expect(throws: LedgerError.ledgerMissing(path: path)) { _ = try SQLiteLedgerStore(path: path, options: options) }
-        #expect(throws: LedgerError.ledgerMissing(path: path)) { _ = try LedgerDoctor.examine(path: path) }
-        #expect(LedgerError.ledgerMissing(path: path).description.contains(path))
+        #expect(throws: LedgerError.ledgerMissing(location: path)) { _ = try SQLiteLedgerStore(path: path, options: options) }
+        #expect(throws: LedgerError.ledgerMissing(location: path)) { _ = try LedgerDoctor.examine(path: path) }
+        #expect(LedgerError.ledgerMissing(location: path).description.contains(path))
 
         let attempt = await SpyLedger.openAndFulfill(path: path)
         #expect(attempt.error != nil)
@@ -199,7 +199,7 @@ struct HostileFileTests {
             Issue.record("expected a storage error, got \(error)")
             return
         }
-        #expect(storage.resultCode == SQLITE_READONLY)
+        #expect(storage.sqliteResultCode == SQLITE_READONLY)
         #expect(storage.message.contains("read-only"))
         #expect(error.description.contains(path))
         #expect(try contents(path) == before)
@@ -349,7 +349,7 @@ extension HostileFileTests {
             var outcome: FulfillmentOutcome?
 
             var storageResultCode: Int32? {
-                if case .storage(let failure) = error { return failure.resultCode }
+                if case .storage(let failure) = error { return failure.sqliteResultCode }
                 return nil
             }
         }

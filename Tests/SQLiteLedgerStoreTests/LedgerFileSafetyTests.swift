@@ -73,8 +73,8 @@ struct LedgerFileSafetyTests {
         var options = SQLiteLedgerStore.Options()
         options.createIfMissing = false
 
-        #expect(throws: LedgerError.ledgerMissing(path: path)) { _ = try SQLiteLedgerStore(path: path, options: options) }
-        #expect(throws: LedgerError.ledgerMissing(path: path)) { _ = try LedgerDoctor.examine(path: path) }
+        #expect(throws: LedgerError.ledgerMissing(location: path)) { _ = try SQLiteLedgerStore(path: path, options: options) }
+        #expect(throws: LedgerError.ledgerMissing(location: path)) { _ = try LedgerDoctor.examine(path: path) }
         #expect(try directory.fileNames().isEmpty)
         // The failed open released the path: creating it now works.
         options.createIfMissing = true

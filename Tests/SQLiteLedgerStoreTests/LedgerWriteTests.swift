@@ -145,8 +145,8 @@ struct LedgerWriteTests {
             return
         }
         #expect(failure.engine == "sqlite")
-        #expect(failure.resultCode == SQLITE_CONSTRAINT)
-        #expect(failure.extendedResultCode == violation.extendedCode)
+        #expect(failure.sqliteResultCode == SQLITE_CONSTRAINT)
+        #expect(failure.sqliteExtendedResultCode == violation.extendedCode)
         #expect(failure.sql?.hasPrefix(violation.sqlPrefix) == true, "\(failure.sql ?? "no SQL")")
         #expect(failure.message.contains("constraint failed"), "\(failure.message)")
         #expect(error?.code == 1007)
@@ -201,7 +201,7 @@ struct LedgerWriteTests {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
-        #expect(failure.extendedResultCode == Self.foreignKeyCode)
+        #expect(failure.sqliteExtendedResultCode == Self.foreignKeyCode)
         #expect(failure.sql == "COMMIT")
         #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
         try expectWriteLockFree(path)
@@ -225,7 +225,7 @@ struct LedgerWriteTests {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
-        #expect(failure.extendedResultCode == Self.foreignKeyCode)
+        #expect(failure.sqliteExtendedResultCode == Self.foreignKeyCode)
         #expect(failure.sql?.hasPrefix("INSERT INTO pending_finishes") == true)
         #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
         try expectWriteLockFree(path)

@@ -182,8 +182,8 @@ struct RefundTablesTests {
             Issue.record("expected a storage error, got \(String(describing: error))")
             return
         }
-        #expect(failure.resultCode == SQLITE_CONSTRAINT)
-        #expect(failure.extendedResultCode == LedgerWriteTests.foreignKeyCode)
+        #expect(failure.sqliteResultCode == SQLITE_CONSTRAINT)
+        #expect(failure.sqliteExtendedResultCode == LedgerWriteTests.foreignKeyCode)
         // The failed commit left no transaction open: the store still writes.
         try store.write { writer throws(LedgerError) in try writer.insertTransaction(Rows.record("t1")) }
     }

@@ -100,9 +100,9 @@ struct SQLiteLedgerStoreTests {
         do {
             let first = try SQLiteLedgerStore(path: path)
             withExtendedLifetime(first) {
-                #expect(throws: LedgerError.ledgerInUse(path: path)) { _ = try SQLiteLedgerStore(path: path) }
+                #expect(throws: LedgerError.ledgerInUse(location: path)) { _ = try SQLiteLedgerStore(path: path) }
                 // A refused open must not release the first store's claim.
-                #expect(throws: LedgerError.ledgerInUse(path: path)) { _ = try SQLiteLedgerStore(path: path) }
+                #expect(throws: LedgerError.ledgerInUse(location: path)) { _ = try SQLiteLedgerStore(path: path) }
             }
             try first.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 7)
@@ -151,7 +151,7 @@ struct SQLiteLedgerStoreTests {
             let first = try SQLiteLedgerStore(path: path)
             aliasPath = try alias.make(in: directory)
             withExtendedLifetime(first) {
-                #expect(throws: LedgerError.ledgerInUse(path: aliasPath)) { _ = try SQLiteLedgerStore(path: aliasPath) }
+                #expect(throws: LedgerError.ledgerInUse(location: aliasPath)) { _ = try SQLiteLedgerStore(path: aliasPath) }
                 #expect(first.path == path)
             }
         }
@@ -196,7 +196,7 @@ struct SQLiteLedgerStoreTests {
             Issue.record("expected .storage, got \(String(describing: error))")
             return
         }
-        #expect(failure.resultCode == 5)  // SQLITE_BUSY
+        #expect(failure.sqliteResultCode == 5)  // SQLITE_BUSY
         #expect(failure.sql == "BEGIN IMMEDIATE")
 
         try other.execute("ROLLBACK")

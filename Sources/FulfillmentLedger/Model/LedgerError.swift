@@ -3,18 +3,21 @@
 ///
 /// Numeric codes are stable and listed in Docs/ErrorCodes.md; they are never renumbered.
 public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The file is not a database (garbage, truncated, encrypted). It was not modified.
-    case notALedger(path: String, detail: String)
-    /// The file is a database of another application. It was not modified.
-    case foreignDatabase(path: String, applicationID: Int32)
+    /// The ledger is not a database (garbage, truncated, encrypted). It was not modified.
+    ///
+    /// `location` names the ledger in the engine's terms: a file path, or a database URL
+    /// with its password left out.
+    case notALedger(location: String, detail: String)
+    /// The database belongs to another application. It was not modified.
+    case foreignDatabase(location: String, applicationID: Int32)
     /// The ledger was written by a newer version of this library. It was not modified.
-    case newerSchema(path: String, found: Int, supported: Int)
+    case newerSchema(location: String, found: Int, supported: Int)
     /// The ledger failed its integrity check. It was not modified.
-    case integrityCheckFailed(path: String, detail: String)
-    /// The ledger file does not exist and the caller asked not to create it.
-    case ledgerMissing(path: String)
-    /// Another ledger store in this process already has this file open for writing.
-    case ledgerInUse(path: String)
+    case integrityCheckFailed(location: String, detail: String)
+    /// The ledger does not exist and the caller asked not to create it.
+    case ledgerMissing(location: String)
+    /// Another ledger store in this process already has this ledger open for writing.
+    case ledgerInUse(location: String)
     /// The storage engine reported an error.
     case storage(StorageFailure)
     /// The catalog failed validation; every problem found is listed.
@@ -106,31 +109,44 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// A storage engine error, engine-neutral so the core does not depend on SQLite.
+/// A storage engine error, engine-neutral so the core depends on no engine: what failed, in
+/// the engine's own terms, and what the caller may do about it.
 public struct StorageFailure: Hashable, Sendable, CustomStringConvertible {
-    /// The engine, such as `sqlite`.
+    /// The engine, such as `sqlite`, `postgresql` or `memory`.
     public var engine: String
-    /// The engine's primary result code.
-    public var resultCode: Int32
-    /// The engine's extended result code.
-    public var extendedResultCode: Int32
+    /// The engine's code as text: an SQLite result code such as `5/517`, a PostgreSQL SQLSTATE
+    /// such as `40001`.
+    public var code: String
     /// The engine's message.
     public var message: String
     /// The statement that failed, if any.
     public var sql: String?
+    /// Whether running the same work again may succeed (a busy database, a serialization
+    /// conflict, a deadlock, a connection lost before the statement was sent). A store's
+    /// `write` retries such a body itself up to its bound; this reports what was left.
+    public var isRetryable: Bool
+    /// Whether the transaction may have committed although the call failed (a lost commit
+    /// reply, a failed sync after the commit): the outcome is known only after a retry, which
+    /// the ledger's idempotency keys make safe.
+    public var outcomeUnknown: Bool
 
     /// Creates a failure.
-    public init(engine: String, resultCode: Int32, extendedResultCode: Int32, message: String, sql: String?) {
+    public init(
+        engine: String, code: String, message: String, sql: String?, isRetryable: Bool = false,
+        outcomeUnknown: Bool = false
+    ) {
         self.engine = engine
-        self.resultCode = resultCode
-        self.extendedResultCode = extendedResultCode
+        self.code = code
         self.message = message
         self.sql = sql
+        self.isRetryable = isRetryable
+        self.outcomeUnknown = outcomeUnknown
     }
 
     /// `sqlite error 19/2067: UNIQUE constraint failed ... (SQL: ...)`.
     public var description: String {
-        var text = "\(engine) error \(resultCode)/\(extendedResultCode): \(message)"
+        var text = "\(engine) error \(code): \(message)"
+        if outcomeUnknown { text += " (the outcome is unknown until retried)" }
         if let sql { text += " (SQL: \(sql))" }
         return text
     }

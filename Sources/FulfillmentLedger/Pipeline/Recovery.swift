@@ -31,7 +31,7 @@ extension Ledger {
             else {
                 // The store enforces this link; a missing record means the file was changed outside the ledger.
                 throw LedgerError.integrityCheckFailed(
-                    path: "ledger", detail: "outbox row \(row.key) has no ledger record")
+                    location: "ledger", detail: "outbox row \(row.key) has no ledger record")
             }
             let attempt = await finishPending(record)
             if attempt.finished {

@@ -143,7 +143,9 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
             var text = "\(headline): \(message)"
             if outcomeUnknown { text += " (the transaction may or may not have committed)" }
             return .storage(
-                StorageFailure(engine: "postgresql", resultCode: 0, extendedResultCode: 0, message: text, sql: sql))
+                StorageFailure(
+                    engine: "postgresql", code: sqlState ?? kind.rawValue, message: text, sql: sql,
+                    isRetryable: isRetryable, outcomeUnknown: outcomeUnknown))
         }
     }
 }

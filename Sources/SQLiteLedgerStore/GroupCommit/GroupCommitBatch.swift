@@ -126,8 +126,6 @@ struct GroupCommitBatch {
             return .storage(failure)
         }
         return .storage(
-            StorageFailure(
-                engine: "sqlite", resultCode: SQLITE_ABORT, extendedResultCode: SQLITE_ABORT,
-                message: "rolled back with its shared transaction after another request failed: \(cause)", sql: nil))
+            SQLiteError(extendedResultCode: SQLITE_ABORT, message: "rolled back with its shared transaction after another request failed: \(cause)").storageFailure)
     }
 }

@@ -55,10 +55,7 @@ final class GroupCommitter: Sendable {
         }
         guard let startDrain else {
             return .storage(
-                StorageFailure(
-                    engine: "sqlite", resultCode: SQLITE_BUSY, extendedResultCode: SQLITE_BUSY,
-                    message: "\(limits.queueCountMax) writes already wait for a group commit (queueCountMax); retry later",
-                    sql: nil))
+                SQLiteError(extendedResultCode: SQLITE_BUSY, message: "\(limits.queueCountMax) writes already wait for a group commit (queueCountMax); retry later").storageFailure)
         }
         if startDrain { queue.async { self.drain() } }
         return nil

@@ -36,11 +36,26 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
         return text
     }
 
-    /// The engine-neutral form the core understands.
-    var ledgerError: LedgerError {
-        .storage(
-            StorageFailure(
-                engine: "sqlite", resultCode: resultCode, extendedResultCode: extendedResultCode, message: message,
-                sql: sql))
+    /// The engine-neutral form the core understands: the codes as `primary/extended` text; busy
+    /// and locked are retryable; an I/O error may have left a commit behind (outcome unknown).
+    var ledgerError: LedgerError { .storage(storageFailure) }
+
+    /// The engine-neutral failure.
+    package var storageFailure: StorageFailure {
+        StorageFailure(
+            engine: "sqlite", code: "\(resultCode)/\(extendedResultCode)", message: message, sql: sql,
+            isRetryable: resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED,
+            outcomeUnknown: resultCode == SQLITE_IOERR)
+    }
+}
+
+extension StorageFailure {
+    /// SQLite's primary result code (such as 19 for `SQLITE_CONSTRAINT`), when SQLite failed.
+    package var sqliteResultCode: Int32? { sqliteExtendedResultCode.map { $0 & 0xFF } }
+
+    /// SQLite's extended result code (such as 2067), when SQLite failed.
+    package var sqliteExtendedResultCode: Int32? {
+        guard engine == "sqlite", let slash = code.firstIndex(of: "/") else { return nil }
+        return Int32(code[code.index(after: slash)...])
     }
 }
