@@ -12,21 +12,42 @@ public final class InMemoryLedgerStore: LedgerStore {
     /// Creates an empty store.
     public init() {}
 
-    /// Runs `body` on the current state.
-    public func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
+    /// Most times a write body that reports a retryable conflict is run again.
+    public static let retryCountMax = 8
+
+    /// Runs `body` on the current state. Memory holds no lock across an await, so the body
+    /// runs on the caller's task: it never waits for I/O.
+    public func read<T: Sendable>(
+        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
         try state.withLock { (current: inout InMemoryLedgerState) throws(LedgerError) -> T in
             try body(InMemoryLedgerSession(current))
         }
     }
 
-    /// Runs `body` on a copy and keeps the copy only if `body` returns.
-    public func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try state.withLock { (current: inout InMemoryLedgerState) throws(LedgerError) -> T in
-            let session = InMemoryLedgerSession(current)
-            let result = try body(session)
-            try session.checkDeferredConstraints()
-            current = session.state
-            return result
+    /// Runs `body` on a copy and keeps the copy only if `body` returns; a body that throws a
+    /// retryable failure runs again on a fresh copy, up to `retryCountMax` times. Every write
+    /// is as durable as memory gets, whatever `durability` asks.
+    @discardableResult
+    public func write<T: Sendable>(
+        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
+        var attempt = 0
+        while true {
+            do throws(LedgerError) {
+                return try state.withLock { (current: inout InMemoryLedgerState) throws(LedgerError) -> T in
+                    let session = InMemoryLedgerSession(current)
+                    let result = try body(session)
+                    try session.checkDeferredConstraints()
+                    current = session.state
+                    return result
+                }
+            } catch {
+                guard case .storage(let failure) = error, failure.isRetryable, attempt < Self.retryCountMax else {
+                    throw error
+                }
+                attempt += 1
+            }
         }
     }
 
@@ -166,11 +187,30 @@ final class InMemoryLedgerSession: LedgerWriter {
         Array(state.events.reversed().lazy.filter { $0.playerID == playerID }.prefix(limit))
     }
 
-    func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
-        guard state.transactions[record.key] == nil else { throw Self.constraint("transactions primary key") }
+    func insertTransaction(_ record: TransactionRecord) throws(LedgerError) -> Bool {
+        guard state.transactions[record.key] == nil else { return false }
         state.transactions[record.key] = record
+        if record.finishedAt == nil {
+            state.pendingFinishes[record.key] = PendingFinish(
+                key: record.key, playerID: record.playerID, enqueuedAt: record.fulfilledAt, attemptCount: 0, lastError: nil)
+        }
         if record.storeTransactionID != record.key.transactionID {
             state.deliveries[TransactionKey(store: record.key.store, transactionID: record.storeTransactionID)] = record.key
+        }
+        return true
+    }
+
+    func spend(playerID: String, asset: AssetKind, assetID: String, amount: Int64) throws(LedgerError) -> Int64? {
+        let key = InMemoryLedgerState.PlayerAsset(playerID: playerID, id: assetID)
+        switch asset {
+        case .currency:
+            guard state.balances[key, default: 0] >= amount else { return nil }
+            return try addToBalance(playerID: playerID, currencyID: assetID, delta: -amount)
+        case .item:
+            guard state.inventory[key, default: 0] >= amount else { return nil }
+            return try addToInventory(playerID: playerID, itemID: assetID, delta: -amount)
+        case .entitlement:
+            throw LedgerError.invalidArgument("an entitlement is not spent")
         }
     }
 
@@ -192,12 +232,6 @@ final class InMemoryLedgerSession: LedgerWriter {
 
     func incrementPurchaseCount(playerID: String, productID: String, period: String, by count: Int) throws(LedgerError) {
         state.purchaseCounts[.init(playerID: playerID, productID: productID, period: period), default: 0] += count
-    }
-
-    func enqueueFinish(_ pending: PendingFinish) throws(LedgerError) {
-        guard state.transactions[pending.key] != nil else { throw Self.constraint("pending finish without ledger row") }
-        guard state.pendingFinishes[pending.key] == nil else { throw Self.constraint("pending finish primary key") }
-        state.pendingFinishes[pending.key] = pending
     }
 
     func recordFinishFailure(_ key: TransactionKey, message: String) throws(LedgerError) {

@@ -19,7 +19,7 @@ package enum BenchCommand {
             Measures, in operations per second:
               R0  the fsync ceiling: append 1 KiB then fdatasync, in a loop
               R1  raw SQLite (WAL, prepared statements): BEGIN IMMEDIATE,
-                  insert a ledger row, upsert a balance, insert an outbox row, COMMIT
+                  insert a ledger row (pending its finish), upsert a balance, COMMIT
               R1L raw SQLite running the store's own statements of one R2 fulfillment, in the
                   library's order, on the ledger's schema (R2/R1L: what the library adds to its SQL)
               R2  ledger fulfillment of new transactions (SQLite store, no-op verifier and finisher)
@@ -28,7 +28,7 @@ package enum BenchCommand {
               R5  App Store JWS verification, cold (new verifier each) and warm (cached chain)
               R6  R2 and R3 on a ledger pre-filled with P finished purchases: the library
                   creates the ledger, a bulk load with the store's statements fills it (hashed
-                  transaction IDs, up to 1,000,000 players, events, purchase counts, balances).
+                  transaction IDs, up to 1,000,000 players, events, balances).
                   Made once per run; each repeat adds N new purchases (R2) and redelivers N
                   random pre-filled ones (R3)
             R1 to R4 and R6 run at synchronous=FULL and NORMAL. R2 and R4 also run at FULL on

@@ -50,10 +50,12 @@ struct BenchPrefilledLedger {
         // Opened and released at once: the store closes its connection when released.
         _ = try SQLiteLedgerStore(path: path)
         let playerCount = min(playerCountMax, max(1, prefillCount / purchasesPerPlayer))
+        let catalog = try BenchWorkloads.catalog()
         var plan = LedgerPrefill.Plan(
             transactionCount: prefillCount, playerCount: playerCount, store: .test, productID: BenchWorkloads.productID,
             storeProductID: BenchWorkloads.storeProductID, environment: .sandbox,
-            catalogVersion: try BenchWorkloads.catalog().versionHash, grants: BenchWorkloads.grants)
+            catalogVersion: catalog.versionHash, grants: BenchWorkloads.grants)
+        plan.limit = catalog.product(id: BenchWorkloads.productID)?.limit
         plan.batchRowCount = LedgerPrefill.batchRowCountDefault
         let summary = try LedgerPrefill.run(path: path, plan: plan) { written in
             if interactive { io.writeError("\rbench: R6 pre-fill \(written)/\(prefillCount) purchases") }

@@ -38,7 +38,9 @@ struct BenchR6Figures: Encodable {
         balanceRowCount = summary.balanceRowCount
         contents =
             "finished purchases with hashed UUID-like transaction IDs over two years, each with its "
-            + "purchaseGranted and finishSucceeded events, purchase counts and balances; no pending finishes"
+            + "purchaseGranted event and balances, "
+            + (summary.purchaseCountRowCount > 0 ? "purchase counts" : "no purchase counts (the product has no limit)")
+            + "; no pending finishes"
     }
 
     /// The text report's lines for the pre-fill.

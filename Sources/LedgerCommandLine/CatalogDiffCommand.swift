@@ -41,7 +41,7 @@ enum CatalogDiffCommand {
                 var counts: CatalogLedgerCounts?
                 if let database = arguments.value("db") {
                     let store = try LedgerSetup.existingStore(database)
-                    counts = try store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
+                    counts = try await store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
                     if counts == nil {
                         io.printError(
                             "ledger catalog diff: \(database) holds more than \(CatalogLedgerCounts.rowCountMax) products, store products or owned IDs to count; every change is judged as if sold and owned")

@@ -30,12 +30,12 @@ enum EntitlementsCommand {
             let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "entitlements")
             do throws(LedgerError) {
                 let ledger = try LedgerSetup.ledger(database: database, catalog: try catalogChoice.load(), createIfMissing: false)
-                let snapshot = try ledger.entitlements(playerID)
+                let snapshot = try await ledger.entitlements(playerID)
                 io.printJSON(
                     Output(
                         playerID: playerID, version: snapshot.version ?? 0,
                         entitlements: snapshot.statuses.mapValues(\.rawValue),
-                        owned: snapshot.owned, adsAllowedWithConsent: try ledger.adsAllowed(playerID, consent: true)))
+                        owned: snapshot.owned, adsAllowedWithConsent: try await ledger.adsAllowed(playerID, consent: true)))
                 return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "entitlements", catalogPath: catalogChoice.path)

@@ -43,7 +43,7 @@ enum HistoryCommand {
                 let store = try LedgerSetup.existingStore(database)
                 // One more than the page: whether it is there says whether more follow.
                 let read = page.limit + 1
-                var events = try store.read { reader throws(LedgerError) -> [LedgerEvent] in
+                var events = try await store.read { reader throws(LedgerError) -> [LedgerEvent] in
                     switch subject {
                     case .player(let player): try reader.events(playerID: player, afterSequence: page.after, limit: read)
                     case .transaction(let key): try reader.events(transaction: key, afterSequence: page.after, limit: read)

@@ -29,7 +29,7 @@ enum PlayerCommands {
             }
             do throws(LedgerError) {
                 let store = try LedgerSetup.existingStore(database)
-                io.printJSON(try store.playerSnapshot(playerID, historyCountMax: historyCountMax))
+                await io.printJSON(try store.playerSnapshot(playerID, historyCountMax: historyCountMax))
                 return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "player")
@@ -59,7 +59,7 @@ enum PlayerCommands {
             }
             do throws(LedgerError) {
                 let store = try LedgerSetup.existingStore(database)
-                try store.resetPlayer(playerID, at: Date())
+                try await store.resetPlayer(playerID, at: Date())
                 io.printJSON(["reset": playerID])
                 return .ok
             } catch {

@@ -52,7 +52,7 @@ enum RevokeCommand {
                 let ledger = try LedgerSetup.ledger(
                     database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
                     createIfMissing: false)
-                let outcome = try ledger.applyRevocation(event)
+                let outcome = try await ledger.applyRevocation(event)
                 io.printJSON(Output(outcome))
                 return outcome.record == nil ? .rejected : .ok
             } catch {

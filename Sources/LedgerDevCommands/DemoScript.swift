@@ -82,10 +82,11 @@ struct DemoScript {
         var forged = PubSubPushSigner.Token()
         forged.audience = "https://attacker.example"
         let refused = try await processor.process(headers: try pushSigner.headers(forged), body: body)
-        try expect(refused.httpStatus == 403 && (try ledger.player(playPlayer).balances["gems"] ?? 0) > 0,
+        let gemsAfterForgery = try await ledger.player(playPlayer).balances["gems"] ?? 0
+        try expect(refused.httpStatus == 403 && gemsAfterForgery > 0,
             "a push with another audience is refused and changes nothing", refused)
         let outcomeOfVoid = try await processor.process(headers: try pushSigner.headers(), body: body)
-        let gems = try ledger.player(playPlayer).balances["gems"] ?? 0
+        let gems = try await ledger.player(playPlayer).balances["gems"] ?? 0
         try expect(gems == 0, "a voided purchase RTDN claws back the gems", outcomeOfVoid)
         narrator.step(
             "   voided purchase (RTDN)",
@@ -97,10 +98,10 @@ struct DemoScript {
         let purchase = testStore.purchase(storeProductID: "test.gems_small", playerID: player)
         let outcome = try await ledger.fulfill(purchase)
         try expect(outcome.name == "granted" && outcome.receipt?.finished == true, "first delivery grants and finishes", outcome)
-        narrator.step("1. purchase", "\(purchase.transactionID) -> \(describe(outcome)); gems = \(try balance("gems"))")
+        narrator.step("1. purchase", "\(purchase.transactionID) -> \(describe(outcome)); gems = \(try await balance("gems"))")
         let duplicate = try await ledger.fulfill(purchase)
         try expect(duplicate.name == "alreadyFulfilled", "a duplicate delivery grants nothing", duplicate)
-        narrator.step("2. duplicate delivery", "\(purchase.transactionID) again -> \(describe(duplicate)); gems still \(try balance("gems"))")
+        narrator.step("2. duplicate delivery", "\(purchase.transactionID) again -> \(describe(duplicate)); gems still \(try await balance("gems"))")
         return purchase
     }
 
@@ -115,12 +116,12 @@ struct DemoScript {
     private func grantFailureThenRetry() async throws {
         let purchase = testStore.purchase(storeProductID: "test.starter_bundle", playerID: player)
         faults.arm(.betweenRewards, .error)
-        let gemsBefore = try balance("gems")
+        let gemsBefore = try await balance("gems")
         do {
             _ = try await ledger.fulfill(purchase)
             throw DemoFailure(message: "the injected grant failure did not fail the fulfillment")
         } catch let error as LedgerError {
-            guard try balance("gems") == gemsBefore, !testStore.isFinished(purchase.transactionID) else {
+            guard try await balance("gems") == gemsBefore, !testStore.isFinished(purchase.transactionID) else {
                 throw DemoFailure(message: "a failed grant left partial state: \(error)")
             }
             narrator.step(
@@ -129,7 +130,7 @@ struct DemoScript {
         }
         let retry = try await ledger.fulfill(purchase)
         try expect(retry.name == "granted", "the retry grants exactly once", retry)
-        narrator.step("   retry", "\(purchase.transactionID) -> \(describe(retry)); gems = \(try balance("gems")), coins = \(try balance("coins"))")
+        narrator.step("   retry", "\(purchase.transactionID) -> \(describe(retry)); gems = \(try await balance("gems")), coins = \(try await balance("coins"))")
     }
 
     private func finishFailureThenRecovery() async throws {
@@ -137,10 +138,11 @@ struct DemoScript {
         testStore.failNext(.finish)
         let outcome = try await ledger.fulfill(purchase)
         try expect(outcome.name == "granted" && outcome.receipt?.finished == false, "the grant is kept when finish fails", outcome)
-        narrator.step("5. finish fails after commit", "\(purchase.transactionID) -> \(describe(outcome)); coins = \(try balance("coins")) kept, finish pending")
-        let coins = try balance("coins")
+        narrator.step("5. finish fails after commit", "\(purchase.transactionID) -> \(describe(outcome)); coins = \(try await balance("coins")) kept, finish pending")
+        let coins = try await balance("coins")
         let report = try await ledger.recover()
-        try expect(report.isClean && testStore.isFinished(purchase.transactionID) && (try balance("coins")) == coins,
+        let coinsAfter = try await balance("coins")
+        try expect(report.isClean && testStore.isFinished(purchase.transactionID) && coinsAfter == coins,
             "recovery retries only the finish", report)
         narrator.step("   recover()", "finished \(report.finishesSucceeded.map(\.description)); coins still \(coins), nothing granted twice")
     }
@@ -153,19 +155,20 @@ struct DemoScript {
         guard let approved = testStore.approve(pending.transactionID) else { throw DemoFailure(message: "lost the pending transaction") }
         let second = try await ledger.fulfill(approved)
         try expect(second.name == "granted", "the approved payment grants once", second)
-        narrator.step("   approved", "\(pending.transactionID) -> \(describe(second)); xp_booster = \(try ledger.player(player).inventory["xp_booster"] ?? 0)")
+        narrator.step("   approved", "\(pending.transactionID) -> \(describe(second)); xp_booster = \(try await ledger.player(player).inventory["xp_booster"] ?? 0)")
     }
 
     private func resetKeepsLedger(_ first: TransactionSubmission) async throws {
         let removeAds = testStore.purchase(storeProductID: "test.remove_ads", playerID: player)
         _ = try await ledger.fulfill(removeAds)
-        try ledger.resetPlayer(player)
-        let snapshot = try ledger.player(player)
+        try await ledger.resetPlayer(player)
+        let snapshot = try await ledger.player(player)
         try expect(snapshot.balances.isEmpty && snapshot.entitlements.map(\.entitlementID) == ["remove_ads"],
             "a reset clears progress and keeps entitlements", snapshot.balances)
         narrator.step("7. Reset Game", "balances \(snapshot.balances), entitlements \(snapshot.entitlements.map(\.entitlementID)), ledger keeps \(snapshot.history.count) transactions")
         let replay = try await ledger.fulfill(first)
-        try expect(replay.name == "alreadyFulfilled" && (try balance("gems")) == 0, "an old transaction after a reset grants nothing", replay)
+        let gemsAfterReplay = try await balance("gems")
+        try expect(replay.name == "alreadyFulfilled" && gemsAfterReplay == 0, "an old transaction after a reset grants nothing", replay)
         narrator.step("   replay after reset", "\(first.transactionID) -> \(describe(replay)); gems still 0")
     }
 
@@ -177,7 +180,8 @@ struct DemoScript {
             throw DemoFailure(message: "the simulated App Store signed an unreadable transaction")
         }
         let outcome = try await ledger.fulfill(submission)
-        try expect(outcome.name == "granted" && !(try ledger.adsAllowed(appStorePlayer, consent: true)),
+        let adsAfterPurchase = try await ledger.adsAllowed(appStorePlayer, consent: true)
+        try expect(outcome.name == "granted" && !adsAfterPurchase,
             "a verified signed transaction grants remove_ads", outcome)
         narrator.step(
             "8. App Store, signed",
@@ -191,7 +195,7 @@ struct DemoScript {
         let refund = try appStore.notification(type: .refund, transactionID: purchase.transactionID)
         let processor = AppStoreNotificationProcessor(signedDataVerifier: appStoreVerifier, ledger: ledger)
         guard case .revocation(let revocation) = try await processor.process(refund),
-            revocation.record?.disposition == .applied, try ledger.adsAllowed(appStorePlayer, consent: true)
+            revocation.record?.disposition == .applied, try await ledger.adsAllowed(appStorePlayer, consent: true)
         else { throw DemoFailure(message: "a signed REFUND notification did not revoke remove_ads") }
         guard case .alreadyProcessed = try await processor.process(refund) else {
             throw DemoFailure(message: "a notification was applied twice")
@@ -201,7 +205,7 @@ struct DemoScript {
             "signed App Store Server Notification V2 -> remove_ads revoked, ads allowed again; delivered twice, applied once")
     }
 
-    private func balance(_ currency: String) throws -> Int64 { try ledger.player(player).balances[currency] ?? 0 }
+    private func balance(_ currency: String) async throws -> Int64 { try await ledger.player(player).balances[currency] ?? 0 }
 
     private func describe(_ outcome: FulfillmentOutcome) -> String {
         switch outcome {

@@ -4,7 +4,7 @@ import TestStoreAdapter
 
 /// The other actions, and the invariants checked after every step.
 extension SimulationRun {
-    func spend() throws(SimulationViolation) {
+    func spend() async throws(SimulationViolation) {
         let ledger = try currentLedger()
         let operation: EconomyOperation
         if random.chance(20), let old = model.operations.values.sorted(by: { $0.operationID < $1.operationID }).first {
@@ -16,7 +16,7 @@ extension SimulationRun {
         }
         let outcome: OperationOutcome
         do throws(LedgerError) {
-            outcome = try ledger.apply(operation)
+            outcome = try await ledger.apply(operation)
         } catch {
             throw violation("spend failed: \(error)")
         }
@@ -76,7 +76,7 @@ extension SimulationRun {
             if let submission { try checkResubmitted(outcome, submission: submission) }
         }
         guard report.isClean else { throw violation("recovery after \(reason) was not clean: \(report)") }
-        let pendingCount = try pendingFinishCount(ledger)
+        let pendingCount = try await pendingFinishCount(ledger)
         guard pendingCount == 0 else { throw violation("\(pendingCount) finishes still pending after recovery") }
         for key in model.fulfilled.keys where key.store == .test && !platform.isFinished(key.transactionID) {
             throw violation("\(key) fulfilled but never finished after recovery")
@@ -103,7 +103,7 @@ extension SimulationRun {
         }
     }
 
-    func checkEligibility() throws(SimulationViolation) {
+    func checkEligibility() async throws(SimulationViolation) {
         let limited = options.catalog.products.filter { $0.limit != nil || $0.kind == .nonConsumable }
         guard !limited.isEmpty else { return }
         let product = random.pick(limited)
@@ -111,7 +111,7 @@ extension SimulationRun {
         let ledger = try currentLedger()
         let eligibility: Eligibility
         do throws(LedgerError) {
-            eligibility = try ledger.eligibility(playerID: player, productID: product.id)
+            eligibility = try await ledger.eligibility(playerID: player, productID: product.id)
         } catch {
             throw violation("eligibility failed: \(error)")
         }
@@ -138,13 +138,15 @@ extension SimulationRun {
 
     /// After every step: every player's holdings equal the model's, and the ledger holds
     /// exactly the transactions the model saw granted.
-    func checkInvariants() throws(SimulationViolation) {
+    func checkInvariants() async throws(SimulationViolation) {
         let ledger = try currentLedger()
         let snapshots: [PlayerSnapshot]
         let recorded: Int
         do throws(LedgerError) {
-            snapshots = try players.map { player throws(LedgerError) in try ledger.player(player) }
-            recorded = try ledger.store.read { reader throws(LedgerError) in
+            var read: [PlayerSnapshot] = []
+            for player in players { read.append(try await ledger.player(player)) }
+            snapshots = read
+            recorded = try await ledger.store.read { reader throws(LedgerError) in
                 try reader.saleCountsByProduct(limit: 10_000).values.reduce(0, +)
             }
         } catch {
@@ -159,15 +161,15 @@ extension SimulationRun {
                     "\(snapshot.playerID) holds \(snapshot.balances) \(snapshot.inventory); the model says \(expected.balances) \(expected.inventory)")
             }
         }
-        for player in players { try checkEntitlementPayments(ledger, player: player) }
+        for player in players { try await checkEntitlementPayments(ledger, player: player) }
         guard recorded == model.fulfilled.count else {
             throw violation("the ledger holds \(recorded) transactions; the model granted \(model.fulfilled.count)")
         }
     }
 
-    func pendingFinishCount(_ ledger: Ledger) throws(SimulationViolation) -> Int {
+    func pendingFinishCount(_ ledger: Ledger) async throws(SimulationViolation) -> Int {
         do throws(LedgerError) {
-            return try ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10_000).count }
+            return try await ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10_000).count }
         } catch {
             throw violation("cannot read the outbox: \(error)")
         }
@@ -182,7 +184,7 @@ extension SimulationRun {
             try await deliver(submission, faultsAllowed: false)
         }
         try await recover(after: "end")
-        try checkInvariants()
+        try await checkInvariants()
         for (submission, document) in deliveries where document.state == .purchased {
             if document.store != .test {
                 guard model.fulfilled[purchaseKey(of: submission.key)] != nil else {

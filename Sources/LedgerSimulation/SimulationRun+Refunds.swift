@@ -29,7 +29,7 @@ extension SimulationRun {
         default:
             let revoke = random.chance(20)
             let kind: RevocationKind = revoke ? .revoke : units == remaining ? .fullRefund : .partialRefund
-            record = try applyDirectly(
+            record = try await applyDirectly(
                 RevocationEvent(
                     eventID: "refund-\(step)-\(key.transactionID)", store: key.store, transactionID: key.transactionID,
                     kind: kind, quantity: kind == .partialRefund ? units : nil, eventDate: clock.now()))
@@ -47,7 +47,7 @@ extension SimulationRun {
         if key.store == .appStore {
             record = try await notifyAppStore(.refundReversed, key)
         } else {
-            record = try applyDirectly(
+            record = try await applyDirectly(
                 RevocationEvent(
                     eventID: "reversal-\(step)-\(key.transactionID)", store: key.store, transactionID: key.transactionID,
                     kind: .refundReversed, eventDate: clock.now()))
@@ -103,7 +103,7 @@ extension SimulationRun {
         if let omitted = expectedRevoked.first {
             let records: [RevocationRecord]
             do throws(LedgerError) {
-                records = try ledger.store.read { reader throws(LedgerError) in
+                records = try await ledger.store.read { reader throws(LedgerError) in
                     try reader.revocationEvents(for: omitted, limit: 1_000)
                 }
             } catch {
@@ -174,7 +174,7 @@ extension SimulationRun {
         }
         let record: RevocationRecord?
         do throws(LedgerError) {
-            record = try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: eventID) }
+            record = try await ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: eventID) }
         } catch {
             throw violation("cannot read the void of \(key): \(error)")
         }
@@ -184,11 +184,11 @@ extension SimulationRun {
         return record
     }
 
-    private func applyDirectly(_ event: RevocationEvent) throws(SimulationViolation) -> RevocationRecord {
+    private func applyDirectly(_ event: RevocationEvent) async throws(SimulationViolation) -> RevocationRecord {
         let ledger = try currentLedger()
         let outcome: RevocationOutcome
         do throws(LedgerError) {
-            outcome = try ledger.applyRevocation(event)
+            outcome = try await ledger.applyRevocation(event)
         } catch {
             throw violation("\(event.eventID) failed: \(error)")
         }
@@ -253,10 +253,10 @@ extension SimulationRun {
 
     /// Every entitlement is owned exactly while some purchase in force pays for it, and the
     /// ledger names the same purchases as paying.
-    func checkEntitlementPayments(_ ledger: Ledger, player: String) throws(SimulationViolation) {
+    func checkEntitlementPayments(_ ledger: Ledger, player: String) async throws(SimulationViolation) {
         let snapshot: EntitlementSnapshot
         do throws(LedgerError) {
-            snapshot = try ledger.entitlements(player)
+            snapshot = try await ledger.entitlements(player)
         } catch {
             throw violation("cannot read the entitlements of \(player): \(error)")
         }

@@ -83,7 +83,7 @@ final class SimulationRun {
         for index in 0..<options.stepCount {
             step = index
             try await takeStep()
-            try checkInvariants()
+            try await checkInvariants()
             summary.steps += 1
         }
         try await finishRun()
@@ -98,13 +98,13 @@ final class SimulationRun {
         case 0..<27: try await purchase()
         case 27..<44: try await redeliver()
         case 44..<52: try await resolvePending()
-        case 52..<59: try spend()
+        case 52..<59: try await spend()
         case 59..<62: try await forgeConflict()
-        case 62..<65: try resetPlayer()
+        case 62..<65: try await resetPlayer()
         case 65..<68: try await restart()
         case 68..<74: try await recover(after: "recover")
         case 74..<78: advanceClock()
-        case 78..<85: try checkEligibility()
+        case 78..<85: try await checkEligibility()
         case 85..<93: try await refund()
         case 93..<96: try await reverseRefund()
         default: try await restoreFromStore()
@@ -287,11 +287,11 @@ final class SimulationRun {
         note("advance \(seconds)s")
     }
 
-    private func resetPlayer() throws(SimulationViolation) {
+    private func resetPlayer() async throws(SimulationViolation) {
         let player = random.pick(players)
         let ledger = try currentLedger()
         do throws(LedgerError) {
-            try ledger.resetPlayer(player)
+            try await ledger.resetPlayer(player)
         } catch {
             throw violation("reset failed: \(error)")
         }

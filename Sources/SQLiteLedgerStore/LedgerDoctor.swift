@@ -92,8 +92,11 @@ public enum LedgerDoctor {
         guard !header.isEmpty else { throw LedgerError.notALedger(location: path, detail: "the database is empty") }
         let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)
         let session = SQLiteLedgerSession(connection: connection)
+        // A file the doctor may not migrate keeps its finishes where its schema put them.
+        let queries: PendingFinishesQueries =
+            header.userVersion < LedgerSchema.pendingFinishOnRecordVersion ? .legacy : .current
         // One more than the page: whether it is there says whether more follow.
-        var pending = try session.pendingFinishes(after: cursor, limit: pendingFinishLimit + 1)
+        var pending = try session.pendingFinishes(after: cursor, limit: pendingFinishLimit + 1, in: queries)
         let truncated = pending.count > pendingFinishLimit
         if truncated { pending.removeLast(pending.count - pendingFinishLimit) }
         let count = try session.sql { () throws(SQLiteError) in
@@ -103,8 +106,8 @@ public enum LedgerDoctor {
         // Overdue is `age >= finishWarningAgeSeconds`, that is queued at or before this instant;
         // the clamp keeps the product in range for any warning age a caller passes.
         let cutoff = nowMilliseconds - min(max(finishWarningAgeSeconds, 0), Int64.max / 4_000) * 1000
-        let pendingCount = try session.pendingFinishCount()
-        let overdueCount = try session.pendingFinishCount(enqueuedAtOrBefore: cutoff)
+        let pendingCount = try session.pendingFinishCount(in: queries)
+        let overdueCount = try session.pendingFinishCount(enqueuedAtOrBefore: cutoff, in: queries)
         let ages = pending.map { row -> LedgerHealthReport.PendingFinishAge in
             let age = max(0, (nowMilliseconds - row.enqueuedAt.ledgerMilliseconds) / 1000)
             return .init(

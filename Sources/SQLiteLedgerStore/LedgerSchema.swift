@@ -7,6 +7,9 @@ package enum LedgerSchema {
     /// The schema version this build writes and reads.
     package static var versionSupported: Int { migrations.count }
 
+    /// The first version whose pending finishes are columns of their ledger rows.
+    static let pendingFinishOnRecordVersion = 6
+
     /// Migration N (1-based) brings the schema from version N-1 to N.
     static let migrations: [String] = [
         [
@@ -40,6 +43,12 @@ package enum LedgerSchema {
             EntitlementsTable.payersSQL,
             PlayersTable.createSQL,
             AbsorbedDebtsTable.createSQL,
+        ].joined(separator: "\n"),
+        // 6: the lean write path: a pending finish is a column of its ledger row, not a row of
+        // its own, and the event log appends without an `AUTOINCREMENT` counter.
+        [
+            TransactionsTable.addPendingFinishSQL,
+            EventsTable.rebuildSQL,
         ].joined(separator: "\n"),
     ]
 }

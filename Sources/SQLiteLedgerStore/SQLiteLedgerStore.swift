@@ -69,6 +69,8 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// A read-only connection: in WAL mode it reads the last commit while the writer works.
     private let reader: LockedConnection
     let committer: GroupCommitter
+    /// Where reads run, so no caller's thread waits on SQLite.
+    private let readQueue = DispatchQueue(label: "FulfillmentLedger.SQLiteLedgerStore.read", qos: .userInitiated)
     /// The commit durability chosen at open; group commit relaxes it only for deferred batches.
     private let synchronous: Synchronous
 
@@ -125,51 +127,87 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Group commit's counters since this store was opened.
     public var groupCommitStatistics: GroupCommitStatistics { committer.statistics }
-
-    /// Runs `body` in a read transaction, so it sees one consistent snapshot.
-    public func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try reader.mutex.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
-            do throws(SQLiteError) { try connection.execute("BEGIN DEFERRED") } catch { throw error.ledgerError }
-            defer { connection.rollbackIfOpen() }
-            return try body(SQLiteLedgerSession(connection: connection))
-        }
-    }
-
-    /// Runs `body` inside `BEGIN IMMEDIATE`; commits if it returns, rolls back if it throws.
-    /// Always durable at the configured level, alone in its transaction.
-    public func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try writer.mutex.withLock { (connection: inout SQLiteConnection) throws(LedgerError) -> T in
-            // A deferred group commit may have relaxed the level; this commit must not inherit it.
-            do throws(SQLiteError) { try connection.setSynchronous(synchronous.rawValue) } catch { throw error.ledgerError }
-            let session = SQLiteLedgerSession(connection: connection)
-            return try connection.immediateTransaction({ () throws(LedgerError) -> T in try body(session) },
-                mapError: { $0.ledgerError })
-        }
-    }
-
-    /// Queues `body` for the group committer and suspends until its shared transaction has
-    /// committed (and, for `.durable`, synced at the configured level). Cancelling the
-    /// calling task does not withdraw a queued write.
-    public func groupWrite<T: Sendable>(
-        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    /// Runs `body` in a read transaction on the read-only connection, on the reader's own
+    /// queue: it sees one consistent snapshot, never waits for a commit's sync, and never
+    /// runs SQLite on the caller's (cooperative) thread.
+    public func read<T: Sendable>(
+        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
-        let value = GroupWriteValue<T>()
-        if committer.beginAlone() {
-            defer { committer.endAlone() }
-            let request = GroupWriteRequest(
-                durability: durability, perform: { writer throws(LedgerError) in value.set(try body(writer)) },
-                deliver: { _ in })
-            return try value.result(committer.runAlone(request)).get()
-        }
+        let reader = self.reader
+        // The body may hold the caller's objects (a ledger, this store): it is taken out and
+        // released before the caller resumes, so a caller that then lets go of the store
+        // finds it closed, never still alive on this queue.
+        let job = TakeOnce(body)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
-            let request = GroupWriteRequest(
-                durability: durability,
-                perform: { writer throws(LedgerError) in value.set(try body(writer)) },
-                deliver: { error in continuation.resume(returning: value.result(error)) })
-            if let refused = committer.enqueue(request) { continuation.resume(returning: .failure(refused)) }
+            readQueue.async {
+                let outcome = Self.runRead(job.take(), on: reader)
+                continuation.resume(returning: outcome)
+            }
         }
         return try result.get()
     }
+
+    /// Runs one read body in a read transaction on `reader`.
+    private static func runRead<T: Sendable>(
+        _ body: (@Sendable (any LedgerReader) throws(LedgerError) -> T)?, on reader: LockedConnection
+    ) -> Result<T, LedgerError> {
+        guard let body else { preconditionFailure("a read body runs once") }
+        return reader.mutex.withLock { (connection: inout SQLiteConnection) -> Result<T, LedgerError> in
+            do throws(SQLiteError) { try connection.execute("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
+            defer { connection.rollbackIfOpen() }
+            do throws(LedgerError) {
+                return .success(try body(SQLiteLedgerSession(connection: connection)))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    /// Queues `body` for the group committer and suspends until its transaction has committed
+    /// (and, for `.durable`, synced at the configured level). The body runs on the committer's
+    /// queue, inside `BEGIN IMMEDIATE`, possibly sharing the transaction and its sync with
+    /// concurrent callers (its own savepoint keeps a failure to itself). A body that fails
+    /// retryably (busy, a conflict it reports) runs again, up to `writeRetryCountMax` times;
+    /// a write refused because `queueCountMax` writes already wait fails at once.
+    /// Cancelling the calling task does not withdraw a queued write.
+    @discardableResult
+    public func write<T: Sendable>(
+        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
+        var attempt = 0
+        while true {
+            let value = GroupWriteValue<T>()
+            var refused = false
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
+                let request = GroupWriteRequest(
+                    durability: durability,
+                    perform: { writer throws(LedgerError) in value.set(try body(writer)) },
+                    deliver: { error in continuation.resume(returning: value.result(error)) })
+                if let refusal = committer.enqueue(request) {
+                    refused = true
+                    continuation.resume(returning: .failure(refusal))
+                }
+            }
+            switch result {
+            case .success(let value): return value
+            case .failure(let error) where refused:
+                // A full queue is the caller's signal to back off: it is refused at once, not retried.
+                throw error
+            case .failure(let error):
+                guard case .storage(let failure) = error, failure.isRetryable, !failure.outcomeUnknown,
+                    attempt < Self.writeRetryCountMax
+                else { throw error }
+                attempt += 1
+                // A short pause, longer each time, so a full queue or another process's lock can clear.
+                try? await Task.sleep(nanoseconds: UInt64(attempt) * Self.writeRetryPauseNanoseconds)
+            }
+        }
+    }
+
+    /// Most times a write that failed retryably is run again.
+    public static let writeRetryCountMax = 3
+    /// The pause before the first retry; the n-th waits n times as long.
+    static let writeRetryPauseNanoseconds: UInt64 = 1_000_000
 
     /// Claims a file for this process. A claim whose file was deleted (its inode then free
     /// for reuse by a new file) is stale and yields.

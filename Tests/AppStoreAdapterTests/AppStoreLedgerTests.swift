@@ -51,7 +51,7 @@ import Testing
         #expect(outcome.name == "granted" && outcome.receipt?.finished == true)
         #expect(outcome.receipt?.record.key == TransactionKey(store: .appStore, transactionID: purchase.transactionID))
         #expect(try await setup.fulfill(purchase, as: "p1").name == "alreadyFulfilled")
-        #expect(try setup.ledger.player("p1").balances == ["gems": 100])
+        await #expect(try setup.ledger.player("p1").balances == ["gems": 100])
         #expect(try await setup.fulfill(purchase, as: "p2").rejection?.reason == .accountMismatch)
     }
 
@@ -65,7 +65,7 @@ import Testing
         segments[2] = String(segments[2].reversed())
         tampered.payload = segments.joined(separator: ".")
         #expect(try await setup.ledger.fulfill(tampered).rejection?.reason == .unverified)
-        #expect(try setup.ledger.player("p1").balances.isEmpty)
+        await #expect(try setup.ledger.player("p1").balances.isEmpty)
     }
 
     @Test func refundNotificationsRevokeOnceAndReversalsRestore() async throws {
@@ -73,7 +73,7 @@ import Testing
         let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
         let purchase = try setup.buy("com.kibblestreet.td.remove_ads", for: "p1", type: .nonConsumable)
         _ = try await setup.fulfill(purchase, as: "p1")
-        #expect(try !setup.ledger.adsAllowed("p1", consent: true))
+        await #expect(try !setup.ledger.adsAllowed("p1", consent: true))
         setup.clock.advance(seconds: 60)
         _ = try setup.simulator.revoke(transactionID: purchase.transactionID)
         let refund = try setup.simulator.notification(type: .refund, transactionID: purchase.transactionID)
@@ -82,7 +82,7 @@ import Testing
             return
         }
         #expect(outcome.record?.disposition == .applied)
-        #expect(try setup.ledger.adsAllowed("p1", consent: true))
+        await #expect(try setup.ledger.adsAllowed("p1", consent: true))
         guard case .alreadyProcessed = try await processor.process(refund) else {
             Issue.record("the same notificationUUID must apply once")
             return
@@ -94,7 +94,7 @@ import Testing
             return
         }
         #expect(reversed.record?.disposition == .applied)
-        #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+        await #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
     }
 
     /// Apple delivers a restored non-consumable, or one on a new device, with a new
@@ -105,7 +105,7 @@ import Testing
         let first = try await setup.fulfill(purchase, as: "p1")
         #expect(first.name == "granted")
         #expect(first.receipt?.record.key == TransactionKey(store: .appStore, transactionID: purchase.transactionID))
-        #expect(try setup.ledger.player("p1").balances == ["gems": 1000])
+        await #expect(try setup.ledger.player("p1").balances == ["gems": 1000])
         let restored = try setup.simulator.restore(transactionID: purchase.transactionID)
         #expect(restored.transactionID != purchase.transactionID)
         #expect(restored.payload.originalTransactionID == purchase.transactionID)
@@ -114,8 +114,8 @@ import Testing
         #expect(again.receipt?.record.key == first.receipt?.record.key)
         let newDevice = try setup.simulator.restore(transactionID: restored.transactionID)
         #expect(try await setup.fulfill(newDevice, as: "p1").name == "alreadyFulfilled")
-        #expect(try setup.ledger.player("p1").balances == ["gems": 1000], "every new device would mint 1,000 gems")
-        #expect(try setup.ledger.player("p1").history.count == 1)
+        await #expect(try setup.ledger.player("p1").balances == ["gems": 1000], "every new device would mint 1,000 gems")
+        await #expect(try setup.ledger.player("p1").history.count == 1)
     }
 
     /// A purchase first reaches the ledger through a restore: keyed by its original, the
@@ -130,7 +130,7 @@ import Testing
         #expect(record.key.transactionID == purchase.transactionID)
         #expect(record.storeTransactionID == restored.transactionID)
         #expect(try await setup.fulfill(purchase, as: "p1").name == "alreadyFulfilled")
-        #expect(try setup.ledger.player("p1").balances == ["gems": 1000])
+        await #expect(try setup.ledger.player("p1").balances == ["gems": 1000])
     }
 
     /// A refund naming the restored delivery's `transactionId` takes back the original
@@ -151,8 +151,8 @@ import Testing
         }
         #expect(outcome.record?.disposition == .applied)
         #expect(outcome.record?.purchase == TransactionKey(store: .appStore, transactionID: purchase.transactionID))
-        #expect(try setup.ledger.player("p1").balances.isEmpty)
-        #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
+        await #expect(try setup.ledger.player("p1").balances.isEmpty)
+        await #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
         setup.clock.advance(seconds: 60)
         _ = try setup.simulator.revoke(transactionID: purchase.transactionID)
         let second = try setup.simulator.notification(type: .refund, transactionID: purchase.transactionID)
@@ -161,7 +161,7 @@ import Testing
             return
         }
         #expect(repeated.record?.disposition == .noChange)
-        #expect(try setup.ledger.player("p1").balances.isEmpty, "taken back once, not twice")
+        await #expect(try setup.ledger.player("p1").balances.isEmpty, "taken back once, not twice")
     }
 
     @Test func aForgedNestedTransactionIsRejectedAndChangesNothing() async throws {
@@ -175,7 +175,7 @@ import Testing
             return
         }
         #expect(error.status == .verificationFailure)
-        #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+        await #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
     }
 
     @Test func consumptionRequestsAreAnsweredFromTheLedgerAndOtherTypesLoggedOnce() async throws {
@@ -183,7 +183,7 @@ import Testing
         let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
         let purchase = try setup.buy("com.kibblestreet.td.gems.small", for: "p1")
         _ = try await setup.fulfill(purchase, as: "p1")
-        _ = try setup.ledger.apply(.spend(40, of: "gems", player: "p1", operationID: "s1"))
+        _ = try await setup.ledger.apply(.spend(40, of: "gems", player: "p1", operationID: "s1"))
         let request = try setup.simulator.notification(type: .consumptionRequest, transactionID: purchase.transactionID)
         guard case .consumptionRequest(let answer) = try await processor.process(request) else {
             Issue.record("a CONSUMPTION_REQUEST must be answered")
@@ -237,10 +237,10 @@ import Testing
         let report = try await ledger.restore(
             playerID: "p1", query: .answered(store: .test, transactions: [], authoritativeAsOf: listReadAt))
         #expect(report.revoked.isEmpty, "the App Store purchase is another store's; the pack came after the list")
-        #expect(try ledger.entitlements("p1").paidBy["remove_ads"]?.count == 2)
+        await #expect(try ledger.entitlements("p1").paidBy["remove_ads"]?.count == 2)
         let current = try await ledger.restore(
             playerID: "p1", query: .answered(store: .test, transactions: [], authoritativeAsOf: setup.clock.now()))
         #expect(current.revoked == [pack.key], "only the test store's own purchase, read after it")
-        #expect(try ledger.entitlements("p1").statuses["remove_ads"] == .owned, "the App Store purchase still pays")
+        await #expect(try ledger.entitlements("p1").statuses["remove_ads"] == .owned, "the App Store purchase still pays")
     }
 }

@@ -121,13 +121,13 @@ struct AppStoreNotificationFuzzBody: Sendable {
         try await seed(ledger)
         let text = try signedPayload(for: bytes)
         let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
-        let before = try state(of: ledger)
+        let before = try await state(of: ledger)
         let first = try await process(text, with: processor)
-        let after = try state(of: ledger)
+        let after = try await state(of: ledger)
         try checkBounds(after)
         let gems = after.balances["gems"] ?? 0
         let second = try await process(text, with: processor)
-        try expect(try state(of: ledger) == after, "a second delivery changed the ledger: \(first) then \(second)")
+        try await expect(try state(of: ledger) == after, "a second delivery changed the ledger: \(first) then \(second)")
         switch first {
         case .rejected(let error):
             try checkCodes(error)
@@ -187,12 +187,12 @@ struct AppStoreNotificationFuzzBody: Sendable {
         var refund: RefundState?
     }
 
-    private func state(of ledger: Ledger) throws -> LedgerState {
-        let player = try ledger.player(Self.playerID)
+    private func state(of ledger: Ledger) async throws -> LedgerState {
+        let player = try await ledger.player(Self.playerID)
         let key = TransactionKey(store: .appStore, transactionID: Self.transactionID)
         return LedgerState(
             balances: player.balances, inventory: player.inventory, entitlements: player.entitlements.map(\.entitlementID),
-            refund: try ledger.store.read { reader throws(LedgerError) in try reader.refundState(key) })
+            refund: try await ledger.store.read { reader throws(LedgerError) in try reader.refundState(key) })
     }
 
     private func checkBounds(_ state: LedgerState) throws {

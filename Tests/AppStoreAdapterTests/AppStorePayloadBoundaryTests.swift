@@ -133,7 +133,7 @@ import Testing
         let outcome = try await setup.ledger.fulfill(submission)
         #expect(outcome.rejection?.reason == .unverified)
         #expect(outcome.rejection?.message.contains("purchaseDate") == true)
-        #expect(try setup.ledger.player("p1").balances.isEmpty)
+        await #expect(try setup.ledger.player("p1").balances.isEmpty)
     }
 
     /// A refund whose nested transaction carries a date out of range is rejected, not recorded
@@ -156,7 +156,7 @@ import Testing
             #expect(error.payloadError == .dateOutOfRange(field: "revocationDate", milliseconds: .max))
             #expect(error.detail.hasPrefix("signedTransactionInfo: "))
         }
-        #expect(try setup.ledger.player("p1").balances == ["gems": 100])
+        await #expect(try setup.ledger.player("p1").balances == ["gems": 100])
     }
 
     /// Identifiers the ledger would refuse by throwing are refused as payload errors instead.

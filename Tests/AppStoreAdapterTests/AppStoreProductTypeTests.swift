@@ -36,7 +36,7 @@ import Testing
         let outcome = try await setup.fulfill(purchase, as: "p1")
         #expect(outcome.rejection?.reason == refused.reason, "\(outcome)")
         #expect(outcome.rejection?.message.contains(refused.type.storeProductType.rawValue) == true)
-        let player = try setup.ledger.player("p1")
+        let player = try await setup.ledger.player("p1")
         #expect(player.balances.isEmpty && player.entitlements.isEmpty && player.history.isEmpty)
     }
 
@@ -53,8 +53,8 @@ import Testing
         let setup = try Setup()
         #expect(try await setup.fulfill(setup.buy(Self.gems, for: "p1", type: .consumable), as: "p1").name == "granted")
         #expect(try await setup.fulfill(setup.buy(Self.removeAds, for: "p1", type: .nonConsumable), as: "p1").name == "granted")
-        #expect(try setup.ledger.player("p1").balances == ["gems": 100])
-        #expect(try !setup.ledger.adsAllowed("p1", consent: true))
+        await #expect(try setup.ledger.player("p1").balances == ["gems": 100])
+        await #expect(try !setup.ledger.adsAllowed("p1", consent: true))
     }
 
     /// Apple's mapping of its four names, and an unknown one kept raw.
@@ -81,7 +81,7 @@ import Testing
         let mismatched = SignedAppStoreTransaction(jws: try setup.simulator.sign(altered), payload: altered)
         #expect(try await setup.fulfill(mismatched, as: "p1").rejection?.reason == .productTypeMismatch)
         #expect(try await setup.fulfill(purchase, as: "p1").name == "alreadyFulfilled")
-        #expect(try setup.ledger.player("p1").balances == ["gems": 100])
+        await #expect(try setup.ledger.player("p1").balances == ["gems": 100])
     }
 
     /// A verifier that does not report a type (every store but the App Store) is unaffected.

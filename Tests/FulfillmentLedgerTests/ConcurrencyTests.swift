@@ -22,10 +22,10 @@ import Testing
         }
         #expect(names.filter { $0 == "granted" }.count == 1)
         #expect(names.filter { $0 == "alreadyFulfilled" }.count == Self.concurrentSubmissionCount - 1)
-        #expect(try harness.balance("p1", "gems") == 500)
-        #expect(try harness.purchaseCount("p1", "starter_bundle") == 1)
+        await #expect(try harness.balance("p1", "gems") == 500)
+        await #expect(try harness.purchaseCount("p1", "starter_bundle") == 1)
         _ = try await ledger.recover()
-        #expect(try harness.pendingFinishCount() == 0)
+        await #expect(try harness.pendingFinishCount() == 0)
         #expect(harness.testStore.isFinished(purchase.transactionID))
     }
 
@@ -38,7 +38,7 @@ import Testing
             for purchase in purchases { group.addTask { _ = try await ledger.fulfill(purchase) } }
             try await group.waitForAll()
         }
-        for player in 0..<4 { #expect(try harness.balance("p\(player)", "gems") == 800) }
+        for player in 0..<4 { await #expect(try harness.balance("p\(player)", "gems") == 800) }
     }
 
     /// Group commit: 64 callers, some of whose grants fail inside the (possibly shared)
@@ -67,12 +67,12 @@ import Testing
         }
         #expect(failed.count == 5)
         for submission in failed {
-            let record = try harness.ledger.store.read { reader throws(LedgerError) in try reader.transaction(submission.key) }
+            let record = try await harness.ledger.store.read { reader throws(LedgerError) in try reader.transaction(submission.key) }
             #expect(record == nil, "the failed grant left nothing behind")
         }
         for purchase in failed { #expect(try await ledger.fulfill(purchase).name == "granted") }
         for purchase in purchases { #expect(try await ledger.fulfill(purchase).name == "alreadyFulfilled") }
-        for player in 0..<8 { #expect(try harness.balance("p\(player)", "gems") == 800) }
-        #expect(try harness.pendingFinishCount() == 0)
+        for player in 0..<8 { await #expect(try harness.balance("p\(player)", "gems") == 800) }
+        await #expect(try harness.pendingFinishCount() == 0)
     }
 }

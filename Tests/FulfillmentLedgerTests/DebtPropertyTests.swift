@@ -36,8 +36,8 @@ import Testing
             random = SplitMix64(seed: seed)
         }
 
-        func balance() throws -> Int64 { try harness.balance("p1", "gems") }
-        func debt() throws -> Int64 { max(0, -(try balance())) }
+        func balance() async throws -> Int64 { try await harness.balance("p1", "gems") }
+        func debt() async throws -> Int64 { await max(0, -(try balance())) }
 
         func buy() async throws {
             let product = random.chance(50) ? "test.gems_small" : "test.gems_large"
@@ -48,50 +48,50 @@ import Testing
             purchases.append(Purchase(submission: submission))
         }
 
-        func spend() throws {
-            let balance = try self.balance()
+        func spend() async throws {
+            let balance = try await self.balance()
             guard balance > 0 else { return }
             let amount = Int64(1 + random.below(Int(min(balance, 2_000))))
             events += 1
-            let outcome = try harness.ledger.apply(.spend(amount, of: "gems", player: "p1", operationID: "s\(events)"))
+            let outcome = try await harness.ledger.apply(.spend(amount, of: "gems", player: "p1", operationID: "s\(events)"))
             if case .applied = outcome { expected -= amount }
         }
 
         /// Refunds some or all remaining units of purchase `index`; checks debt never falls.
-        func refund(_ index: Int, everything: Bool) throws {
+        func refund(_ index: Int, everything: Bool) async throws {
             let purchase = purchases[index]
             let remaining = purchase.submission.quantity - purchase.refundedUnits
             guard remaining > 0 else { return }
             let units = everything ? remaining : 1 + random.below(remaining)
-            let debtBefore = try debt()
+            let debtBefore = try await debt()
             events += 1
             harness.clock.advance(seconds: 1)
             let event = RevocationEvent(
                 eventID: "r\(events)", store: .test, transactionID: purchase.submission.transactionID,
                 kind: units == purchase.submission.quantity ? .fullRefund : .partialRefund,
                 quantity: units == purchase.submission.quantity ? nil : units, eventDate: harness.clock.now())
-            let record = try #require(try harness.ledger.applyRevocation(event).record)
+            let record = try await #require(try harness.ledger.applyRevocation(event).record)
             expected += record.effect.filter { $0.kind == .currency }.map(\.quantity).reduce(0, +)
             purchases[index].refundedUnits += units
             purchases[index].reversible = true
-            #expect(try debt() >= debtBefore, "a refund lowered the debt from \(debtBefore)")
+            await #expect(try debt() >= debtBefore, "a refund lowered the debt from \(debtBefore)")
         }
 
-        func reverse(_ index: Int) throws {
+        func reverse(_ index: Int) async throws {
             guard purchases[index].reversible else { return }
             events += 1
             harness.clock.advance(seconds: 1)
             let event = RevocationEvent(
                 eventID: "v\(events)", store: .test, transactionID: purchases[index].submission.transactionID,
                 kind: .refundReversed, eventDate: harness.clock.now())
-            let record = try #require(try harness.ledger.applyRevocation(event).record)
+            let record = try await #require(try harness.ledger.applyRevocation(event).record)
             expected += record.effect.filter { $0.kind == .currency }.map(\.quantity).reduce(0, +)
             purchases[index].refundedUnits = 0
             purchases[index].reversible = false
         }
 
-        func checkBalance() throws {
-            #expect(try balance() == expected, "the balance left the grants, spends, refunds and reversals")
+        func checkBalance() async throws {
+            await #expect(try balance() == expected, "the balance left the grants, spends, refunds and reversals")
         }
     }
 
@@ -103,25 +103,25 @@ import Testing
             for _ in 0..<(1 + run.random.below(Self.stepCountMax)) {
                 switch run.random.below(10) {
                 case 0..<4: try await run.buy()
-                case 4..<6: try run.spend()
-                case 6..<9: if !run.purchases.isEmpty { try run.refund(run.random.below(run.purchases.count), everything: run.random.chance(50)) }
-                default: if !run.purchases.isEmpty { try run.reverse(run.random.below(run.purchases.count)) }
+                case 4..<6: try await run.spend()
+                case 6..<9: if !run.purchases.isEmpty { try await run.refund(run.random.below(run.purchases.count), everything: run.random.chance(50)) }
+                default: if !run.purchases.isEmpty { try await run.reverse(run.random.below(run.purchases.count)) }
                 }
-                try run.checkBalance()
+                try await run.checkBalance()
             }
             // Phase 2: from a checkpoint, buy and spend, then refund everything bought since.
             let checkpoint = run.purchases.count
-            let debtAtCheckpoint = try run.debt()
+            let debtAtCheckpoint = try await run.debt()
             for _ in 0..<(1 + run.random.below(Self.stepCountMax)) {
-                if run.random.chance(60) { try await run.buy() } else { try run.spend() }
-                try run.checkBalance()
+                if run.random.chance(60) { try await run.buy() } else { try await run.spend() }
+                try await run.checkBalance()
             }
             for index in (checkpoint..<run.purchases.count).shuffled(using: &run.random) {
-                if run.random.chance(30) { try run.refund(index, everything: false) }
-                try run.refund(index, everything: true)
-                try run.checkBalance()
+                if run.random.chance(30) { try await run.refund(index, everything: false) }
+                try await run.refund(index, everything: true)
+                try await run.checkBalance()
             }
-            #expect(
+            await #expect(
                 try run.debt() >= debtAtCheckpoint,
                 "seed \(seed): refunding everything bought since left less debt than \(debtAtCheckpoint)")
         }

@@ -37,10 +37,10 @@ import Testing
         let harness = try Self.harness(kind)
         let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
-        _ = try harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "spent"))
+        _ = try await harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "spent"))
         harness.clock.advance(seconds: 1)
-        _ = try harness.ledger.applyRevocation(Self.refund("r-large", large, at: harness.clock.now()))
-        #expect(try harness.ledger.player("p1").debts == ["gems": 1200])
+        _ = try await harness.ledger.applyRevocation(Self.refund("r-large", large, at: harness.clock.now()))
+        await #expect(try harness.ledger.player("p1").debts == ["gems": 1200])
         var packs: [TransactionSubmission] = []
         for _ in 0..<12 {
             let pack = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
@@ -48,13 +48,13 @@ import Testing
             #expect(record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 100, debtRepaid: 100)])
             packs.append(pack)
         }
-        #expect(try harness.ledger.player("p1").debts.isEmpty)
+        await #expect(try harness.ledger.player("p1").debts.isEmpty)
         for (index, pack) in packs.enumerated() {
             harness.clock.advance(seconds: 1)
-            let outcome = try harness.ledger.applyRevocation(Self.refund("r\(index)", pack, at: harness.clock.now()))
+            let outcome = try await harness.ledger.applyRevocation(Self.refund("r\(index)", pack, at: harness.clock.now()))
             #expect(outcome.record?.effect == [GrantLine(kind: .currency, id: "gems", quantity: -100)])
         }
-        let player = try harness.ledger.player("p1")
+        let player = try await harness.ledger.player("p1")
         #expect(player.balances == ["gems": -1200] && player.debts == ["gems": 1200])
         #expect(player.flags.isEmpty, "nothing was floored: every pack only paid debt")
     }
@@ -66,20 +66,20 @@ import Testing
         let harness = try Self.harness(kind)
         let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
-        _ = try harness.ledger.apply(.spend(1150, of: "gems", player: "p1", operationID: "s1"))
+        _ = try await harness.ledger.apply(.spend(1150, of: "gems", player: "p1", operationID: "s1"))
         harness.clock.advance(seconds: 1)
-        _ = try harness.ledger.applyRevocation(Self.refund("r-large", large, at: harness.clock.now()))
-        #expect(try harness.balance("p1", "gems") == -1150)
-        _ = try harness.ledger.apply(.grant(1100, of: "gems", player: "p1", operationID: "g1"))
+        _ = try await harness.ledger.applyRevocation(Self.refund("r-large", large, at: harness.clock.now()))
+        await #expect(try harness.balance("p1", "gems") == -1150)
+        _ = try await harness.ledger.apply(.grant(1100, of: "gems", player: "p1", operationID: "g1"))
         // Debt 50; the pack repays it and leaves 50; 20 of those are spent.
         let pack = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(pack)
-        _ = try harness.ledger.apply(.spend(20, of: "gems", player: "p1", operationID: "s2"))
+        _ = try await harness.ledger.apply(.spend(20, of: "gems", player: "p1", operationID: "s2"))
         harness.clock.advance(seconds: 1)
-        let outcome = try harness.ledger.applyRevocation(Self.refund("r-pack", pack, at: harness.clock.now()))
+        let outcome = try await harness.ledger.applyRevocation(Self.refund("r-pack", pack, at: harness.clock.now()))
         #expect(outcome.record?.effect == [GrantLine(kind: .currency, id: "gems", quantity: -80)])
-        #expect(try harness.balance("p1", "gems") == -50, "the 50 of debt the pack repaid is owed again")
-        let flag = try #require(try harness.ledger.player("p1").flags.first)
+        await #expect(try harness.balance("p1", "gems") == -50, "the 50 of debt the pack repaid is owed again")
+        let flag = try await #require(try harness.ledger.player("p1").flags.first)
         #expect(flag.flag == "refundFloored" && flag.detail.contains("took 80 of 100 gems; the other 20"))
     }
 
@@ -89,20 +89,20 @@ import Testing
         let harness = try Self.harness(kind)
         let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
-        _ = try harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "s1"))
+        _ = try await harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "s1"))
         harness.clock.advance(seconds: 1)
-        _ = try harness.ledger.applyRevocation(Self.refund("r-large", large, at: harness.clock.now()))
-        _ = try harness.ledger.apply(.grant(1000, of: "gems", player: "p1", operationID: "g1"))
+        _ = try await harness.ledger.applyRevocation(Self.refund("r-large", large, at: harness.clock.now()))
+        _ = try await harness.ledger.apply(.grant(1000, of: "gems", player: "p1", operationID: "g1"))
         // Debt 200; three packs (300 gems) repay it and leave 100, which is spent.
         let packs = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 3)
         let record = try #require(try await harness.ledger.fulfill(packs).receipt?.record)
         #expect(record.grants.first?.debtRepaid == 200)
-        _ = try harness.ledger.apply(.spend(100, of: "gems", player: "p1", operationID: "s2"))
+        _ = try await harness.ledger.apply(.spend(100, of: "gems", player: "p1", operationID: "s2"))
         var balances: [Int64] = []
         for unit in 1...3 {
             harness.clock.advance(seconds: 1)
-            _ = try harness.ledger.applyRevocation(Self.refund("p\(unit)", packs, at: harness.clock.now(), quantity: 1))
-            balances.append(try harness.balance("p1", "gems"))
+            _ = try await harness.ledger.applyRevocation(Self.refund("p\(unit)", packs, at: harness.clock.now(), quantity: 1))
+            await balances.append(try harness.balance("p1", "gems"))
         }
         // floor(200 x 1/3) = 66, then 133 - 66 = 67, then 200 - 133 = 67: 200 in all.
         #expect(balances == [-66, -133, -200])
@@ -116,11 +116,11 @@ import Testing
         let coins = harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(gems)
         _ = try await harness.ledger.fulfill(coins)
-        _ = try harness.ledger.apply(.spend(1000, of: "gems", player: "p1", operationID: "s1"))
+        _ = try await harness.ledger.apply(.spend(1000, of: "gems", player: "p1", operationID: "s1"))
         harness.clock.advance(seconds: 1)
-        _ = try harness.ledger.applyRevocation(Self.refund("r1", gems, at: harness.clock.now()))
-        try harness.ledger.resetPlayer("p1")
-        #expect(try harness.ledger.player("p1").balances == ["gems": -1000])
+        _ = try await harness.ledger.applyRevocation(Self.refund("r1", gems, at: harness.clock.now()))
+        try await harness.ledger.resetPlayer("p1")
+        await #expect(try harness.ledger.player("p1").balances == ["gems": -1000])
     }
 
     /// Decided: after refund, Reset Game, then reversal, the reset wins for progress. The
@@ -133,22 +133,22 @@ import Testing
         let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         for purchase in [gems, bundle, pack] { _ = try await harness.ledger.fulfill(purchase) }
-        _ = try harness.ledger.apply(.spend(2600, of: "gems", player: "p1", operationID: "s1"))
+        _ = try await harness.ledger.apply(.spend(2600, of: "gems", player: "p1", operationID: "s1"))
         // 2,700 gems were granted and 2,600 spent: refunding the large chest leaves 1,100 owed.
         harness.clock.advance(seconds: 1)
         for (id, purchase) in [("r-gems", gems), ("r-bundle", bundle), ("r-pack", pack)] {
-            _ = try harness.ledger.applyRevocation(Self.refund(id, purchase, at: harness.clock.now()))
+            _ = try await harness.ledger.applyRevocation(Self.refund(id, purchase, at: harness.clock.now()))
         }
         harness.clock.advance(seconds: 1)
-        try harness.ledger.resetPlayer("p1")
+        try await harness.ledger.resetPlayer("p1")
         harness.clock.advance(seconds: 1)
         for (id, purchase) in [("v-gems", gems), ("v-bundle", bundle), ("v-pack", pack)] {
             let reversal = RevocationEvent(
                 eventID: id, store: .test, transactionID: purchase.transactionID, kind: .refundReversed,
                 eventDate: harness.clock.now())
-            _ = try harness.ledger.applyRevocation(reversal)
+            _ = try await harness.ledger.applyRevocation(reversal)
         }
-        let player = try harness.ledger.player("p1")
+        let player = try await harness.ledger.player("p1")
         #expect(player.balances.isEmpty, "the debt the refunds left is cancelled, nothing more: \(player.balances)")
         #expect(player.inventory.isEmpty, "the reset cleared the bundle's items")
         #expect(player.entitlements.map(\.entitlementID) == ["remove_ads"])
@@ -161,12 +161,12 @@ import Testing
         let harness = try Self.harness(kind)
         let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         _ = try await harness.ledger.fulfill(bundle)
-        _ = try harness.ledger.apply(
+        _ = try await harness.ledger.apply(
             EconomyOperation(
                 operationID: "use", playerID: "p1", direction: .spend, asset: .item, assetID: "revive_token", amount: 2))
         harness.clock.advance(seconds: 1)
-        _ = try harness.ledger.applyRevocation(Self.refund("r1", bundle, at: harness.clock.now()))
-        let flags = try harness.ledger.player("p1").flags
+        _ = try await harness.ledger.applyRevocation(Self.refund("r1", bundle, at: harness.clock.now()))
+        let flags = try await harness.ledger.player("p1").flags
         #expect(flags.contains { $0.detail.contains("took 1 of 3 revive_token") })
     }
 }

@@ -9,16 +9,16 @@ import Testing
     func spendBeyondTheBalanceFailsCleanly(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         _ = try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1"))
-        let before = try harness.progress("p1")
-        let outcome = try harness.ledger.apply(.spend(101, of: "gems", player: "p1", operationID: "op-1"))
+        let before = try await harness.progress("p1")
+        let outcome = try await harness.ledger.apply(.spend(101, of: "gems", player: "p1", operationID: "op-1"))
         guard case .rejected(let reason, _) = outcome else {
             Issue.record("expected a rejection, got \(outcome)")
             return
         }
         #expect(reason == .insufficientFunds)
-        #expect(try harness.progress("p1") == before)
+        await #expect(try harness.progress("p1") == before)
         // The same ID may be used again once the spend is affordable: nothing was stored.
-        guard case .applied(let record) = try harness.ledger.apply(.spend(40, of: "gems", player: "p1", operationID: "op-1"))
+        guard case .applied(let record) = try await harness.ledger.apply(.spend(40, of: "gems", player: "p1", operationID: "op-1"))
         else {
             Issue.record("the affordable spend should apply")
             return
@@ -27,29 +27,29 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func operationsAreIdempotentByID(kind: StoreKind) throws {
+    func operationsAreIdempotentByID(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         let grant = EconomyOperation.grant(250, of: "coins", player: "p1", operationID: "quest-7")
-        guard case .applied = try harness.ledger.apply(grant) else {
+        guard case .applied = try await harness.ledger.apply(grant) else {
             Issue.record("first grant should apply")
             return
         }
-        guard case .alreadyApplied(let record) = try harness.ledger.apply(grant) else {
+        guard case .alreadyApplied(let record) = try await harness.ledger.apply(grant) else {
             Issue.record("second grant should be alreadyApplied")
             return
         }
         #expect(record.balanceAfter == 250)
-        #expect(try harness.balance("p1", "coins") == 250)
+        await #expect(try harness.balance("p1", "coins") == 250)
         let conflicting = EconomyOperation.grant(999, of: "coins", player: "p1", operationID: "quest-7")
-        guard case .rejected(.conflictOperation, _) = try harness.ledger.apply(conflicting) else {
+        guard case .rejected(.conflictOperation, _) = try await harness.ledger.apply(conflicting) else {
             Issue.record("reusing an ID with other parameters must be rejected")
             return
         }
-        #expect(try harness.balance("p1", "coins") == 250)
+        await #expect(try harness.balance("p1", "coins") == 250)
     }
 
     @Test(arguments: StoreKind.allCases)
-    func invalidOperationsAreRejected(kind: StoreKind) throws {
+    func invalidOperationsAreRejected(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         let cases: [(EconomyOperation, OperationRejectionReason)] = [
             (.grant(0, of: "coins", player: "p1", operationID: "a"), .invalidAmount),
@@ -67,13 +67,13 @@ import Testing
             ),
         ]
         for (operation, expected) in cases {
-            guard case .rejected(let reason, _) = try harness.ledger.apply(operation) else {
+            guard case .rejected(let reason, _) = try await harness.ledger.apply(operation) else {
                 Issue.record("\(operation) should be rejected")
                 continue
             }
             #expect(reason == expected)
         }
-        #expect(try harness.progress("p1") == Progress(balances: [:], inventory: [:], entitlements: [], transactionCount: 0))
+        await #expect(try harness.progress("p1") == Progress(balances: [:], inventory: [:], entitlements: [], transactionCount: 0))
     }
 
     /// A retried operation applied before a catalog reload answers `alreadyApplied`, even
@@ -83,7 +83,7 @@ import Testing
         let harness = try LedgerHarness(kind)
         _ = try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1"))
         let spend = EconomyOperation.spend(100, of: "coins", player: "p1", operationID: "buy-tower")
-        guard case .applied = try harness.ledger.apply(spend) else {
+        guard case .applied = try await harness.ledger.apply(spend) else {
             Issue.record("the first spend applies")
             return
         }
@@ -93,12 +93,12 @@ import Testing
             with: #"    { "id": "stars", "name": "Stars", "description": "Unused." }"#
         ).replacingOccurrences(of: #""id": "coins""#, with: #""id": "stars""#)
         harness.ledger.replaceCatalog(try CatalogLoader.parse(Array(withoutCoins.utf8)))
-        guard case .alreadyApplied = try harness.ledger.apply(spend) else {
+        guard case .alreadyApplied = try await harness.ledger.apply(spend) else {
             Issue.record("a replay is alreadyApplied before any catalog check")
             return
         }
         let fresh = EconomyOperation.spend(100, of: "coins", player: "p1", operationID: "another")
-        guard case .rejected(.unknownAsset, _) = try harness.ledger.apply(fresh) else {
+        guard case .rejected(.unknownAsset, _) = try await harness.ledger.apply(fresh) else {
             Issue.record("a new operation on an asset the catalog lost is refused")
             return
         }
@@ -106,12 +106,12 @@ import Testing
 
     /// An invalid player ID is refused, never reported `unknown` (a fail-open entitlement
     /// would then read as owned on a healthy ledger).
-    @Test func invalidPlayerIDsAreRefusedNotUnknown() throws {
+    @Test func invalidPlayerIDsAreRefusedNotUnknown() async throws {
         let harness = try LedgerHarness(.memory)
         for playerID in ["", String(repeating: "p", count: 257)] {
-            #expect(throws: LedgerError.self) { try harness.ledger.entitlementSnapshot(playerID) }
-            #expect(throws: LedgerError.self) { try harness.ledger.adsAllowed(playerID, consent: true) }
+            await #expect(throws: LedgerError.self) { try await harness.ledger.entitlementSnapshot(playerID) }
+            await #expect(throws: LedgerError.self) { try await harness.ledger.adsAllowed(playerID, consent: true) }
         }
-        #expect(try harness.ledger.entitlementSnapshot("p1").statuses["remove_ads"] == .notOwned)
+        await #expect(try harness.ledger.entitlementSnapshot("p1").statuses["remove_ads"] == .notOwned)
     }
 }

@@ -21,27 +21,27 @@ import Testing
     func quantityCountsAgainstTheLimit(kind: StoreKind) async throws {
         let harness = try Self.harness(kind)
         let ledger = harness.ledger
-        #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 3) == .eligible)
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 3) == .eligible)
         let resetsAt = PurchasePeriod.nextWeekStart(after: harness.clock.now())
-        #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 4)
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 4)
             == .limitReached(limit: Self.weekly, count: 0, resetsAt: resetsAt))
 
         let two = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", quantity: 2)
         #expect(try await ledger.fulfill(two).name == "granted")
-        #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer") == .eligible, "the default quantity is 1")
-        #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 1) == .eligible)
-        #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 2)
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer") == .eligible, "the default quantity is 1")
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 1) == .eligible)
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 2)
             == .limitReached(limit: Self.weekly, count: 2, resetsAt: resetsAt))
-        #expect(try ledger.eligibility(playerID: "p2", productID: "weekly_offer", quantity: 3) == .eligible, "counts are per player")
+        await #expect(try ledger.eligibility(playerID: "p2", productID: "weekly_offer", quantity: 3) == .eligible, "counts are per player")
 
         // Limits govern the next purchase only: a paid quantity above what is left is granted in full.
         let ten = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", quantity: 10)
         #expect(try await ledger.fulfill(ten).name == "granted")
-        #expect(try harness.balance("p1", "gems") == 12 * 300)
-        #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 1)
+        await #expect(try harness.balance("p1", "gems") == 12 * 300)
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 1)
             == .limitReached(limit: Self.weekly, count: 12, resetsAt: resetsAt))
         harness.clock.advance(seconds: 7 * 86_400)
-        #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 3) == .eligible, "a new week")
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 3) == .eligible, "a new week")
     }
 
     /// Quantities and the answer: consumables allow 1 to `quantityMax` (100), non-consumables 1.
@@ -63,7 +63,7 @@ import Testing
     func invalidQuantityIsRefusedBeforePayment(index: Int) async throws {
         let (productID, quantity, answer) = Self.quantities[index]
         let harness = try Self.harness(.memory)
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: productID, quantity: quantity) == answer)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: productID, quantity: quantity) == answer)
         guard productID != "no_such_product" else { return }
         // The same quantity through the store: eligibility's bounds are the pipeline's.
         let purchase = harness.testStore.purchase(storeProductID: "test.\(productID)", playerID: "p1", quantity: quantity)
@@ -79,20 +79,20 @@ import Testing
     func quantityIsCheckedBeforeOwnership() async throws {
         let harness = try Self.harness(.sqlite)
         #expect(try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")).name == "granted")
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads", quantity: 2)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads", quantity: 2)
             == .invalidQuantity(quantity: 2, quantityMax: 1))
     }
 
     @Test("quantityMax comes from the ledger's configuration")
-    func configuredQuantityMax() throws {
+    func configuredQuantityMax() async throws {
         var configuration = LedgerConfiguration.sandbox
         configuration.quantityMax = 5
         let testStore = TestStore()
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: InMemoryLedgerStore(), verifier: testStore.verifier,
             finisher: testStore, configuration: configuration)
-        #expect(try ledger.eligibility(playerID: "p1", productID: "gems_small", quantity: 5) == .eligible)
-        #expect(try ledger.eligibility(playerID: "p1", productID: "gems_small", quantity: 6) == .invalidQuantity(quantity: 6, quantityMax: 5))
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "gems_small", quantity: 5) == .eligible)
+        await #expect(try ledger.eligibility(playerID: "p1", productID: "gems_small", quantity: 6) == .invalidQuantity(quantity: 6, quantityMax: 5))
     }
 }

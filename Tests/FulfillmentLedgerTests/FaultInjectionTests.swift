@@ -24,20 +24,20 @@ import Testing
         #expect(harness.faults.firedCount(point) == 1)
 
         // Nothing partial: no currency, no item, no count, no ledger row, no outbox row.
-        #expect(try harness.progress("p1") == Self.empty)
-        #expect(try harness.purchaseCount("p1", "starter_bundle") == 0)
-        #expect(try harness.pendingFinishCount() == 0)
+        await #expect(try harness.progress("p1") == Self.empty)
+        await #expect(try harness.purchaseCount("p1", "starter_bundle") == 0)
+        await #expect(try harness.pendingFinishCount() == 0)
         #expect(!harness.testStore.isFinished(purchase.transactionID), "the platform transaction must stay unfinished")
         #expect(harness.testStore.finishCallCount(purchase.transactionID) == 0)
 
         // The platform still reports it unfinished, so recovery re-submits it: exactly one grant.
         let report = try await harness.ledger.recover()
         #expect(report.resubmitted[purchase.key]?.name == "granted")
-        #expect(try harness.progress("p1") == Self.bundleProgress)
+        await #expect(try harness.progress("p1") == Self.bundleProgress)
         #expect(harness.testStore.isFinished(purchase.transactionID))
         #expect(try await harness.ledger.fulfill(purchase).name == "alreadyFulfilled")
-        #expect(try harness.progress("p1") == Self.bundleProgress)
-        #expect(try harness.purchaseCount("p1", "starter_bundle") == 1)
+        await #expect(try harness.progress("p1") == Self.bundleProgress)
+        await #expect(try harness.purchaseCount("p1", "starter_bundle") == 1)
     }
 
     @Test(arguments: StoreKind.allCases, afterCommitPoints)
@@ -50,17 +50,17 @@ import Testing
         #expect(outcome.name == "granted")
         #expect(!receipt.finished)
         #expect(receipt.finishError == LedgerError.injectedFault(point).description)
-        #expect(try harness.progress("p1") == Self.bundleProgress, "the grant and the ledger row are kept")
-        #expect(try harness.pendingFinishCount() == 1)
+        await #expect(try harness.progress("p1") == Self.bundleProgress, "the grant and the ledger row are kept")
+        await #expect(try harness.pendingFinishCount() == 1)
 
         // The retry calls finish only: no second grant.
         let retry = try await harness.ledger.fulfill(purchase)
         #expect(retry.name == "alreadyFulfilled")
         #expect(retry.receipt?.finished == true)
-        #expect(try harness.progress("p1") == Self.bundleProgress)
-        #expect(try harness.pendingFinishCount() == 0)
+        await #expect(try harness.progress("p1") == Self.bundleProgress)
+        await #expect(try harness.pendingFinishCount() == 0)
         #expect(harness.testStore.isFinished(purchase.transactionID))
-        #expect(try harness.ledger.player("p1").history.first?.finishedAt != nil)
+        await #expect(try harness.ledger.player("p1").history.first?.finishedAt != nil)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -74,13 +74,13 @@ import Testing
         let failedAgain = try await harness.ledger.recover()
         #expect(failedAgain.finishesFailed[purchase.key] != nil)
         #expect(failedAgain.resubmitted[purchase.key]?.receipt?.finished == false)
-        let pending = try harness.ledger.store.read { reader throws(LedgerError) in try reader.pendingFinish(purchase.key) }
+        let pending = try await harness.ledger.store.read { reader throws(LedgerError) in try reader.pendingFinish(purchase.key) }
         #expect(pending?.attemptCount == 3)
         #expect(pending?.lastError?.contains("outage") == true)
         let report = try await harness.ledger.recover()
         #expect(report.finishesSucceeded == [purchase.key])
         #expect(report.isClean)
-        #expect(try harness.balance("p1", "coins") == 5_000)
+        await #expect(try harness.balance("p1", "coins") == 5_000)
         #expect(harness.testStore.finishCallCount(purchase.transactionID) == 4)
     }
 
@@ -92,7 +92,7 @@ import Testing
         await #expect(throws: LedgerError.verifierUnavailable("test store outage")) {
             _ = try await harness.ledger.fulfill(purchase)
         }
-        #expect(try harness.progress("p1") == Self.empty)
+        await #expect(try harness.progress("p1") == Self.empty)
         #expect(try await harness.ledger.fulfill(purchase).name == "granted")
     }
 
@@ -106,7 +106,7 @@ import Testing
         #expect(!report.isClean)
         let second = try await harness.ledger.recover()
         #expect(second.isClean)
-        #expect(try harness.balance("p1", "gems") == 100)
+        await #expect(try harness.balance("p1", "gems") == 100)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -117,6 +117,6 @@ import Testing
         harness.faults.arm(.betweenRewards, .error, skipCount: 1)
         await #expect(throws: LedgerError.injectedFault(.betweenRewards)) { _ = try await harness.ledger.fulfill(purchase) }
         #expect(harness.faults.hitCount(.betweenRewards) == 2)
-        #expect(try harness.progress("p1") == Self.empty)
+        await #expect(try harness.progress("p1") == Self.empty)
     }
 }

@@ -222,13 +222,13 @@ struct HostileInputTests {
     /// Fails the test if anything was granted or recorded for `player`.
     static func expectNothingGranted(
         _ ledger: Ledger, player: String = "p1", sourceLocation: SourceLocation = #_sourceLocation
-    ) throws {
-        let snapshot = try ledger.player(player)
+    ) async throws {
+        let snapshot = try await ledger.player(player)
         #expect(snapshot.balances.isEmpty, sourceLocation: sourceLocation)
         #expect(snapshot.inventory.isEmpty, sourceLocation: sourceLocation)
         #expect(snapshot.entitlements.isEmpty, sourceLocation: sourceLocation)
         #expect(snapshot.history.isEmpty, sourceLocation: sourceLocation)
-        let sales = try ledger.store.read { reader throws(LedgerError) in try reader.saleCountsByProduct(limit: 100) }
+        let sales = try await ledger.store.read { reader throws(LedgerError) in try reader.saleCountsByProduct(limit: 100) }
         #expect(sales.isEmpty, sourceLocation: sourceLocation)
     }
 
@@ -278,7 +278,7 @@ struct HostileInputTests {
         let ledger = try Self.makeLedger()
         let outcome = try await ledger.fulfill(Self.submission(payload: payload))
         #expect(outcome.rejection?.reason == .unverified, "\(name): \(outcome)")
-        try Self.expectNothingGranted(ledger)
+        try await Self.expectNothingGranted(ledger)
     }
 
     @Test(
@@ -320,7 +320,7 @@ struct HostileInputTests {
             #expect(message.contains(field))
             #expect(error.description.count < 200, "the message must not echo the 10 MB value")
         }
-        try Self.expectNothingGranted(ledger)
+        try await Self.expectNothingGranted(ledger)
     }
 
     /// Verified documents with a hostile value, and the rejection each must get.
@@ -353,7 +353,7 @@ struct HostileInputTests {
         #expect(decoded.quantity == document.quantity && decoded.state == document.state)
         let outcome = try await ledger.fulfill(document.submission())
         #expect(outcome.rejection?.reason == reason, "\(name): \(outcome)")
-        try Self.expectNothingGranted(ledger)
+        try await Self.expectNothingGranted(ledger)
     }
 
     // MARK: - Revocation events
@@ -376,32 +376,32 @@ struct HostileInputTests {
         let purchase = TestStoreTransaction(
             transactionID: "t1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
         #expect(try await ledger.fulfill(purchase.submission()).rejection == nil)
-        let before = try ledger.player("p1")
+        let before = try await ledger.player("p1")
 
         let event = RevocationEvent(
             eventID: "e1", store: .test, transactionID: "t1", kind: kind, quantity: quantity, eventDate: Self.eventDate)
-        let outcome = try ledger.applyRevocation(event)
+        let outcome = try await ledger.applyRevocation(event)
         #expect(outcome.rejection?.reason == reason, "\(name): \(outcome)")
-        let after = try ledger.player("p1")
+        let after = try await ledger.player("p1")
         #expect(after.balances == before.balances && after.history == before.history)
-        #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
+        await #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
     }
 
     @Test("a 10 MB event or transaction ID is a typed invalidArgument, and nothing is recorded")
-    func tenMegabyteEventIdentifiers() throws {
+    func tenMegabyteEventIdentifiers() async throws {
         let huge = String(repeating: "e", count: Self.tenMegabytes)
         let ledger = try Self.makeLedger()
         for event in [
             RevocationEvent(eventID: huge, store: .test, transactionID: "t1", kind: .fullRefund, eventDate: Self.eventDate),
             RevocationEvent(eventID: "e1", store: .test, transactionID: huge, kind: .fullRefund, eventDate: Self.eventDate),
         ] {
-            let error = try #require(#expect(throws: LedgerError.self) { _ = try ledger.applyRevocation(event) })
+            let error = try #require(await #expect(throws: LedgerError.self) { _ = try await ledger.applyRevocation(event) })
             guard case .invalidArgument = error else {
                 Issue.record("expected invalidArgument, got \(error)")
                 continue
             }
         }
-        #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
+        await #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
     }
 
     @Test("a refund or a purchase for an unknown store is refused before anything is looked up")
@@ -410,13 +410,13 @@ struct HostileInputTests {
         let event = RevocationEvent(
             eventID: "e1", store: PlatformStore(rawValue: "steam"), transactionID: "t1", kind: .fullRefund,
             eventDate: Self.eventDate)
-        #expect(throws: LedgerError.self) { _ = try ledger.applyRevocation(event) }
+        await #expect(throws: LedgerError.self) { _ = try await ledger.applyRevocation(event) }
         var document = TestStoreTransaction(
             transactionID: "t1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
         document.store = PlatformStore(rawValue: "steam")
         await #expect(throws: LedgerError.self) { _ = try await ledger.fulfill(document.submission()) }
-        #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
-        try Self.expectNothingGranted(ledger)
+        await #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
+        try await Self.expectNothingGranted(ledger)
     }
 
     // MARK: - Date round trips (fuzzing finding)

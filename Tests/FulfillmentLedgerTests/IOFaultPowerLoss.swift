@@ -87,16 +87,16 @@ struct IOFaultPowerLoss {
     /// What the reopened ledger holds: which of `granted` survive, and each player's holdings.
     static func survey(
         _ ledger: Ledger, granted: [TransactionRecord]
-    ) throws(LedgerError) -> (survivors: [TransactionRecord], holdings: [String: IOFaultHoldings]) {
+    ) async throws(LedgerError) -> (survivors: [TransactionRecord], holdings: [String: IOFaultHoldings]) {
         var survivors: [TransactionRecord] = []
         for record in granted {
             let key = record.key
-            if try ledger.store.read({ reader throws(LedgerError) in try reader.transaction(key) }) != nil {
+            if try await ledger.store.read({ reader throws(LedgerError) in try reader.transaction(key) }) != nil {
                 survivors.append(record)
             }
         }
         var holdings: [String: IOFaultHoldings] = [:]
-        for player in players { holdings[player] = IOFaultHoldings(holding: try ledger.player(player)) }
+        for player in players { holdings[player] = await IOFaultHoldings(holding: try ledger.player(player)) }
         return (survivors, holdings)
     }
 }

@@ -211,16 +211,16 @@ extension IOFaultTests {
         check: ([TransactionRecord]) -> Void
     ) async throws -> (survived: Int, lostForGood: Int) {
         let ledger = try scenario.openStore(openCheck: .full)
-        let (survivors, holdings) = try IOFaultPowerLoss.survey(ledger, granted: granted)
+        let (survivors, holdings) = try await IOFaultPowerLoss.survey(ledger, granted: granted)
         #expect(survivors.map(\.key) == granted.prefix(survivors.count).map(\.key), "survivors must be a prefix")
         #expect(holdings == IOFaultPowerLoss.holdings(of: survivors), "balances must match exactly the survivors")
         for player in IOFaultPowerLoss.players {
             let kept = survivors.filter { $0.playerID == player }.count
-            #expect(try ledger.player(player).history.count == kept, "\(player) has records nobody granted")
+            await #expect(try ledger.player(player).history.count == kept, "\(player) has records nobody granted")
         }
         for submission in lost {
             let key = submission.key
-            #expect(try ledger.store.read { reader throws(LedgerError) in try reader.transaction(key) } == nil)
+            await #expect(try ledger.store.read { reader throws(LedgerError) in try reader.transaction(key) } == nil)
         }
         check(survivors)
 
@@ -238,10 +238,10 @@ extension IOFaultTests {
         #expect(try await ledger.recover().isClean)
         #expect(store.unfinishedTransactionIDs().isEmpty)
         var records: [TransactionRecord] = []
-        for player in IOFaultPowerLoss.players { records += try ledger.player(player).history }
+        for player in IOFaultPowerLoss.players { await records += try ledger.player(player).history }
         #expect(records.count == granted.count + lost.count - lostForGood.count)
         #expect(Set(records.map(\.key)).count == records.count, "one record per transaction")
-        let final = try IOFaultPowerLoss.survey(ledger, granted: records)
+        let final = try await IOFaultPowerLoss.survey(ledger, granted: records)
         #expect(final.holdings == IOFaultPowerLoss.holdings(of: records), "exactly one grant per transaction")
         return (survivors.count, lostForGood.count)
     }
@@ -325,8 +325,8 @@ extension IOFaultTests {
         vfs.disarm()
         #expect(vfs.armedFault == nil)
         #expect(try await ledger.fulfill(second).name == "granted")
-        #expect(try ledger.player(IOFaultPowerLoss.players[1]).history.count == 1)
-        #expect(try ledger.player(IOFaultPowerLoss.players[2]).history.count == 1)
+        await #expect(try ledger.player(IOFaultPowerLoss.players[1]).history.count == 1)
+        await #expect(try ledger.player(IOFaultPowerLoss.players[2]).history.count == 1)
     }
 
     @Test func bufferLimitFailsWritesAsDiskFull() async throws {
@@ -345,7 +345,7 @@ extension IOFaultTests {
         #expect(code == 13, "a write past the buffer limit fails as SQLITE_FULL")
         #expect(vfs.bufferedByteCount <= Self.smallBufferByteCountMax)
         #expect(!granted.isEmpty)
-        let survey = try IOFaultPowerLoss.survey(ledger, granted: granted)
+        let survey = try await IOFaultPowerLoss.survey(ledger, granted: granted)
         #expect(survey.survivors.count == granted.count)
         #expect(survey.holdings == IOFaultPowerLoss.holdings(of: granted), "the failed purchase left nothing behind")
     }
@@ -368,7 +368,7 @@ extension IOFaultTests {
             return
         }
         #expect(failure.sqliteExtendedResultCode == SQLiteFaultVFS.Fault(.read, callNumber: 1).resultCode)
-        #expect(try scenario.openStore().player(IOFaultPowerLoss.players[0]).history.count == 1, "the file is fine")
+        await #expect(try scenario.openStore().player(IOFaultPowerLoss.players[0]).history.count == 1, "the file is fine")
     }
 
     /// If the first switch of a new file to WAL fails on I/O, SQLite 3.40.1 still answers

@@ -52,7 +52,7 @@ struct IOFaultVerifier {
         // Nothing partial: every player holds exactly what their recorded transactions granted.
         do {
             for player in IOFaultWorkload.players {
-                let snapshot = try ledger.player(player)
+                let snapshot = try await ledger.player(player)
                 let held = IOFaultHoldings(holding: snapshot)
                 let granted = IOFaultHoldings(grantedBy: snapshot)
                 if held != granted { findings.problems.append("\(player) holds \(held) but was granted \(granted)") }
@@ -77,7 +77,7 @@ struct IOFaultVerifier {
             let report = try await ledger.recover()
             if !report.isClean { findings.problems.append("recover after retry is not clean: \(report)") }
             for player in IOFaultWorkload.players {
-                let snapshot = try ledger.player(player)
+                let snapshot = try await ledger.player(player)
                 let held = IOFaultHoldings(holding: snapshot)
                 let expected = IOFaultWorkload.expected[player]
                 if held != expected {

@@ -25,7 +25,7 @@ import TestStoreAdapter
         let refund = RevocationEvent(
             eventID: "voided:\(token):1767571200000", store: .test, transactionID: token, kind: .fullRefund,
             eventDate: harness.clock.now())
-        #expect(try harness.ledger.applyRevocation(refund).record?.disposition == .applied)
+        await #expect(try harness.ledger.applyRevocation(refund).record?.disposition == .applied)
         let tooLong = String(repeating: "x", count: harness.ledger.configuration.transactionIDByteCountMax + 1)
         await #expect(throws: LedgerError.self) { try await harness.ledger.fulfill(Self.document(tooLong)) }
     }
@@ -35,8 +35,8 @@ import TestStoreAdapter
         let harness = try LedgerHarness(.memory)
         let stranger = PlatformStore(rawValue: "test/a")
         await #expect(throws: LedgerError.self) { try await harness.ledger.fulfill(Self.document("b", store: stranger)) }
-        #expect(throws: LedgerError.self) {
-            try harness.ledger.applyRevocation(
+        await #expect(throws: LedgerError.self) {
+            try await harness.ledger.applyRevocation(
                 RevocationEvent(eventID: "e", store: stranger, transactionID: "b", kind: .fullRefund, eventDate: Date()))
         }
         await #expect(throws: LedgerError.self) {
@@ -46,7 +46,7 @@ import TestStoreAdapter
             try await harness.ledger.restore(
                 playerID: "p1", query: .answered(store: .appStore, transactions: [Self.document("c")]))
         }
-        #expect(try harness.ledger.player("p1").history.isEmpty)
+        await #expect(try harness.ledger.player("p1").history.isEmpty)
     }
 
     /// Dates outside what the ledger keeps exactly are refused, not trapped on.
@@ -61,14 +61,14 @@ import TestStoreAdapter
         let late = TestStoreTransaction.parseDate("2500-01-01T00:00:00Z")!
         let outcome = try await harness.ledger.fulfill(Self.document("t1", date: late))
         #expect(outcome.rejection?.reason == .unverified)
-        #expect(throws: LedgerError.self) {
-            try harness.ledger.applyRevocation(
+        await #expect(throws: LedgerError.self) {
+            try await harness.ledger.applyRevocation(
                 RevocationEvent(eventID: "e", store: .test, transactionID: "t1", kind: .fullRefund, eventDate: far))
         }
         await #expect(throws: LedgerError.self) {
             try await harness.ledger.restore(
                 playerID: "p1", query: .answered(store: .test, transactions: [], authoritativeAsOf: far))
         }
-        #expect(try harness.ledger.player("p1").history.isEmpty)
+        await #expect(try harness.ledger.player("p1").history.isEmpty)
     }
 }

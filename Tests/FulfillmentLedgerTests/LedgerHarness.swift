@@ -74,26 +74,26 @@ struct LedgerHarness {
     }
 
     /// The player's balance of a currency.
-    func balance(_ player: String, _ currency: String) throws -> Int64 {
-        try ledger.player(player).balances[currency] ?? 0
+    func balance(_ player: String, _ currency: String) async throws -> Int64 {
+        try await ledger.player(player).balances[currency] ?? 0
     }
 
     /// Everything a player has, for before/after comparisons.
-    func progress(_ player: String) throws -> Progress {
-        let snapshot = try ledger.player(player)
+    func progress(_ player: String) async throws -> Progress {
+        let snapshot = try await ledger.player(player)
         return Progress(
             balances: snapshot.balances, inventory: snapshot.inventory,
             entitlements: snapshot.entitlements.map(\.entitlementID), transactionCount: snapshot.history.count)
     }
 
     /// Pending finishes in the outbox.
-    func pendingFinishCount() throws -> Int {
-        try ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 1000).count }
+    func pendingFinishCount() async throws -> Int {
+        try await ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 1000).count }
     }
 
     /// Purchases a player made of a product in a period.
-    func purchaseCount(_ player: String, _ productID: String, _ period: String = PurchasePeriod.lifetime) throws -> Int {
-        try ledger.store.read { reader throws(LedgerError) in
+    func purchaseCount(_ player: String, _ productID: String, _ period: String = PurchasePeriod.lifetime) async throws -> Int {
+        try await ledger.store.read { reader throws(LedgerError) in
             try reader.purchaseCount(playerID: player, productID: productID, period: period)
         }
     }

@@ -8,17 +8,17 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func lifetimeLimitBlocksBeforePaymentButNeverAfter(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "starter_bundle") == .eligible)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "starter_bundle") == .eligible)
         let first = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         #expect(try await harness.ledger.fulfill(first).name == "granted")
-        let eligibility = try harness.ledger.eligibility(playerID: "p1", productID: "starter_bundle")
+        let eligibility = try await harness.ledger.eligibility(playerID: "p1", productID: "starter_bundle")
         #expect(eligibility == .limitReached(limit: PurchaseLimit(count: 1, period: .lifetime), count: 1, resetsAt: nil))
 
         // A second payment happened anyway (another device, a race): it is always fulfilled.
         let paidAnyway = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         #expect(try await harness.ledger.fulfill(paidAnyway).name == "granted")
-        #expect(try harness.balance("p1", "gems") == 1_000)
-        #expect(try harness.purchaseCount("p1", "starter_bundle") == 2)
+        await #expect(try harness.balance("p1", "gems") == 1_000)
+        await #expect(try harness.purchaseCount("p1", "starter_bundle") == 2)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -28,7 +28,7 @@ import Testing
         let purchase = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1")
         #expect(try await harness.ledger.fulfill(purchase).name == "granted")
         harness.clock.advance(seconds: 6 * 86_400 + 86_399)  // Sunday 23:59:59
-        guard case .limitReached(_, let count, let resetsAt) = try harness.ledger.eligibility(playerID: "p1", productID: "weekly_offer")
+        guard case .limitReached(_, let count, let resetsAt) = try await harness.ledger.eligibility(playerID: "p1", productID: "weekly_offer")
         else {
             Issue.record("the weekly limit should still apply on Sunday")
             return
@@ -36,10 +36,10 @@ import Testing
         #expect(count == 1)
         #expect(resetsAt == Date(timeIntervalSince1970: 1_767_571_200 + 7 * 86_400))
         harness.clock.advance(seconds: 1)  // Monday 00:00:00
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "weekly_offer") == .eligible)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "weekly_offer") == .eligible)
         // The old transaction is still known in the new week.
         #expect(try await harness.ledger.fulfill(purchase).name == "alreadyFulfilled")
-        #expect(try harness.balance("p1", "gems") == 300)
+        await #expect(try harness.balance("p1", "gems") == 300)
     }
 
     @Test func weekKeysFollowISO8601() {
@@ -86,17 +86,17 @@ import Testing
         harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p2")
         _ = try await harness.ledger.recover()
 
-        try harness.ledger.resetPlayer("p1")
-        let after = try harness.progress("p1")
+        try await harness.ledger.resetPlayer("p1")
+        let after = try await harness.progress("p1")
         #expect(after == Progress(balances: [:], inventory: [:], entitlements: ["remove_ads"], transactionCount: 3))
-        #expect(try harness.purchaseCount("p1", "starter_bundle") == 0)
-        #expect(try harness.balance("p2", "gems") == 100, "another player's progress is untouched")
-        #expect(try harness.ledger.player("p1").events.first?.kind == .playerReset)
+        await #expect(try harness.purchaseCount("p1", "starter_bundle") == 0)
+        await #expect(try harness.balance("p2", "gems") == 100, "another player's progress is untouched")
+        await #expect(try harness.ledger.player("p1").events.first?.kind == .playerReset)
 
         // Replays after the reset are still recognised.
         for purchase in [gems, bundle, ads] {
             #expect(try await harness.ledger.fulfill(purchase).name == "alreadyFulfilled")
         }
-        #expect(try harness.progress("p1") == after)
+        await #expect(try harness.progress("p1") == after)
     }
 }

@@ -30,7 +30,7 @@ import TestStoreAdapter
             #expect(outcome.name == "alreadyFulfilled", "\(deliveryID): \(outcome)")
             #expect(outcome.receipt?.record.key == purchase.key)
         }
-        #expect(try harness.balance("p1", "gems") == 1000)
+        await #expect(try harness.balance("p1", "gems") == 1000)
         let stranger = try await harness.ledger.fulfill(Self.restore(purchase, as: "restore-9", player: "p2"))
         #expect(stranger.rejection?.reason == .ownedByAnotherPlayer)
     }
@@ -44,7 +44,7 @@ import TestStoreAdapter
         let second = try await harness.ledger.fulfill(Self.restore(first, as: "gems-2"))
         #expect(second.name == "granted")
         #expect(second.receipt?.record.key.transactionID == "gems-2")
-        #expect(try harness.balance("p1", "gems") == 200)
+        await #expect(try harness.balance("p1", "gems") == 200)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -57,33 +57,33 @@ import TestStoreAdapter
         #expect(record.key == purchase.key && record.storeTransactionID == "restore-1")
         harness.clock.advance(seconds: 1)
         // By the delivery's ID alone (an operator's `ledger revoke`): the partial index finds it.
-        let byDelivery = try harness.ledger.applyRevocation(
+        let byDelivery = try await harness.ledger.applyRevocation(
             RevocationEvent(
                 eventID: "r1", store: .test, transactionID: "restore-1", kind: .fullRefund, eventDate: harness.clock.now()))
         #expect(byDelivery.record?.disposition == .applied)
         #expect(byDelivery.record?.purchase == purchase.key)
-        #expect(try harness.balance("p1", "gems") == 0)
+        await #expect(try harness.balance("p1", "gems") == 0)
         harness.clock.advance(seconds: 1)
-        let reversal = try harness.ledger.applyRevocation(
+        let reversal = try await harness.ledger.applyRevocation(
             RevocationEvent(
                 eventID: "r2", store: .test, transactionID: "device-7", originalTransactionID: purchase.transactionID,
                 kind: .refundReversed, eventDate: harness.clock.now()))
         #expect(reversal.record?.disposition == .applied, "a delivery never seen, with the original's ID")
-        #expect(try harness.balance("p1", "gems") == 1000)
+        await #expect(try harness.balance("p1", "gems") == 1000)
     }
 
     @Test(arguments: StoreKind.allCases)
     func aRefundBeforeAnyDeliveryWaitsForThePurchaseByItsOriginal(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
-        let early = try harness.ledger.applyRevocation(
+        let early = try await harness.ledger.applyRevocation(
             RevocationEvent(
                 eventID: "early", store: .test, transactionID: "restore-1", originalTransactionID: purchase.transactionID,
                 kind: .fullRefund, eventDate: harness.clock.now()))
         #expect(early.record?.disposition == .awaitingPurchase)
         harness.clock.advance(seconds: 1)
         #expect(try await harness.ledger.fulfill(purchase).name == "granted")
-        #expect(try harness.balance("p1", "gems") == 0, "the waiting refund applied to the purchase")
-        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
+        await #expect(try harness.balance("p1", "gems") == 0, "the waiting refund applied to the purchase")
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
     }
 }

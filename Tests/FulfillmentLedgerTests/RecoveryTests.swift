@@ -18,13 +18,13 @@ import Testing
         }
         // A new process: a new ledger over the same file and the same platform store.
         let reopened = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
-        #expect(try reopened.pendingFinishCount() == 1)
+        await #expect(try reopened.pendingFinishCount() == 1)
         let report = try await reopened.ledger.recover()
         #expect(report.finishesSucceeded == [purchase.key])
         #expect(report.resubmitted.isEmpty, "a finished transaction is not reported by the platform again")
         #expect(platform.isFinished(purchase.transactionID))
-        #expect(try reopened.balance("p1", "gems") == 500)
-        #expect(try reopened.pendingFinishCount() == 0)
+        await #expect(try reopened.balance("p1", "gems") == 500)
+        await #expect(try reopened.pendingFinishCount() == 0)
     }
 
     @Test func failedGrantIsResubmittedAfterReopening() async throws {
@@ -38,13 +38,13 @@ import Testing
             await #expect(throws: LedgerError.self) { _ = try await harness.ledger.fulfill(purchase) }
         }
         let reopened = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
-        #expect(try reopened.progress("p1").transactionCount == 0)
+        await #expect(try reopened.progress("p1").transactionCount == 0)
         let report = try await reopened.ledger.recover()
         #expect(report.resubmitted[purchase.key]?.name == "granted")
-        #expect(try reopened.balance("p1", "gems") == 1_200)
+        await #expect(try reopened.balance("p1", "gems") == 1_200)
         let again = try await reopened.ledger.recover()
         #expect(again.resubmitted.isEmpty && again.finishesSucceeded.isEmpty)
-        #expect(try reopened.balance("p1", "gems") == 1_200)
+        await #expect(try reopened.balance("p1", "gems") == 1_200)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -57,7 +57,7 @@ import Testing
         #expect(report.resubmitted[pending.key]?.rejection?.reason == .pending)
         for purchase in bought {
             #expect(report.resubmitted[purchase.key]?.name == "granted")
-            #expect(try harness.balance(purchase.playerID, "gems") == 100)
+            await #expect(try harness.balance(purchase.playerID, "gems") == 100)
         }
         #expect(harness.testStore.unfinishedTransactionIDs() == [pending.transactionID])
     }

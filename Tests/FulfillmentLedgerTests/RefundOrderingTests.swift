@@ -36,12 +36,12 @@ import Testing
                 case .purchase:
                     _ = try await harness.ledger.fulfill(item)
                 case .refund:
-                    _ = try harness.ledger.applyRevocation(
+                    _ = try await harness.ledger.applyRevocation(
                         RevocationEvent(
                             eventID: "r-\(item.transactionID)", store: item.store, transactionID: item.transactionID,
                             kind: .fullRefund, eventDate: t0.addingTimeInterval(10)))
                 case .reversal:
-                    _ = try harness.ledger.applyRevocation(
+                    _ = try await harness.ledger.applyRevocation(
                         RevocationEvent(
                             eventID: "v-\(item.transactionID)", store: item.store, transactionID: item.transactionID,
                             kind: .refundReversed, eventDate: t0.addingTimeInterval(20)))
@@ -50,8 +50,8 @@ import Testing
         }
         // A late replay of each purchase changes nothing.
         #expect(try await harness.ledger.fulfill(purchase).name == "alreadyFulfilled")
-        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
-        #expect(try harness.progress("p1") == Progress(
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+        await #expect(try harness.progress("p1") == Progress(
             balances: ["gems": 500, "coins": 10_000], inventory: ["frost_tower": 1, "revive_token": 3],
             entitlements: ["remove_ads"], transactionCount: 2))
     }
@@ -64,14 +64,14 @@ import Testing
             eventID: "r1", store: purchase.store, transactionID: purchase.transactionID, kind: .fullRefund,
             eventDate: harness.clock.now().addingTimeInterval(5))
         if refundFirst {
-            #expect(try harness.ledger.applyRevocation(refund).record?.disposition == .awaitingPurchase)
+            await #expect(try harness.ledger.applyRevocation(refund).record?.disposition == .awaitingPurchase)
         }
         _ = try await harness.ledger.fulfill(purchase)
-        if !refundFirst { _ = try harness.ledger.applyRevocation(refund) }
-        #expect(try harness.ledger.entitlements("p1").owned.isEmpty)
+        if !refundFirst { _ = try await harness.ledger.applyRevocation(refund) }
+        await #expect(try harness.ledger.entitlements("p1").owned.isEmpty)
         #expect(try await harness.ledger.fulfill(purchase).name == "alreadyFulfilled")
-        #expect(try harness.ledger.entitlements("p1").owned.isEmpty)
-        let stored = try harness.ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "r1") }
+        await #expect(try harness.ledger.entitlements("p1").owned.isEmpty)
+        let stored = try await harness.ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "r1") }
         #expect(stored?.disposition == .applied)
     }
 
@@ -79,18 +79,18 @@ import Testing
     func entitlementVersionStrictlyIncreasesWithEveryChange(kind: StoreKind) async throws {
         let harness = try LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
-        var versions = [try harness.ledger.entitlements("p1").version ?? -1]
+        var versions = await [try harness.ledger.entitlements("p1").version ?? -1]
         _ = try await harness.ledger.fulfill(purchase)
-        versions.append(try harness.ledger.entitlements("p1").version ?? -1)
+        await versions.append(try harness.ledger.entitlements("p1").version ?? -1)
         _ = try await harness.ledger.fulfill(purchase)  // no change, no bump
-        #expect(try harness.ledger.entitlements("p1").version == versions.last)
+        await #expect(try harness.ledger.entitlements("p1").version == versions.last)
         for (index, kind) in [RevocationKind.fullRefund, .refundReversed, .revoke].enumerated() {
             harness.clock.advance(seconds: 1)
-            _ = try harness.ledger.applyRevocation(
+            _ = try await harness.ledger.applyRevocation(
                 RevocationEvent(
                     eventID: "e\(index)", store: purchase.store, transactionID: purchase.transactionID, kind: kind,
                     eventDate: harness.clock.now()))
-            versions.append(try harness.ledger.entitlements("p1").version ?? -1)
+            await versions.append(try harness.ledger.entitlements("p1").version ?? -1)
         }
         #expect(versions == versions.sorted() && Set(versions).count == versions.count, "\(versions)")
     }

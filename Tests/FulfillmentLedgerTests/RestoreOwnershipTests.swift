@@ -18,8 +18,8 @@ import TestStoreAdapter
             #expect(report.errors.isEmpty && report.queryError == nil)
             #expect(report.outcomes[ads.key]?.name == "alreadyFulfilled")
         }
-        #expect(try harness.balance("p1", "gems") == 100, "granted once over two restores")
-        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+        await #expect(try harness.balance("p1", "gems") == 100, "granted once over two restores")
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -32,10 +32,10 @@ import TestStoreAdapter
         #expect(failed.queryError == .transactionSourceUnavailable("store unreachable"))
         let empty = try await harness.ledger.restore(playerID: "p1", query: .answered(store: .test, transactions: []))
         #expect(empty.queryError == nil && empty.revoked.isEmpty)
-        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
         let authoritative = try await harness.ledger.restore(playerID: "p1", query: .answered(store: .test, transactions: [], authoritativeAsOf: harness.clock.now()))
         #expect(authoritative.revoked == [ads.key])
-        #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -73,38 +73,42 @@ import TestStoreAdapter
         let report = try await ledger.restore(playerID: "bob", query: .answered(store: .test, transactions: [ads, gems]))
         #expect(report.transferred == [ads.key])
         #expect(report.outcomes[gems.key]?.rejection?.reason == .ownedByAnotherPlayer, "consumables never move")
-        #expect(try ledger.entitlements("bob").statuses["remove_ads"] == .owned)
-        #expect(try ledger.entitlements("alice").statuses["remove_ads"] == .notOwned)
-        #expect(try ledger.player("alice").events.first?.kind == .entitlementTransferred)
-        #expect(try ledger.player("bob").events.first?.kind == .entitlementTransferred)
+        await #expect(try ledger.entitlements("bob").statuses["remove_ads"] == .owned)
+        await #expect(try ledger.entitlements("alice").statuses["remove_ads"] == .notOwned)
+        await #expect(try ledger.player("alice").events.first?.kind == .entitlementTransferred)
+        await #expect(try ledger.player("bob").events.first?.kind == .entitlementTransferred)
         #expect(try await ledger.fulfill(direct).name == "alreadyFulfilled", "the record now belongs to bob")
     }
 
     /// A store whose reads fail, as an unreadable ledger would.
     final class UnreadableStore: LedgerStore {
-        func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        func read<T: Sendable>(
+            _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+        ) async throws(LedgerError) -> T {
             throw LedgerError.notALedger(location: "ledger.sqlite", detail: "file is not a database")
         }
 
-        func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
+        func write<T: Sendable>(
+            _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+        ) async throws(LedgerError) -> T {
             throw LedgerError.notALedger(location: "ledger.sqlite", detail: "file is not a database")
         }
     }
 
-    @Test func unreadableLedgerIsUnknownNeverEmpty() throws {
+    @Test func unreadableLedgerIsUnknownNeverEmpty() async throws {
         let catalogText = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8).replacingOccurrences(
             of: #""entitlements": [\#n    {"#,
             with: #""entitlements": [\#n    { "id": "vip_lounge" },\#n    {"#)
         let ledger = try Ledger(
             catalog: try CatalogLoader.parse(Array(catalogText.utf8)), store: UnreadableStore(),
             verifier: TestStoreVerifier(), finisher: TestStore(), configuration: .sandbox)
-        #expect(throws: LedgerError.self) { _ = try ledger.entitlements("p1") }
-        let snapshot = try ledger.entitlementSnapshot("p1")
+        await #expect(throws: LedgerError.self) { _ = try await ledger.entitlements("p1") }
+        let snapshot = try await ledger.entitlementSnapshot("p1")
         #expect(!snapshot.isKnown && snapshot.version == nil)
         #expect(snapshot.statuses == ["remove_ads": .unknown, "vip_lounge": .unknown])
         #expect(ledger.treatsAsOwned("remove_ads", in: snapshot), "remove_ads is declared failOpen")
         #expect(!ledger.treatsAsOwned("vip_lounge", in: snapshot), "fail closed by default")
-        #expect(try !ledger.adsAllowed("p1", consent: true), "never show ads while the state is unknown")
+        await #expect(try !ledger.adsAllowed("p1", consent: true), "never show ads while the state is unknown")
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -114,10 +118,10 @@ import TestStoreAdapter
         harness.testStore.failNext(.finish)
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 23 * 3600)
-        #expect(try harness.ledger.overdueFinishes().isEmpty)
+        await #expect(try harness.ledger.overdueFinishes().isEmpty)
         harness.clock.advance(seconds: 2 * 3600)
-        #expect(try harness.ledger.overdueFinishes().map(\.key) == [purchase.key])
-        #expect(try harness.ledger.overdueFinishes(olderThanSeconds: 30 * 3600).isEmpty)
+        await #expect(try harness.ledger.overdueFinishes().map(\.key) == [purchase.key])
+        await #expect(try harness.ledger.overdueFinishes(olderThanSeconds: 30 * 3600).isEmpty)
     }
 }
 
@@ -136,14 +140,14 @@ import TestStoreAdapter
         _ = try await harness.ledger.fulfill(first)
         _ = try await harness.ledger.fulfill(second)
         harness.clock.advance(seconds: 1)
-        let outcome = try harness.ledger.applyRevocation(Self.refund(first, id: "r1", at: harness.clock.now()))
+        let outcome = try await harness.ledger.applyRevocation(Self.refund(first, id: "r1", at: harness.clock.now()))
         #expect(outcome.record?.effect == [GrantLine(kind: .entitlement, id: "remove_ads", quantity: 0)])
-        let owned = try harness.ledger.entitlements("p1").owned
+        let owned = try await harness.ledger.entitlements("p1").owned
         #expect(owned.map(\.entitlementID) == ["remove_ads"])
         #expect(owned.first?.source == second.key, "ownership moves to the purchase still paid for")
         harness.clock.advance(seconds: 1)
-        _ = try harness.ledger.applyRevocation(Self.refund(second, id: "r2", at: harness.clock.now()))
-        #expect(try harness.ledger.entitlements("p1").owned.isEmpty)
+        _ = try await harness.ledger.applyRevocation(Self.refund(second, id: "r2", at: harness.clock.now()))
+        await #expect(try harness.ledger.entitlements("p1").owned.isEmpty)
     }
 
     @Test(arguments: StoreKind.allCases)
@@ -159,10 +163,10 @@ import TestStoreAdapter
         let ads = platform.purchase(storeProductID: "test.remove_ads", playerID: "alice")
         _ = try await ledger.fulfill(ads)
         clock.advance(seconds: 1)
-        _ = try ledger.applyRevocation(Self.refund(ads, id: "r1", at: clock.now()))
+        _ = try await ledger.applyRevocation(Self.refund(ads, id: "r1", at: clock.now()))
         let report = try await ledger.restore(playerID: "bob", query: .answered(store: .test, transactions: [ads]))
         #expect(report.transferred.isEmpty)
-        #expect(try ledger.entitlements("bob").owned.isEmpty)
+        await #expect(try ledger.entitlements("bob").owned.isEmpty)
         let again = try await ledger.restore(playerID: "alice", query: .answered(store: .test, transactions: [], authoritativeAsOf: clock.now()))
         #expect(again.revoked.isEmpty, "an already refunded purchase needs no second revoke")
     }

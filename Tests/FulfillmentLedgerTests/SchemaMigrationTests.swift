@@ -47,30 +47,30 @@ import TestStoreAdapter
         ).submission()
     }
 
-    @Test func everyRowOfASchema4LedgerSurvivesTheMigration() throws {
+    @Test func everyRowOfASchema4LedgerSurvivesTheMigration() async throws {
         let (ledger, _, _) = try Self.migratedLedger()
-        let alice = try ledger.player("alice")
+        let alice = try await ledger.player("alice")
         #expect(alice.balances == ["gems": 2500])
         #expect(alice.entitlements.map(\.entitlementID) == ["remove_ads"])
         #expect(Set(alice.history.map(\.key.transactionID)) == ["v4-gems-1", "v4-gems-3", "v4-ads"])
-        let bob = try ledger.player("bob")
+        let bob = try await ledger.player("bob")
         #expect(bob.balances == ["gems": 800, "coins": 10000])
         #expect(bob.inventory == ["frost_tower": 1, "revive_token": 3, "xp_booster": 2])
-        #expect(try ledger.player("carol").balances == ["coins": 5000])
+        await #expect(try ledger.player("carol").balances == ["coins": 5000])
         for purchase in Self.purchases {
             let key = TransactionKey(store: .test, transactionID: purchase.id)
-            let record = try ledger.store.read { reader throws(LedgerError) in try reader.transaction(key) }
+            let record = try await ledger.store.read { reader throws(LedgerError) in try reader.transaction(key) }
             #expect(record?.playerID == purchase.player && record?.quantity == purchase.quantity, "\(purchase.id)")
             #expect(record?.storeTransactionID == purchase.id, "a delivery's ID is its key before migration 5")
         }
-        let pending = try ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }
+        let pending = try await ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }
         #expect(Set(pending.map(\.key.transactionID)) == ["v4-weekly", "v4-coins"])
         var events: [LedgerEvent] = []
         for player in ["alice", "bob", "carol"] {
-            events += try ledger.store.read { reader throws(LedgerError) in try reader.events(playerID: player, limit: 100) }
+            await events += try ledger.store.read { reader throws(LedgerError) in try reader.events(playerID: player, limit: 100) }
         }
         #expect(events.count == 13, "every event of the old log")
-        let (reversedState, partial, refund, early) = try ledger.store.read { reader throws(LedgerError) in
+        let (reversedState, partial, refund, early) = try await ledger.store.read { reader throws(LedgerError) in
             (
                 try reader.refundState(TransactionKey(store: .test, transactionID: "v4-gems-1")),
                 try reader.refundState(TransactionKey(store: .test, transactionID: "v4-gems-3")),
@@ -90,10 +90,10 @@ import TestStoreAdapter
             #expect(outcome.name == "alreadyFulfilled", "\(purchase.id): \(outcome)")
             #expect(outcome.receipt?.finished == true, "\(purchase.id)")
         }
-        let pending = try ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }
+        let pending = try await ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }
         #expect(pending.isEmpty)
-        #expect(try ledger.player("alice").balances == ["gems": 2500], "no replay granted anything")
-        let bundle = try ledger.eligibility(playerID: "bob", productID: "starter_bundle")
+        await #expect(try ledger.player("alice").balances == ["gems": 2500], "no replay granted anything")
+        let bundle = try await ledger.eligibility(playerID: "bob", productID: "starter_bundle")
         guard case .limitReached = bundle else {
             Issue.record("the old starter bundle still counts toward its lifetime limit: \(bundle)")
             return
@@ -107,8 +107,8 @@ import TestStoreAdapter
             purchaseDate: TestStoreTransaction.parseDate("2026-11-05T09:00:00Z")!
         ).submission()
         #expect(try await ledger.fulfill(later).name == "granted")
-        #expect(try ledger.player("dave").balances.isEmpty, "the refund that arrived first took the grant back")
-        let early = try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "v4-early") }
+        await #expect(try ledger.player("dave").balances.isEmpty, "the refund that arrived first took the grant back")
+        let early = try await ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "v4-early") }
         #expect(early?.disposition == .applied)
     }
 }

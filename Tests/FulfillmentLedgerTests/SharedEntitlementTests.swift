@@ -13,8 +13,8 @@ import Testing
         RevocationEvent(eventID: id, store: purchase.store, transactionID: purchase.transactionID, kind: kind, eventDate: date)
     }
 
-    static func status(_ harness: LedgerHarness, _ player: String = "p1") throws -> EntitlementStatus? {
-        try harness.ledger.entitlements(player).statuses["remove_ads"]
+    static func status(_ harness: LedgerHarness, _ player: String = "p1") async throws -> EntitlementStatus? {
+        try await harness.ledger.entitlements(player).statuses["remove_ads"]
     }
 
     /// The reproduction, in both orders: refunding either purchase leaves ad removal
@@ -27,24 +27,24 @@ import Testing
         for purchase in packFirst ? [pack, ads] : [ads, pack] {
             #expect(try await harness.ledger.fulfill(purchase).name == "granted")
         }
-        let paidBy = try harness.ledger.entitlements("p1").paidBy["remove_ads"] ?? []
+        let paidBy = try await harness.ledger.entitlements("p1").paidBy["remove_ads"] ?? []
         #expect(Set(paidBy) == [ads.key, pack.key])
         let (first, second) = packFirst ? (pack, ads) : (ads, pack)
         harness.clock.advance(seconds: 60)
-        let refund = try harness.ledger.applyRevocation(Self.event("r1", first, .fullRefund, at: harness.clock.now()))
+        let refund = try await harness.ledger.applyRevocation(Self.event("r1", first, .fullRefund, at: harness.clock.now()))
         #expect(refund.record?.disposition == .applied)
         #expect(refund.record?.effect.contains(GrantLine(kind: .entitlement, id: "remove_ads", quantity: 0)) == true)
-        #expect(try Self.status(harness) == .owned, "the other purchase still pays for it")
-        #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [second.key])
-        let kept = try harness.ledger.player("p1").events.filter { $0.kind == .entitlementKept }
+        await #expect(try Self.status(harness) == .owned, "the other purchase still pays for it")
+        await #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [second.key])
+        let kept = try await harness.ledger.player("p1").events.filter { $0.kind == .entitlementKept }
         #expect(kept.count == 1 && kept[0].detail.contains("\(second.key)"), "the hand-over is logged")
-        #expect(try !harness.ledger.adsAllowed("p1", consent: true))
+        await #expect(try !harness.ledger.adsAllowed("p1", consent: true))
         harness.clock.advance(seconds: 60)
-        let last = try harness.ledger.applyRevocation(Self.event("r2", second, .fullRefund, at: harness.clock.now()))
+        let last = try await harness.ledger.applyRevocation(Self.event("r2", second, .fullRefund, at: harness.clock.now()))
         #expect(last.record?.effect.contains(GrantLine(kind: .entitlement, id: "remove_ads", quantity: -1)) == true)
-        #expect(try Self.status(harness) == .notOwned)
-        #expect(try harness.balance("p1", "gems") == 0)
-        #expect(try harness.ledger.adsAllowed("p1", consent: true))
+        await #expect(try Self.status(harness) == .notOwned)
+        await #expect(try harness.balance("p1", "gems") == 0)
+        await #expect(try harness.ledger.adsAllowed("p1", consent: true))
     }
 
     /// A restore after one refund gives nothing back and needs to: the entitlement never left.
@@ -56,11 +56,11 @@ import Testing
         _ = try await harness.ledger.fulfill(ads)
         _ = try await harness.ledger.fulfill(pack)
         harness.clock.advance(seconds: 60)
-        _ = try harness.ledger.applyRevocation(Self.event("r1", ads, .fullRefund, at: harness.clock.now()))
+        _ = try await harness.ledger.applyRevocation(Self.event("r1", ads, .fullRefund, at: harness.clock.now()))
         let report = try await harness.ledger.restore(
             playerID: "p1", query: .answered(store: .test, transactions: [pack]))
         #expect(report.outcomes[pack.key]?.name == "alreadyFulfilled")
-        #expect(try Self.status(harness) == .owned)
+        await #expect(try Self.status(harness) == .owned)
     }
 
     /// A reversal of the first refund brings the entitlement back even after the second
@@ -72,16 +72,16 @@ import Testing
         let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         _ = try await harness.ledger.fulfill(pack)
-        var versions = [try harness.ledger.entitlements("p1").version ?? 0]
+        var versions = await [try harness.ledger.entitlements("p1").version ?? 0]
         for (index, step) in [(ads, RevocationKind.fullRefund), (pack, .fullRefund), (ads, .refundReversed)].enumerated() {
             harness.clock.advance(seconds: 60)
-            _ = try harness.ledger.applyRevocation(Self.event("e\(index)", step.0, step.1, at: harness.clock.now()))
-            versions.append(try harness.ledger.entitlements("p1").version ?? 0)
+            _ = try await harness.ledger.applyRevocation(Self.event("e\(index)", step.0, step.1, at: harness.clock.now()))
+            await versions.append(try harness.ledger.entitlements("p1").version ?? 0)
         }
         #expect(versions == versions.sorted() && Set(versions).count == versions.count, "\(versions)")
-        #expect(try Self.status(harness) == .owned)
-        #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [ads.key])
-        #expect(try harness.balance("p1", "gems") == 0, "the pack's refund stands")
+        await #expect(try Self.status(harness) == .owned)
+        await #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [ads.key])
+        await #expect(try harness.balance("p1", "gems") == 0, "the pack's refund stands")
     }
 
     /// A transfer moves only the transferred purchase's payment: the old owner keeps what
@@ -101,9 +101,9 @@ import Testing
         _ = try await ledger.fulfill(pack)
         let report = try await ledger.restore(playerID: "bob", query: .answered(store: .test, transactions: [pack]))
         #expect(report.transferred == [pack.key])
-        #expect(try ledger.entitlements("alice").statuses["remove_ads"] == .owned)
-        #expect(try ledger.entitlements("alice").paidBy["remove_ads"] == [ads.key])
-        #expect(try ledger.entitlements("bob").paidBy["remove_ads"] == [pack.key])
+        await #expect(try ledger.entitlements("alice").statuses["remove_ads"] == .owned)
+        await #expect(try ledger.entitlements("alice").paidBy["remove_ads"] == [ads.key])
+        await #expect(try ledger.entitlements("bob").paidBy["remove_ads"] == [pack.key])
     }
 
     /// A purchase recorded before schema 5 left out an entitlement the player already owned;
@@ -120,11 +120,11 @@ import Testing
             storeProductID: "test.founders_pack", productKind: .nonConsumable, quantity: 1, environment: .sandbox,
             purchaseDate: now, fulfilledAt: now, catalogVersion: "old",
             grants: [GrantLine(kind: .currency, id: "gems", quantity: 1000)], finishedAt: now, entitlementsListed: false)
-        try harness.ledger.store.write { writer throws(LedgerError) in try writer.insertTransaction(legacy) }
+        try await harness.ledger.store.write { writer throws(LedgerError) in try writer.insertTransaction(legacy) }
         harness.clock.advance(seconds: 60)
-        _ = try harness.ledger.applyRevocation(Self.event("r1", ads, .fullRefund, at: harness.clock.now()))
-        #expect(try Self.status(harness) == .owned)
-        #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [legacy.key])
+        _ = try await harness.ledger.applyRevocation(Self.event("r1", ads, .fullRefund, at: harness.clock.now()))
+        await #expect(try Self.status(harness) == .owned)
+        await #expect(try harness.ledger.entitlements("p1").paidBy["remove_ads"] == [legacy.key])
     }
 
     /// Owning an entitlement through one product is not owning another that grants more:
@@ -135,17 +135,17 @@ import Testing
         let harness = try LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
         let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(pack)
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .alreadyOwned)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .alreadyOwned)
         harness.clock.advance(seconds: 60)
-        _ = try harness.ledger.applyRevocation(Self.event("r1", pack, .fullRefund, at: harness.clock.now()))
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
-        _ = try harness.ledger.applyRevocation(Self.event("r2", ads, .fullRefund, at: harness.clock.now()))
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
+        _ = try await harness.ledger.applyRevocation(Self.event("r1", pack, .fullRefund, at: harness.clock.now()))
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)
+        _ = try await harness.ledger.applyRevocation(Self.event("r2", ads, .fullRefund, at: harness.clock.now()))
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
         let second = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(second)
-        #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
+        await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
     }
 }

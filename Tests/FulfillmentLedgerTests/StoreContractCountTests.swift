@@ -18,9 +18,9 @@ struct StoreContractCountTests {
     }
 
     @Test("sales are counted per catalog product and store product, sorted, up to the limit", arguments: StoreKind.allCases)
-    func saleCountsByStoreProduct(kind: StoreKind) throws {
+    func saleCountsByStoreProduct(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             for (id, product, shop, storeProductID) in [
                 ("t1", "gems_small", PlatformStore.test, "test.gems_small"), ("t2", "gems_small", .test, "test.gems_small"),
                 ("a1", "gems_small", .appStore, "com.example.gems"), ("t3", "coins", .test, "test.coins"),
@@ -29,7 +29,7 @@ struct StoreContractCountTests {
                 try writer.insertTransaction(Self.record(id, player: "p\(id)", productID: product, store: shop, storeProductID: storeProductID))
             }
         }
-        let (all, limited) = try store.read { reader throws(LedgerError) in
+        let (all, limited) = try await store.read { reader throws(LedgerError) in
             (try reader.saleCountsByStoreProduct(limit: 100), try reader.saleCountsByStoreProduct(limit: 2))
         }
         #expect(all == [
@@ -40,15 +40,15 @@ struct StoreContractCountTests {
         ])
         #expect(limited == Array(all.prefix(2)))
 
-        let counts = try #require(try store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) })
+        let counts = try await #require(try store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) })
         #expect(counts.salesByProduct == ["coins": 1, "gems_small": 3, "gems_small_old": 1])
         #expect(counts.salesByStoreProduct[StoreProductKey(store: .test, storeProductID: "test.gems_small")] == 3)
     }
 
     @Test("owners count players per entitlement, holders players with a positive balance or stack", arguments: StoreKind.allCases)
-    func ownerCounts(kind: StoreKind) throws {
+    func ownerCounts(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
             for player in ["p1", "p2", "p3"] {
                 let grant = EntitlementRecord(entitlementID: "remove_ads", grantedAt: ContractRows.date(0), source: ContractRows.key("t1"))
@@ -64,7 +64,7 @@ struct StoreContractCountTests {
             _ = try writer.addToInventory(playerID: "p2", itemID: "frost_tower", delta: 1)
             _ = try writer.addToInventory(playerID: "p2", itemID: "frost_tower", delta: -1)  // spent: holds none
         }
-        let counts = try store.read { reader throws(LedgerError) in
+        let counts = try await store.read { reader throws(LedgerError) in
             (
                 try reader.ownerCounts(of: .entitlement, limit: 100), try reader.ownerCounts(of: .currency, limit: 100),
                 try reader.ownerCounts(of: .item, limit: 100), try reader.ownerCounts(of: .entitlement, limit: 1)

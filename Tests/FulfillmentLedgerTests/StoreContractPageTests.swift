@@ -7,16 +7,16 @@ import Testing
 @Suite("Store contract: pages of events")
 struct StoreContractPageTests {
     @Test("events after a sequence come oldest first, per player or transaction, up to the limit", arguments: StoreKind.allCases)
-    func eventsAfterSequence(kind: StoreKind) throws {
+    func eventsAfterSequence(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        let sequences = try store.write { writer throws(LedgerError) -> [Int64] in
+        let sequences = try await store.write { writer throws(LedgerError) -> [Int64] in
             var sequences: [Int64] = []
             for (index, (player, transactionID)) in [("p1", "t1"), ("p2", "t1"), ("p1", nil), ("p1", "t1"), ("p1", "t2")].enumerated() {
                 sequences.append(try writer.appendEvent(ContractRows.event("e\(index)", player: player, transactionID: transactionID)))
             }
             return sequences
         }
-        let reads = try store.read { reader throws(LedgerError) in
+        let reads = try await store.read { reader throws(LedgerError) in
             (
                 try reader.events(playerID: "p1", afterSequence: 0, limit: 100),
                 try reader.events(playerID: "p1", afterSequence: sequences[0], limit: 2),

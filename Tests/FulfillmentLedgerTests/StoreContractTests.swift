@@ -5,7 +5,7 @@ import SQLiteLedgerStore
 import Testing
 
 /// One store of a kind; a SQLite store's temporary directory is removed with it.
-final class ContractStore {
+final class ContractStore: Sendable {
     let store: any LedgerStore
     private let directory: URL?
 
@@ -25,13 +25,18 @@ final class ContractStore {
     deinit { directory.map { try? FileManager.default.removeItem(at: $0) } }
 
     /// Runs one write.
-    func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try store.write(body)
+    @discardableResult
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
+        try await store.write(body)
     }
 
     /// Runs one read.
-    func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T {
-        try store.read(body)
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
+        try await store.read(body)
     }
 }
 
@@ -94,7 +99,7 @@ func isConstraintFailure(_ error: LedgerError?) -> Bool {
 struct StoreContractTests {
     @Test("revocation events round-trip, order by store date then arrival then ID, and honour the limit",
         arguments: StoreKind.allCases)
-    func revocationEventsRoundTripAndOrder(kind: StoreKind) throws {
+    func revocationEventsRoundTripAndOrder(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
         var partial = ContractRows.revocation(
             "e-partial", eventAt: 10, receivedAt: 5, kind: .partialRefund, quantity: 1, reason: "accidental purchase")
@@ -111,10 +116,10 @@ struct StoreContractTests {
             ContractRows.revocation("e-first", eventAt: 1, receivedAt: 9, kind: "futureKind"),
             ContractRows.revocation("e-other", "t2", eventAt: 0, receivedAt: 0),
         ]
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             for record in inserted { try writer.insertRevocationEvent(record) }
         }
-        let (one, missing, ordered, limited, other) = try store.read { reader throws(LedgerError) in
+        let (one, missing, ordered, limited, other) = try await store.read { reader throws(LedgerError) in
             (
                 try reader.revocationEvent(id: "e-partial"), try reader.revocationEvent(id: "nope"),
                 try reader.revocationEvents(for: ContractRows.key("t1"), limit: 100),
@@ -132,19 +137,19 @@ struct StoreContractTests {
     }
 
     @Test("a known event ID fails as a constraint and rolls the whole write back", arguments: StoreKind.allCases)
-    func duplicateEventIDFails(kind: StoreKind) throws {
+    func duplicateEventIDFails(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.insertRevocationEvent(ContractRows.revocation("e1", eventAt: 0, receivedAt: 0))
         }
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in
+        let error = await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in
                 _ = try writer.bumpEntitlementVersion(playerID: "p1")
                 try writer.insertRevocationEvent(ContractRows.revocation("e1", "t9", eventAt: 5, receivedAt: 5))
             }
         }
         #expect(isConstraintFailure(error))
-        let (stored, version) = try store.read { reader throws(LedgerError) in
+        let (stored, version) = try await store.read { reader throws(LedgerError) in
             (try reader.revocationEvent(id: "e1"), try reader.entitlementVersion(playerID: "p1"))
         }
         #expect(stored?.event.transactionID == "t1")
@@ -153,7 +158,7 @@ struct StoreContractTests {
 
     @Test("an update replaces disposition, effect, debt and reversed, and nothing of the event",
         arguments: StoreKind.allCases)
-    func updateRevocationEvent(kind: StoreKind) throws {
+    func updateRevocationEvent(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
         let original = ContractRows.revocation("e1", eventAt: 3, receivedAt: 4, reason: "fraud")
         var changed = original
@@ -165,13 +170,13 @@ struct StoreContractTests {
         attempted.event.reason = "rewritten"
         attempted.event.eventDate = ContractRows.date(999)
         attempted.receivedAt = ContractRows.date(999)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { [attempted] writer throws(LedgerError) in
             try writer.insertRevocationEvent(original)
             try writer.updateRevocationEvent(attempted)
             // An unknown ID changes nothing and does not fail.
             try writer.updateRevocationEvent(ContractRows.revocation("e-unknown", eventAt: 0, receivedAt: 0))
         }
-        let (stored, unknown) = try store.read { reader throws(LedgerError) in
+        let (stored, unknown) = try await store.read { reader throws(LedgerError) in
             (try reader.revocationEvent(id: "e1"), try reader.revocationEvent(id: "e-unknown"))
         }
         #expect(stored == changed)
@@ -180,7 +185,7 @@ struct StoreContractTests {
 
     @Test("refund states: none before, upsert inserts then replaces, nil dates round-trip",
         arguments: StoreKind.allCases)
-    func refundStateUpsert(kind: StoreKind) throws {
+    func refundStateUpsert(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
         let key = ContractRows.key("t1")
         let partial = RefundState(
@@ -189,32 +194,32 @@ struct StoreContractTests {
         let reversed = RefundState(
             key: key, status: .active, refundedQuantity: 0, lastTakeBackDate: ContractRows.date(7),
             lastReversalDate: ContractRows.date(9))
-        try store.write { writer throws(LedgerError) in try writer.insertTransaction(ContractRows.record("t1")) }
-        #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == nil)
-        try store.write { writer throws(LedgerError) in try writer.upsertRefundState(partial) }
-        #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == partial)
-        try store.write { writer throws(LedgerError) in try writer.upsertRefundState(reversed) }
-        #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == reversed)
+        try await store.write { writer throws(LedgerError) in try writer.insertTransaction(ContractRows.record("t1")) }
+        await #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == nil)
+        try await store.write { writer throws(LedgerError) in try writer.upsertRefundState(partial) }
+        await #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == partial)
+        try await store.write { writer throws(LedgerError) in try writer.upsertRefundState(reversed) }
+        await #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == reversed)
         let active = RefundState.active(key)
-        try store.write { writer throws(LedgerError) in try writer.upsertRefundState(active) }
-        #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == active)
+        try await store.write { writer throws(LedgerError) in try writer.upsertRefundState(active) }
+        await #expect(try store.read { reader throws(LedgerError) in try reader.refundState(key) } == active)
     }
 
     @Test("a refund state needs its ledger record by commit, not before", arguments: StoreKind.allCases)
-    func refundStateNeedsLedgerRecord(kind: StoreKind) throws {
+    func refundStateNeedsLedgerRecord(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in
+        let error = await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in
                 try writer.upsertRefundState(.active(ContractRows.key("t0")))
             }
         }
         #expect(isConstraintFailure(error))
         // Written before its record in the same write, as a purchase with a waiting refund may be.
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.upsertRefundState(.active(ContractRows.key("t1")))
             try writer.insertTransaction(ContractRows.record("t1"))
         }
-        let (missing, present) = try store.read { reader throws(LedgerError) in
+        let (missing, present) = try await store.read { reader throws(LedgerError) in
             (try reader.refundState(ContractRows.key("t0")), try reader.refundState(ContractRows.key("t1")))
         }
         #expect(missing == nil)
@@ -222,19 +227,19 @@ struct StoreContractTests {
     }
 
     @Test("entitlement versions start at 0 and count every bump per player", arguments: StoreKind.allCases)
-    func entitlementVersions(kind: StoreKind) throws {
+    func entitlementVersions(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        #expect(try store.read { reader throws(LedgerError) in try reader.entitlementVersion(playerID: "p1") } == 0)
-        let bumps = try store.write { writer throws(LedgerError) in
+        await #expect(try store.read { reader throws(LedgerError) in try reader.entitlementVersion(playerID: "p1") } == 0)
+        let bumps = try await store.write { writer throws(LedgerError) in
             [
                 try writer.bumpEntitlementVersion(playerID: "p1"), try writer.bumpEntitlementVersion(playerID: "p1"),
                 try writer.bumpEntitlementVersion(playerID: "p2"), try writer.entitlementVersion(playerID: "p1"),
             ]
         }
         #expect(bumps == [1, 2, 1, 2])
-        let third = try store.write { writer throws(LedgerError) in try writer.bumpEntitlementVersion(playerID: "p1") }
+        let third = try await store.write { writer throws(LedgerError) in try writer.bumpEntitlementVersion(playerID: "p1") }
         #expect(third == 3)
-        let versions = try store.read { reader throws(LedgerError) in
+        let versions = try await store.read { reader throws(LedgerError) in
             [try reader.entitlementVersion(playerID: "p1"), try reader.entitlementVersion(playerID: "p2"),
              try reader.entitlementVersion(playerID: "p3")]
         }
@@ -242,9 +247,9 @@ struct StoreContractTests {
     }
 
     @Test("an entitlement is owned while some purchase pays for it; releasing one payment removes only it", arguments: StoreKind.allCases)
-    func releaseEntitlement(kind: StoreKind) throws {
+    func releaseEntitlement(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        let results = try store.write { writer throws(LedgerError) in
+        let results = try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
             try writer.insertTransaction(ContractRows.record("t2"))
             let first = EntitlementRecord(
@@ -262,7 +267,7 @@ struct StoreContractTests {
             ]
         }
         #expect(results == [true, false, true, true, true, false, false])
-        let (mine, theirs) = try store.read { reader throws(LedgerError) in
+        let (mine, theirs) = try await store.read { reader throws(LedgerError) in
             (try reader.entitlements(playerID: "p1"), try reader.entitlements(playerID: "p2"))
         }
         #expect(mine.map(\.source) == [ContractRows.key("t2")], "still paid for by t2")
@@ -270,9 +275,9 @@ struct StoreContractTests {
     }
 
     @Test("payments are read by entitlement, then grant time", arguments: StoreKind.allCases)
-    func paymentsOrdered(kind: StoreKind) throws {
+    func paymentsOrdered(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             for (index, name) in ["t3", "t1", "t2"].enumerated() {
                 try writer.insertTransaction(ContractRows.record(name))
                 for entitlement in ["vip", "remove_ads"] {
@@ -283,27 +288,27 @@ struct StoreContractTests {
                 }
             }
         }
-        let payments = try store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
+        let payments = try await store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
         #expect(payments.map { "\($0.entitlementID)/\($0.source.transactionID)" } == [
             "remove_ads/t2", "remove_ads/t1", "remove_ads/t3", "vip/t2", "vip/t1", "vip/t3",
         ])
     }
 
     @Test("player flags are read newest first, per player, up to the limit", arguments: StoreKind.allCases)
-    func playerFlagsNewestFirst(kind: StoreKind) throws {
+    func playerFlagsNewestFirst(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
         let flags = [
             ContractRows.flag("refundFloored", "first", transactionID: "t1", at: 5),
             ContractRows.flag("note", "second", transactionID: nil, at: 1),
             ContractRows.flag("refundFloored", "third", transactionID: "t2", at: 3),
         ]
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.insertPlayerFlag(flags[0], playerID: "p1")
             try writer.insertPlayerFlag(ContractRows.flag("x", "other", transactionID: nil, at: 0), playerID: "p2")
             try writer.insertPlayerFlag(flags[1], playerID: "p1")
         }
-        try store.write { writer throws(LedgerError) in try writer.insertPlayerFlag(flags[2], playerID: "p1") }
-        let (all, two, none) = try store.read { reader throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in try writer.insertPlayerFlag(flags[2], playerID: "p1") }
+        let (all, two, none) = try await store.read { reader throws(LedgerError) in
             (
                 try reader.playerFlags(playerID: "p1", limit: 100), try reader.playerFlags(playerID: "p1", limit: 2),
                 try reader.playerFlags(playerID: "p3", limit: 100)
@@ -316,9 +321,9 @@ struct StoreContractTests {
     }
 
     @Test("a transaction's events are read oldest first, up to the limit", arguments: StoreKind.allCases)
-    func eventsByTransaction(kind: StoreKind) throws {
+    func eventsByTransaction(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        let sequences = try store.write { writer throws(LedgerError) in
+        let sequences = try await store.write { writer throws(LedgerError) in
             [
                 try writer.appendEvent(ContractRows.event("t1 first", transactionID: "t1")),
                 try writer.appendEvent(ContractRows.event("t2", transactionID: "t2")),
@@ -327,7 +332,7 @@ struct StoreContractTests {
                 try writer.appendEvent(ContractRows.event("t1 third", transactionID: "t1")),
             ]
         }
-        let (all, first, none) = try store.read { reader throws(LedgerError) in
+        let (all, first, none) = try await store.read { reader throws(LedgerError) in
             (
                 try reader.events(transaction: ContractRows.key("t1"), limit: 100),
                 try reader.events(transaction: ContractRows.key("t1"), limit: 1),
@@ -343,22 +348,20 @@ struct StoreContractTests {
 
     @Test("reassigning a transaction moves its record and outbox row; an unknown key changes nothing",
         arguments: StoreKind.allCases)
-    func reassignTransaction(kind: StoreKind) throws {
+    func reassignTransaction(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
-        let pending = PendingFinish(
-            key: ContractRows.key("t1"), playerID: "p1", enqueuedAt: ContractRows.date(0), attemptCount: 0,
-            lastError: nil)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
-            try writer.insertTransaction(ContractRows.record("t2"))
-            try writer.enqueueFinish(pending)
+            var finished = ContractRows.record("t2")
+            finished.finishedAt = ContractRows.date(1)
+            try writer.insertTransaction(finished)
         }
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.reassignTransaction(ContractRows.key("t1"), toPlayerID: "p2")
-            try writer.reassignTransaction(ContractRows.key("t2"), toPlayerID: "p2")  // no outbox row
+            try writer.reassignTransaction(ContractRows.key("t2"), toPlayerID: "p2")  // finished: not pending
             try writer.reassignTransaction(ContractRows.key("t-unknown"), toPlayerID: "p2")
         }
-        let (old, new, record, outbox, unknown) = try store.read { reader throws(LedgerError) in
+        let (old, new, record, outbox, unknown) = try await store.read { reader throws(LedgerError) in
             (
                 try reader.transactions(playerID: "p1", limit: 10), try reader.transactions(playerID: "p2", limit: 10),
                 try reader.transaction(ContractRows.key("t1")), try reader.pendingFinish(ContractRows.key("t1")),
@@ -374,13 +377,13 @@ struct StoreContractTests {
     }
 
     @Test("a progress reset keeps debt, flags, versions, refund states and revocation events, and its time", arguments: StoreKind.allCases)
-    func resetKeepsRefundHistory(kind: StoreKind) throws {
+    func resetKeepsRefundHistory(kind: StoreKind) async throws {
         let store = try ContractStore(kind)
         let state = RefundState(
             key: ContractRows.key("t1"), status: .refunded, refundedQuantity: 2, lastTakeBackDate: ContractRows.date(1),
             lastReversalDate: nil)
         let flag = ContractRows.flag("refundFloored", "d", transactionID: "t1", at: 1)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 5)
             _ = try writer.addToBalance(playerID: "p1", currencyID: "coins", delta: -30)
@@ -390,7 +393,7 @@ struct StoreContractTests {
             _ = try writer.bumpEntitlementVersion(playerID: "p1")
             try writer.resetProgress(playerID: "p1", at: ContractRows.date(9))
         }
-        let kept = try store.read { reader throws(LedgerError) in
+        let kept = try await store.read { reader throws(LedgerError) in
             (
                 try reader.balances(playerID: "p1") == ["coins": -30], try reader.revocationEvent(id: "e1") != nil,
                 try reader.refundState(ContractRows.key("t1")), try reader.playerFlags(playerID: "p1", limit: 10),

@@ -17,7 +17,7 @@ import Testing
         let receipt = try #require(try await ledger.fulfill(document.submission()).receipt)
         #expect(receipt.finished && receipt.finishError == nil)
         let key = TransactionKey(store: .test, transactionID: "t-1")
-        let (record, pending) = try store.read { reader throws(LedgerError) in
+        let (record, pending) = try await store.read { reader throws(LedgerError) in
             (try reader.transaction(key), try reader.pendingFinishes(limit: 10))
         }
         #expect(record?.finishedAt != nil)

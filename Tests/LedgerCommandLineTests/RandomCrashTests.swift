@@ -119,7 +119,7 @@ import TestStoreAdapter
             }
         }
         for (player, balances) in expected.sorted(by: { $0.key < $1.key }) {
-            #expect(try ledger.player(player).balances == balances, "\(player): exactly one grant per transaction")
+            await #expect(try ledger.player(player).balances == balances, "\(player): exactly one grant per transaction")
         }
         _ = try await ledger.recover()
     }

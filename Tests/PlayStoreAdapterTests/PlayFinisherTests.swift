@@ -12,7 +12,7 @@ import Testing
         #expect(setup.play.isConsumed(gems))
         let ads = try await setup.buyAndFulfill("remove_ads", for: "p1")
         #expect(setup.play.isAcknowledged(ads) && !setup.play.isConsumed(ads))
-        #expect(try setup.ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.isEmpty)
+        await #expect(try setup.ledger.store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.isEmpty)
     }
 
     @Test func aRetryableFailureStaysPendingUntilRecovered() async throws {
@@ -23,11 +23,11 @@ import Testing
         let receipt = try #require(outcome.receipt)
         #expect(outcome.name == "granted" && !receipt.finished)
         #expect(receipt.finishError?.contains("retryable: ") == true)
-        #expect(try setup.gems("p1") == 100 && !setup.play.isConsumed(token))
+        await #expect(try setup.gems("p1") == 100 && !setup.play.isConsumed(token))
         let report = try await setup.ledger.recover()
         #expect(report.finishesSucceeded == [setup.key(token)] && report.isClean)
         #expect(setup.play.isConsumed(token) && setup.play.callCount(.consume) == 2)
-        #expect(try setup.gems("p1") == 100)
+        await #expect(try setup.gems("p1") == 100)
     }
 
     @Test func aPermanentFailureStaysPendingWithItsMessage() async throws {
@@ -38,11 +38,11 @@ import Testing
         #expect(outcome.receipt?.finished == false && outcome.receipt?.finishError?.contains("permanent: ") == true)
         let report = try await setup.ledger.recover()
         #expect(report.finishesFailed[setup.key(token)]?.contains("permanent: ") == true)
-        let pending = try setup.ledger.store.read { reader throws(LedgerError) in
+        let pending = try await setup.ledger.store.read { reader throws(LedgerError) in
             try reader.pendingFinish(setup.key(token))
         }
         #expect(pending?.lastError?.contains("permanent: ") == true && !setup.play.isAcknowledged(token))
-        #expect(try setup.ledger.player("p1").entitlements.map(\.entitlementID) == ["remove_ads"])
+        await #expect(try setup.ledger.player("p1").entitlements.map(\.entitlementID) == ["remove_ads"])
     }
 
     @Test func repeatingAFinishGoogleAlreadyDidSucceeds() async throws {

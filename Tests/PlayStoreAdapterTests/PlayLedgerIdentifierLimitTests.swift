@@ -26,7 +26,7 @@ import Testing
             return
         }
         #expect(revocation.record?.disposition == .awaitingPurchase, "no purchase of it is in the ledger yet")
-        #expect(try setup.isRecorded("m-long"))
+        await #expect(try setup.isRecorded("m-long"))
         let report = try await VoidedPurchasesSync(api: api, packageName: PlayLedgerSetup.packageName, ledger: setup.ledger).run()
         #expect(report.rejected.isEmpty, "the sync finds the same event already recorded")
     }

@@ -50,7 +50,7 @@ struct PlayLedgerSetup {
 
     func key(_ token: String) -> TransactionKey { TransactionKey(store: .playStore, transactionID: token) }
 
-    func gems(_ player: String) throws -> Int64 { try ledger.player(player).balances["gems"] ?? 0 }
+    func gems(_ player: String) async throws -> Int64 { try await ledger.player(player).balances["gems"] ?? 0 }
 
     func processor(resolver: @escaping @Sendable (String?) -> String? = { $0 }) -> PlayNotificationProcessor {
         PlayNotificationProcessor(
@@ -66,8 +66,8 @@ struct PlayLedgerSetup {
     }
 
     /// Whether a Pub/Sub message ID is recorded as processed.
-    func isRecorded(_ messageID: String) throws -> Bool {
-        try ledger.store.read { reader throws(LedgerError) in try reader.storeNotification(id: messageID) } != nil
+    func isRecorded(_ messageID: String) async throws -> Bool {
+        try await ledger.store.read { reader throws(LedgerError) in try reader.storeNotification(id: messageID) } != nil
     }
 
     func sync() -> VoidedPurchasesSync { VoidedPurchasesSync(api: play, packageName: Self.packageName, ledger: ledger) }

@@ -26,7 +26,7 @@ import Testing
     @Test func hostilePushBodiesNeverCrashAndChangeNothingTheyRefuse() async throws {
         let setup = try PlayLedgerSetup()
         let token = try await setup.buyAndFulfill("gems_small", for: "p1", quantity: 3)
-        let before = try setup.ledger.player("p1").balances
+        let before = try await setup.ledger.player("p1").balances
         var random = SplitMix64(seed: 20_261_201)
         var outcomes: [String: Int] = [:]
         for index in 0..<Self.caseCount {
@@ -66,14 +66,14 @@ import Testing
             outcomes[String(describing: outcome).prefix(while: { $0 != "(" }).description, default: 0] += 1
             switch outcome {
             case .unauthenticated, .rejected:
-                #expect(try setup.ledger.player("p1").balances["gems", default: 0] <= before["gems", default: 0])
+                await #expect(try setup.ledger.player("p1").balances["gems", default: 0] <= before["gems", default: 0])
             default: break
             }
         }
         #expect(outcomes["rejected", default: 0] > 0, "\(outcomes)")
         #expect(outcomes.keys.contains { $0.hasPrefix("thrown") } == false, "nothing reaches the ledger as a throw: \(outcomes)")
         // However the pushes went, the purchase was refunded at most in full, never below.
-        let after = try setup.ledger.player("p1").balances["gems", default: 0]
+        let after = try await setup.ledger.player("p1").balances["gems", default: 0]
         #expect(after >= 0 && after <= 300)
     }
 }

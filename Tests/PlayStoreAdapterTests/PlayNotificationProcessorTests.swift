@@ -27,7 +27,7 @@ import Testing
             return
         }
         #expect(replay.name == "alreadyFulfilled")
-        #expect(try setup.gems("p1") == 100)
+        await #expect(try setup.gems("p1") == 100)
     }
 
     @Test func aCanceledNotificationGrantsNothing() async throws {
@@ -35,7 +35,7 @@ import Testing
         let token = setup.play.purchase(productID: "gems_small", accountID: "p1", state: 1)
         let outcome = try await setup.push(setup.play.rtdnBody(for: token, type: 2))
         #expect(outcome == .fulfillment(.rejected(Rejection(.cancelled, "playStore/\(token) is cancelled, not purchased"))))
-        #expect(try setup.gems("p1") == 0)
+        await #expect(try setup.gems("p1") == 0)
     }
 
     @Test func anUnresolvablePlayerIsReportedNotGuessed() async throws {
@@ -48,7 +48,7 @@ import Testing
             return
         }
         #expect(record.outcome.contains("no player for account stranger"))
-        #expect(try setup.ledger.store.read { reader throws(LedgerError) in try reader.transaction(setup.key(token)) } == nil)
+        await #expect(try setup.ledger.store.read { reader throws(LedgerError) in try reader.transaction(setup.key(token)) } == nil)
     }
 
     @Test func aRetryableLookupIsNotRecordedSoPubSubRedelivers() async throws {
@@ -57,7 +57,7 @@ import Testing
         let body = setup.play.rtdnBody(for: token, type: 1, messageID: "m-r")
         setup.play.fail(.get, with: .retryable("503"))
         await #expect(throws: LedgerError.self) { _ = try await setup.push(body) }
-        #expect(try !setup.isRecorded("m-r"))
+        await #expect(try !setup.isRecorded("m-r"))
         #expect(try await setup.push(body).isFulfillmentGranted)
     }
 
@@ -74,7 +74,7 @@ import Testing
         let record = try #require(outcome.record)
         #expect(record.disposition == .applied && record.event.kind == .fullRefund)
         #expect(record.event.eventID.hasPrefix("play-voided:\(token):"))
-        #expect(try setup.ledger.player("p1").entitlements.isEmpty)
+        await #expect(try setup.ledger.player("p1").entitlements.isEmpty)
         #expect(check == .agrees(refundedQuantity: 1))
         let report = try await setup.sync().run()
         #expect(report.alreadyRecorded == 1 && report.recorded == 0)
@@ -92,9 +92,9 @@ import Testing
         }
         #expect(record.event.kind == .partialRefund && record.event.quantity == 1)
         #expect(check == .agrees(refundedQuantity: 1))
-        #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.gems("p1") == 200)
         #expect(try await setup.sync().run().alreadyRecorded == 1)
-        #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.gems("p1") == 200)
     }
 
     @Test func anUnlistedFullVoidAppliesOnlyWhenProductsGetShowsItRefunded() async throws {
@@ -106,7 +106,7 @@ import Testing
             return
         }
         #expect(notVoided.outcome.hasPrefix("unconfirmed:") && notVoided.notificationID == "m-8")
-        #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.gems("p1") == 200)
         setup.play.void(token: token, listed: false)
         guard case .revocation(let full, let check) = try await setup.push(setup.play.voidedBody(for: token, refundType: 1, messageID: "m-9"))
         else {
@@ -115,11 +115,11 @@ import Testing
         }
         #expect(full.record?.event.eventID == "play-voided:m-9" && full.record?.disposition == .applied)
         #expect(check == .agrees(refundedQuantity: 2))
-        #expect(try setup.gems("p1") == 0)
+        await #expect(try setup.gems("p1") == 0)
         setup.play.listUnlistedVoids()
         let report = try await setup.sync().run()
         #expect(report.recorded == 1 && report.alreadyRecorded == 0)
-        #expect(try setup.gems("p1") == 0, "the listed void finds nothing left to take back")
+        await #expect(try setup.gems("p1") == 0, "the listed void finds nothing left to take back")
     }
 
     @Test func aCanceledPurchaseStateConfirmsAnUnlistedFullVoid() async throws {
@@ -128,7 +128,7 @@ import Testing
         setup.play.setState(token, to: ProductPurchase.State.canceled.rawValue)
         let outcome = try await setup.push(setup.play.voidedBody(for: token, refundType: 1))
         #expect(outcome.revocationDisposition == .applied)
-        #expect(try setup.ledger.player("p1").entitlements.isEmpty)
+        await #expect(try setup.ledger.player("p1").entitlements.isEmpty)
     }
 
     @Test func testNotificationsAreLoggedAndBadBodiesRejected() async throws {

@@ -10,7 +10,7 @@ import Testing
     static func bought() async throws -> (PlayLedgerSetup, String) {
         let setup = try PlayLedgerSetup()
         let token = try await setup.buyAndFulfill("gems_small", for: "p1", quantity: 3)
-        #expect(try setup.gems("p1") == 300)
+        await #expect(try setup.gems("p1") == 300)
         return (setup, token)
     }
 
@@ -36,17 +36,17 @@ import Testing
         setup.play.void(token: token, quantity: 1)
         let first = try await setup.sync().run()
         #expect(first.recorded == 1 && first.refundChecks[token] == .agrees(refundedQuantity: 1))
-        #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.gems("p1") == 200)
         setup.clock.advance(seconds: 60)
         setup.play.void(token: token, quantity: 1)
         let second = try await setup.sync().run()
         #expect(second.recorded == 1 && second.alreadyRecorded == 1)
         #expect(second.refundChecks[token] == .agrees(refundedQuantity: 2))
-        #expect(try setup.gems("p1") == 100)
+        await #expect(try setup.gems("p1") == 100)
         let replay = try await setup.sync().run()
         #expect(replay.recorded == 0 && replay.alreadyRecorded == 2 && replay.refundChecks.isEmpty)
-        #expect(try setup.gems("p1") == 100)
-        let events = try setup.ledger.store.read { reader throws(LedgerError) in
+        await #expect(try setup.gems("p1") == 100)
+        let events = try await setup.ledger.store.read { reader throws(LedgerError) in
             try reader.revocationEvents(for: setup.key(token), limit: 10)
         }
         let orderID = try #require(setup.play.storedPurchase(token)?.orderId)
@@ -64,11 +64,11 @@ import Testing
             return
         }
         #expect(outcome.record?.event.quantity == 1 && check == .agrees(refundedQuantity: 1))
-        #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.gems("p1") == 200)
         setup.clock.advance(seconds: 600)
         setup.play.void(token: token, quantity: 1)
         #expect(try await setup.push(setup.play.voidedBody(for: token, refundType: 2, messageID: "m-2")).revocationDisposition == .applied)
-        #expect(try setup.gems("p1") == 100)
+        await #expect(try setup.gems("p1") == 100)
         // Replays: the same messages, and the sync over both.
         guard case .alreadyProcessed = try await setup.push(setup.play.voidedBody(for: token, refundType: 2, messageID: "m-2")) else {
             Issue.record("a redelivered message applies nothing")
@@ -76,7 +76,7 @@ import Testing
         }
         let report = try await setup.sync().run()
         #expect(report.recorded == 0 && report.alreadyRecorded == 2)
-        #expect(try setup.gems("p1") == 100)
+        await #expect(try setup.gems("p1") == 100)
     }
 
     @Test func theRefundCheckReportsALedgerBehindAndFlagsALedgerAhead() async throws {
@@ -92,8 +92,8 @@ import Testing
         }
         // Google counts two refunded units but lists one so far; nothing is guessed.
         #expect(check == .ledgerBehind(ledgerRefunded: 1, googleRefunded: 2))
-        #expect(try setup.gems("p1") == 200)
-        #expect(try setup.ledger.player("p1").flags.isEmpty)
+        await #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.ledger.player("p1").flags.isEmpty)
 
         let other = try await setup.buyAndFulfill("gems_small", for: "p2", quantity: 3)
         setup.clock.advance(seconds: 60)
@@ -101,8 +101,8 @@ import Testing
         setup.play.setRefundableQuantity(other, to: 2)
         let report = try await setup.sync().run()
         #expect(report.refundChecks[other] == .ledgerAhead(ledgerRefunded: 2, googleRefunded: 1))
-        let flags = try setup.ledger.player("p2").flags
+        let flags = try await setup.ledger.player("p2").flags
         #expect(flags.map(\.flag) == [PlayRefundCheck.mismatchFlag] && flags.first?.transaction == setup.key(other))
-        #expect(try setup.gems("p2") == 100, "the check never changes balances")
+        await #expect(try setup.gems("p2") == 100, "the check never changes balances")
     }
 }

@@ -41,7 +41,8 @@ import Testing
             #expect(rejection.reason == .invalidPayload && rejection.payloadError == error)
             #expect(error.code == (eventTime == "1.5e12" ? 8202 : 8203))
         }
-        #expect(try setup.gems("p1") == 100 && !setup.isRecorded("m-t"))
+        await #expect(try setup.gems("p1") == 100)
+        await #expect(try !setup.isRecorded("m-t"))
         // The same number as JSON (not a string) is refused the same way.
         let data = Data(
             #"{"version":"1.0","packageName":"\#(PlayLedgerSetup.packageName)","eventTimeMillis":9223372036854775807,"testNotification":{"version":"1.0"}}"#
@@ -99,7 +100,7 @@ import Testing
         let report = try await sync.run()
         #expect(report.skipped == bad.count && report.recorded == 0 && report.watermarkSaved == nil)
         #expect(report.invalid.map(\.code) == [8203, 8203, 8202, 8201, 8201, 8204, 8204, 8204, 8205])
-        #expect(try setup.gems("p1") == 300)
+        await #expect(try setup.gems("p1") == 300)
     }
 
     @Test func anOutOfRangePurchaseTimeIsUnverifiedAndABrokenRefundableQuantityIsReported() async throws {
@@ -123,12 +124,12 @@ import Testing
             return
         }
         #expect(detail.contains("refundableQuantity"))
-        #expect(try setup.gems("p2") == 200)
+        await #expect(try setup.gems("p2") == 200)
     }
 
     @Test func aSyncCursorOutOfRangeIsIgnored() async throws {
         let setup = try PlayLedgerSetup()
-        try setup.ledger.store.write { writer throws(LedgerError) in
+        try await setup.ledger.store.write { writer throws(LedgerError) in
             try writer.setSyncCursor(name: VoidedPurchasesSync.cursorName, value: String(Int64.max))
         }
         let report = try await setup.sync().run()

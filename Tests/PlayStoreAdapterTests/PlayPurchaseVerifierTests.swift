@@ -14,18 +14,18 @@ import Testing
         #expect(outcome.name == "granted" && outcome.receipt?.finished == true)
         #expect(outcome.receipt?.record.key == setup.key(token))
         #expect(try await setup.fulfill(token, "gems_small", as: "p1").name == "alreadyFulfilled")
-        #expect(try setup.gems("p1") == 100)
+        await #expect(try setup.gems("p1") == 100)
     }
 
     @Test func aPendingPurchaseGrantsOnceWhenPaid() async throws {
         let setup = try PlayLedgerSetup()
         let token = setup.play.purchase(productID: "gems_small", accountID: "p1", state: 2)
         #expect(try await setup.fulfill(token, "gems_small", as: "p1").rejection?.reason == .pending)
-        #expect(try setup.gems("p1") == 0 && !setup.play.isConsumed(token))
+        await #expect(try setup.gems("p1") == 0 && !setup.play.isConsumed(token))
         setup.play.setState(token, to: 0)
         #expect(try await setup.fulfill(token, "gems_small", as: "p1").name == "granted")
         #expect(try await setup.fulfill(token, "gems_small", as: "p1").name == "alreadyFulfilled")
-        #expect(try setup.gems("p1") == 100)
+        await #expect(try setup.gems("p1") == 100)
     }
 
     @Test func canceledAndUnknownStatesNeverGrant() async throws {
@@ -36,7 +36,7 @@ import Testing
         let rejection = try #require(try await setup.fulfill(unknown, "gems_small", as: "p1").rejection)
         #expect(rejection.reason == .cancelled && rejection.message.contains("playState7"))
         #expect(PlayPurchaseVerifier.state(nil) == PurchaseState(rawValue: "playStateMissing"))
-        #expect(try setup.gems("p1") == 0)
+        await #expect(try setup.gems("p1") == 0)
     }
 
     @Test func quantityIsHonouredAndMustMatchTheSubmission() async throws {
@@ -44,7 +44,7 @@ import Testing
         let token = setup.play.purchase(productID: "gems_small", quantity: 3, accountID: "p1")
         #expect(try await setup.fulfill(token, "gems_small", as: "p1").rejection?.reason == .unverified)
         #expect(try await setup.fulfill(token, "gems_small", as: "p1", quantity: 3).name == "granted")
-        #expect(try setup.gems("p1") == 300)
+        await #expect(try setup.gems("p1") == 300)
     }
 
     @Test func theAccountBindingMustBeThePlayers() async throws {
@@ -82,7 +82,7 @@ import Testing
                 _ = try await setup.fulfill(token, "gems_small", as: "p1")
             }
         }
-        #expect(try setup.gems("p1") == 0)
+        await #expect(try setup.gems("p1") == 0)
         #expect(try await setup.fulfill(token, "gems_small", as: "p1").name == "granted")
     }
 

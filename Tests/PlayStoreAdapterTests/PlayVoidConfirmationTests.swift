@@ -38,13 +38,15 @@ import Testing
             let outcome = try await setup.processor().process(headers: headers, body: body)
             #expect(outcome.authenticationFailure == reason)
             #expect(outcome.httpStatus == (reason == .missingAuthorization ? 401 : 403))
-            #expect(try setup.gems("p1") == 200 && !setup.isRecorded("m-void"))
+            await #expect(try setup.gems("p1") == 200)
+            await #expect(try !setup.isRecorded("m-void"))
         }
         #expect(setup.play.callCount(.voidedList) == 0 && setup.play.callCount(.get) == getsBefore, "nothing was asked of Google")
         // The real message with the same ID is then applied, once.
         let real = try await setup.push(body)
         #expect(real.revocationDisposition == .applied && real.httpStatus == 204)
-        #expect(try setup.gems("p1") == 0 && setup.isRecorded("m-void"))
+        await #expect(try setup.gems("p1") == 0)
+        await #expect(try setup.isRecorded("m-void"))
         guard case .alreadyProcessed = try await setup.push(body) else {
             Issue.record("the redelivered real message must not apply again")
             return
@@ -63,8 +65,8 @@ import Testing
             #expect(record.outcome.hasPrefix("unconfirmed:") && record.type == "VOIDED_PURCHASE")
             #expect(outcome.httpStatus == 204)
         }
-        #expect(try setup.gems("p1") == 200)
-        let events = try setup.ledger.store.read { reader throws(LedgerError) in
+        await #expect(try setup.gems("p1") == 200)
+        let events = try await setup.ledger.store.read { reader throws(LedgerError) in
             try reader.revocationEvents(for: setup.key(token), limit: 10)
         }
         #expect(events.isEmpty)
@@ -77,12 +79,12 @@ import Testing
         setup.play.void(token: token, quantity: 1, listed: false)
         let body = setup.play.voidedBody(for: token, refundType: 2, messageID: "m-p")
         #expect(try await setup.push(body).isUnconfirmed)
-        #expect(try setup.gems("p1") == 300)
+        await #expect(try setup.gems("p1") == 300)
         #expect(try await setup.sync().run().recorded == 0)
         setup.play.listUnlistedVoids()
         let report = try await setup.sync().run()
         #expect(report.recorded == 1 && report.refundChecks[token] == .agrees(refundedQuantity: 1))
-        #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.gems("p1") == 200)
         // A later push for the same void finds the sync's event: the same ID both ways.
         let later = try await setup.push(setup.play.voidedBody(for: token, refundType: 2, messageID: "m-p2"))
         guard case .revocation(.alreadyRecorded, _) = later else {
@@ -90,7 +92,7 @@ import Testing
             return
         }
         #expect(try await setup.sync().run().alreadyRecorded == 1)
-        #expect(try setup.gems("p1") == 200)
+        await #expect(try setup.gems("p1") == 200)
     }
 
     @Test func anOutageWhileConfirmingThrowsAndRecordsNothing() async throws {
@@ -98,7 +100,8 @@ import Testing
         let body = setup.play.voidedBody(for: token, refundType: 1, messageID: "m-o")
         setup.play.fail(.voidedList, with: .retryable("503"))
         await #expect(throws: LedgerError.self) { _ = try await setup.push(body) }
-        #expect(try setup.gems("p1") == 200 && !setup.isRecorded("m-o"))
+        await #expect(try setup.gems("p1") == 200)
+        await #expect(try !setup.isRecorded("m-o"))
         #expect(try await setup.push(body).revocationDisposition == .applied)
     }
 
@@ -111,6 +114,6 @@ import Testing
             return
         }
         #expect(outcome.rejection?.reason == .pending)
-        #expect(try setup.gems("p1") == 0 && setup.play.callCount(.get) >= 1)
+        await #expect(try setup.gems("p1") == 0 && setup.play.callCount(.get) >= 1)
     }
 }

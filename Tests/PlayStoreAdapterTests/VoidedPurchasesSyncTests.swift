@@ -25,11 +25,11 @@ import Testing
         #expect(report.pagesRead == 3 && report.voidedSeen == 5 && report.recorded == 5 && !report.truncated)
         #expect(report.startTime == now.addingTimeInterval(-VoidedPurchasesSync.defaultLookbackMaxSeconds))
         #expect(report.watermarkSaved == now.ledgerMilliseconds)
-        let cursor = try setup.ledger.store.read { reader throws(LedgerError) in
+        let cursor = try await setup.ledger.store.read { reader throws(LedgerError) in
             try reader.syncCursor(name: VoidedPurchasesSync.cursorName)
         }
         #expect(cursor == String(now.ledgerMilliseconds))
-        for index in 0..<5 { #expect(try setup.gems("p\(index)") == 0) }
+        for index in 0..<5 { await #expect(try setup.gems("p\(index)") == 0) }
     }
 
     @Test func anOverlappingReReadAppliesNothingTwice() async throws {
@@ -46,8 +46,8 @@ import Testing
         let third = try await setup.sync().run()
         #expect(third.recorded == 1 && third.alreadyRecorded == 5)
         #expect(third.watermarkSaved == setup.clock.now().ledgerMilliseconds)
-        #expect(try setup.gems("late") == 100)
-        let events = try setup.ledger.store.read { reader throws(LedgerError) in
+        await #expect(try setup.gems("late") == 100)
+        let events = try await setup.ledger.store.read { reader throws(LedgerError) in
             try reader.revocationEvents(for: setup.key(tokens[0]), limit: 10)
         }
         #expect(events.count == 1)
@@ -59,7 +59,7 @@ import Testing
         setup.play.void(token: token)
         #expect(try await setup.sync().run().recorded == 1)
         #expect(try await setup.fulfill(token, "remove_ads", as: "p1").name == "granted")
-        #expect(try setup.ledger.player("p1").entitlements.isEmpty)
+        await #expect(try setup.ledger.player("p1").entitlements.isEmpty)
     }
 
     @Test func thePageLimitStopsWithoutMovingTheWatermark() async throws {
@@ -77,7 +77,7 @@ import Testing
         _ = try await Self.voidFive(setup)
         setup.play.fail(.voidedList, with: .retryable("503"))
         await #expect(throws: LedgerError.self) { _ = try await setup.sync().run() }
-        let cursor = try setup.ledger.store.read { reader throws(LedgerError) in
+        let cursor = try await setup.ledger.store.read { reader throws(LedgerError) in
             try reader.syncCursor(name: VoidedPurchasesSync.cursorName)
         }
         #expect(cursor == nil)

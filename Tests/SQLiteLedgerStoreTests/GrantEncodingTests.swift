@@ -7,7 +7,7 @@ import Testing
 /// The hand-written grant encoding reads back through `JSONDecoder`, whatever the IDs hold.
 @Suite("grant lines encoding")
 struct GrantEncodingTests {
-    @Test func grantLinesRoundTripWithAwkwardIDs() throws {
+    @Test func grantLinesRoundTripWithAwkwardIDs() async throws {
         let directory = try ScratchDirectory()
         let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
         let awkward = ["plain", "quote\"d", "back\\slash", "new\nline\ttab\r", "ctl\u{01}\u{1F}", "ünï🎮", ""]
@@ -19,7 +19,9 @@ struct GrantEncodingTests {
         #expect(TransactionsTable.encodeGrants([]) == "[]")
         var record = Rows.record("awkward")
         record.grants = grants
-        try store.write { writer throws(LedgerError) in try writer.insertTransaction(record) }
-        #expect(try store.read { reader throws(LedgerError) in try reader.transaction(record.key) }?.grants == grants)
+        let stored = record
+        try await store.write { writer throws(LedgerError) in try writer.insertTransaction(stored) }
+        let frozenRecord = record
+        await #expect(try store.read { reader throws(LedgerError) in try reader.transaction(frozenRecord.key) }?.grants == grants)
     }
 }

@@ -37,7 +37,7 @@ struct GroupCommitTests {
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         let task = Task {
-            _ = try? await store.groupWrite(.durable) { _ throws(LedgerError) in
+            _ = try? await store.write(.durable) { _ throws(LedgerError) in
                 started.signal()
                 release.wait()
                 throw LedgerError.invalidArgument("hold")
@@ -65,8 +65,8 @@ struct GroupCommitTests {
         }
     }
 
-    static func balance(_ store: SQLiteLedgerStore, _ player: String) throws -> Int64 {
-        try store.read { reader throws(LedgerError) in try reader.balances(playerID: player)["gold"] ?? 0 }
+    static func balance(_ store: SQLiteLedgerStore, _ player: String) async throws -> Int64 {
+        try await store.read { reader throws(LedgerError) in try reader.balances(playerID: player)["gold"] ?? 0 }
     }
 
     @Test("64 queued writers share transactions of at most batchCountMax, each visible when its call returns")
@@ -80,12 +80,12 @@ struct GroupCommitTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<writerCount {
                 group.addTask {
-                    let after = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+                    let after = try await store.write(.durable) { writer throws(LedgerError) in
                         try writer.addToBalance(playerID: "p\(index)", currencyID: "gold", delta: Int64(index + 1))
                     }
                     #expect(after == Int64(index + 1))
                     // Committed before the call returned: a fresh read sees it.
-                    #expect(try Self.balance(store, "p\(index)") == Int64(index + 1))
+                    await #expect(try Self.balance(store, "p\(index)") == Int64(index + 1))
                 }
             }
             try await Self.waitUntilQueued(store, writerCount)
@@ -103,7 +103,7 @@ struct GroupCommitTests {
     func concurrentWritersCommitOnce() async throws {
         let directory = try ScratchDirectory()
         let store = try Self.store(directory)
-        _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+        _ = try await store.write(.durable) { writer throws(LedgerError) in
             try writer.addToBalance(playerID: "alone", currencyID: "gold", delta: 1)
         }
         #expect(store.groupCommitStatistics.transactionCount == 1)
@@ -111,7 +111,7 @@ struct GroupCommitTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<writerCount {
                 group.addTask {
-                    _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+                    _ = try await store.write(.durable) { writer throws(LedgerError) in
                         try writer.addToBalance(playerID: "p\(index % 8)", currencyID: "gold", delta: 1)
                     }
                 }
@@ -121,7 +121,7 @@ struct GroupCommitTests {
         let statistics = store.groupCommitStatistics
         #expect(statistics.requestCount == writerCount + 1)
         #expect(statistics.transactionCount <= statistics.requestCount)
-        for index in 0..<8 { #expect(try Self.balance(store, "p\(index)") == Int64(writerCount / 8)) }
+        for index in 0..<8 { await #expect(try Self.balance(store, "p\(index)") == Int64(writerCount / 8)) }
     }
 
     @Test("one request's failure rolls back only that request")
@@ -133,7 +133,7 @@ struct GroupCommitTests {
             for index in 0..<8 {
                 group.addTask {
                     do throws(LedgerError) {
-                        _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+                        _ = try await store.write(.durable) { writer throws(LedgerError) in
                             _ = try writer.addToBalance(playerID: "p\(index)", currencyID: "gold", delta: 10)
                             if index % 3 == 0 { throw LedgerError.invalidArgument("request \(index) fails") }
                         }
@@ -155,7 +155,7 @@ struct GroupCommitTests {
         #expect(statistics.batchCountPeak == 8)
         for index in 0..<8 {
             #expect(results[index] == (index % 3 != 0))
-            #expect(try Self.balance(store, "p\(index)") == (index % 3 == 0 ? 0 : 10))
+            await #expect(try Self.balance(store, "p\(index)") == (index % 3 == 0 ? 0 : 10))
         }
     }
 
@@ -170,7 +170,7 @@ struct GroupCommitTests {
             tasks.append(
                 Task {
                     do throws(LedgerError) {
-                        _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+                        _ = try await store.write(.durable) { writer throws(LedgerError) in
                             _ = try writer.addToBalance(playerID: "p\(index)", currencyID: "gold", delta: 5)
                             guard index == 1, let session = writer as? SQLiteLedgerSession else { return }
                             // What an I/O error or a full disk does: the whole transaction is gone.
@@ -188,9 +188,9 @@ struct GroupCommitTests {
         var succeeded: [Bool] = []
         for task in tasks { succeeded.append(await task.value) }
         #expect(succeeded == [false, false, true])
-        #expect(try Self.balance(store, "p0") == 0, "rolled back with the transaction")
-        #expect(try Self.balance(store, "p1") == 0)
-        #expect(try Self.balance(store, "p2") == 5, "ran in a new transaction")
+        await #expect(try Self.balance(store, "p0") == 0, "rolled back with the transaction")
+        await #expect(try Self.balance(store, "p1") == 0)
+        await #expect(try Self.balance(store, "p2") == 5, "ran in a new transaction")
         #expect(store.groupCommitStatistics.transactionCount == 3, "the hold, the broken one, the new one")
     }
 
@@ -205,7 +205,7 @@ struct GroupCommitTests {
             for index in 0..<4 {
                 group.addTask {
                     do throws(LedgerError) {
-                        _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+                        _ = try await store.write(.durable) { writer throws(LedgerError) in
                             try writer.addToBalance(playerID: "p\(index)", currencyID: "gold", delta: 1)
                         }
                         return nil
@@ -229,7 +229,7 @@ struct GroupCommitTests {
             #expect(storage.sqliteResultCode == SQLITE_IOERR)
         }
         vfs.disarm()
-        for index in 0..<4 { #expect(try Self.balance(store, "p\(index)") == 0) }
+        for index in 0..<4 { await #expect(try Self.balance(store, "p\(index)") == 0) }
     }
 
     @Test("a full queue refuses at once with a busy storage error")
@@ -240,13 +240,13 @@ struct GroupCommitTests {
         let store = try Self.store(directory, limits: limits)
         let release = try await Self.hold(store)
         let first = Task {
-            try await store.groupWrite(.durable) { writer throws(LedgerError) in
+            try await store.write(.durable) { writer throws(LedgerError) in
                 try writer.addToBalance(playerID: "first", currencyID: "gold", delta: 1)
             }
         }
         try await Self.waitUntilQueued(store, 1)
         await #expect {
-            try await store.groupWrite(.durable) { writer throws(LedgerError) in
+            try await store.write(.durable) { writer throws(LedgerError) in
                 try writer.addToBalance(playerID: "second", currencyID: "gold", delta: 1)
             }
         } throws: { error in
@@ -255,7 +255,7 @@ struct GroupCommitTests {
         }
         await release()
         #expect(try await first.value == 1)
-        #expect(try Self.balance(store, "second") == 0)
+        await #expect(try Self.balance(store, "second") == 0)
         #expect(store.groupCommitStatistics.refusedCount == 1)
     }
 
@@ -267,30 +267,30 @@ struct GroupCommitTests {
         do {
             let store = try Self.store(directory, vfs: vfs)
             vfs.resetCounts()
-            _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+            _ = try await store.write(.durable) { writer throws(LedgerError) in
                 try writer.addToBalance(playerID: "kept", currencyID: "gold", delta: 1)
             }
             #expect(vfs.callCount(.sync) == 1)
-            _ = try await store.groupWrite(.deferred) { writer throws(LedgerError) in
+            _ = try await store.write(.deferred) { writer throws(LedgerError) in
                 try writer.addToBalance(playerID: "carried", currencyID: "gold", delta: 1)
             }
             #expect(vfs.callCount(.sync) == 1, "a deferred commit does not sync")
-            #expect(try Self.balance(store, "carried") == 1, "but it is visible at once")
+            await #expect(try Self.balance(store, "carried") == 1, "but it is visible at once")
             // A plain write after a deferred one is synced again: the level is restored.
-            try store.write { writer throws(LedgerError) in
+            try await store.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "kept", currencyID: "gold", delta: 1)
             }
             #expect(vfs.callCount(.sync) == 2, "and it makes the deferred write before it durable")
-            _ = try await store.groupWrite(.deferred) { writer throws(LedgerError) in
+            _ = try await store.write(.deferred) { writer throws(LedgerError) in
                 try writer.addToBalance(playerID: "lost", currencyID: "gold", delta: 1)
             }
             vfs.simulatePowerLoss()
         }
         vfs.powerLossMode = false
         let reopened = try Self.store(directory, vfs: vfs)
-        #expect(try Self.balance(reopened, "kept") == 2)
-        #expect(try Self.balance(reopened, "carried") == 1)
-        #expect(try Self.balance(reopened, "lost") == 0, "a deferred write with no durable commit after it is lost")
+        await #expect(try Self.balance(reopened, "kept") == 2)
+        await #expect(try Self.balance(reopened, "carried") == 1)
+        await #expect(try Self.balance(reopened, "lost") == 0, "a deferred write with no durable commit after it is lost")
     }
 
     @Test("the fault VFS can make every sync slower, clamped to its maximum")
@@ -304,12 +304,12 @@ struct GroupCommitTests {
         vfs.syncLatencyMicroseconds = 50_000
         let store = try Self.store(directory, vfs: vfs)
         let start = ContinuousClock.now
-        _ = try await store.groupWrite(.durable) { writer throws(LedgerError) in
+        _ = try await store.write(.durable) { writer throws(LedgerError) in
             try writer.addToBalance(playerID: "slow", currencyID: "gold", delta: 1)
         }
         #expect(ContinuousClock.now - start >= .milliseconds(50), "one durable commit, one slow sync")
         let syncCount = vfs.callCount(.sync)
-        _ = try await store.groupWrite(.deferred) { writer throws(LedgerError) in
+        _ = try await store.write(.deferred) { writer throws(LedgerError) in
             try writer.addToBalance(playerID: "slow", currencyID: "gold", delta: 1)
         }
         #expect(vfs.callCount(.sync) == syncCount, "a deferred commit does not sync, so it does not wait")

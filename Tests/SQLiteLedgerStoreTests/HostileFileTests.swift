@@ -14,10 +14,10 @@ import Testing
 struct HostileFileTests {
     @Test("opening a hostile file throws its typed error naming the path, and leaves the file as it was",
         arguments: HostileFile.allCases)
-    func storeRefuses(file: HostileFile) throws {
+    func storeRefuses(file: HostileFile) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("hostile.sqlite")
-        try file.write(to: path)
+        try await file.write(to: path)
         let before = try contents(path)
 
         let error = try #require(#expect(throws: LedgerError.self) { _ = try SQLiteLedgerStore(path: path) })
@@ -32,7 +32,7 @@ struct HostileFileTests {
     func nothingGranted(file: HostileFile) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("hostile.sqlite")
-        try file.write(to: path)
+        try await file.write(to: path)
         let before = try contents(path)
 
         let attempt = await SpyLedger.openAndFulfill(path: path)
@@ -44,10 +44,10 @@ struct HostileFileTests {
     }
 
     @Test("the doctor refuses or reports a hostile file, and never modifies it", arguments: HostileFile.allCases)
-    func doctorNeverModifies(file: HostileFile) throws {
+    func doctorNeverModifies(file: HostileFile) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("hostile.sqlite")
-        try file.write(to: path)
+        try await file.write(to: path)
         let before = try contents(path)
 
         let result = Result { () throws(LedgerError) in try LedgerDoctor.examine(path: path) }
@@ -71,14 +71,14 @@ struct HostileFileTests {
 
     @Test("a flipped byte in a table page is what quick_check on open catches; with no check the file opens",
         arguments: [HostileFile.flippedBalancesPageByte, .flippedTransactionsPageByte])
-    func flipIsCaughtByTheOpenCheck(file: HostileFile) throws {
+    func flipIsCaughtByTheOpenCheck(file: HostileFile) async throws {
         #expect(SQLiteLedgerStore.Options().openCheck == .quick)
         let directory = try ScratchDirectory()
         let path = directory.path("hostile.sqlite")
-        try file.write(to: path)
+        try await file.write(to: path)
         let before = try contents(path)
         let table = try #require(file.damagedTable)
-        let page = try RealLedger.fixture.get().rootPages[table] ?? 0
+        let page = try await RealLedger.fixture.get().rootPages[table] ?? 0
 
         let error = try #require(#expect(throws: LedgerError.self) { _ = try SQLiteLedgerStore(path: path) })
         guard case .integrityCheckFailed(let found, let detail) = error else {
@@ -151,7 +151,7 @@ struct HostileFileTests {
     func readOnlyLedgerAsRoot() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("readonly.sqlite")
-        try Data(RealLedger.fixture.get().bytes).write(to: URL(fileURLWithPath: path))
+        try await Data(RealLedger.fixture.get().bytes).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
         let before = try contents(path)
 
@@ -176,12 +176,12 @@ struct HostileFileTests {
     }
 
     @Test("a read-only (0444) ledger without privilege is refused at open, naming the file, and nothing changes")
-    func readOnlyLedgerWithoutPrivilege() throws {
+    func readOnlyLedgerWithoutPrivilege() async throws {
         let directory = try ScratchDirectory()
         // SQLite needs to create the -shm index next to a WAL database, as whichever user opens it.
         try FileManager.default.setAttributes([.posixPermissions: 0o777], ofItemAtPath: directory.url.path)
         let path = directory.path("readonly.sqlite")
-        try Data(RealLedger.fixture.get().bytes).write(to: URL(fileURLWithPath: path))
+        try await Data(RealLedger.fixture.get().bytes).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
         let before = try contents(path)
 
@@ -244,17 +244,17 @@ extension HostileFileTests {
             #expect(error.description.contains(path), "the message must name the file: \(error)", sourceLocation: sourceLocation)
         }
 
-        func write(to path: String) throws {
-            let ledger = try RealLedger.fixture.get()
+        func write(to path: String) async throws {
+            let ledger = try await RealLedger.fixture.get()
             var bytes = ledger.bytes
             switch self {
             case .randomBytes:
                 var generator = SystemRandomNumberGenerator()
                 bytes = (0..<ledger.bytes.count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             case .foreignApplicationID:
-                bytes.replaceSubrange(68..<72, with: Self.bigEndian(UInt32(bitPattern: Self.foreignID)))
+                await bytes.replaceSubrange(68..<72, with: Self.bigEndian(UInt32(bitPattern: Self.foreignID)))
             case .newerUserVersion:
-                bytes.replaceSubrange(60..<64, with: Self.bigEndian(UInt32(Self.newerVersion)))
+                await bytes.replaceSubrange(60..<64, with: Self.bigEndian(UInt32(Self.newerVersion)))
             case .truncatedToHalf:
                 bytes.removeLast(bytes.count / 2)
             case .flippedBalancesPageByte, .flippedTransactionsPageByte:
@@ -289,7 +289,7 @@ extension HostileFileTests {
             }
         }
 
-        private static func bigEndian(_ value: UInt32) -> [UInt8] {
+        private static func bigEndian(_ value: UInt32) async -> [UInt8] {
             [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
         }
     }
@@ -304,18 +304,21 @@ extension HostileFileTests {
         /// Why the fixture could not be written.
         struct Failure: Error, Sendable, CustomStringConvertible { var description: String }
 
-        static let fixture: Result<RealLedger, Failure> = {
-            do { return .success(try make()) } catch { return .failure(Failure(description: "\(error)")) }
-        }()
+        /// Written once per test run, by whichever test asks first.
+        private static let making = Task { () -> Result<RealLedger, Failure> in
+            do { return .success(try await make()) } catch { return .failure(Failure(description: "\(error)")) }
+        }
 
-        private static func make() throws -> RealLedger {
+        static var fixture: Result<RealLedger, Failure> { get async { await making.value } }
+
+        private static func make() async throws -> RealLedger {
             let directory = try ScratchDirectory()
             let path = directory.path("real.sqlite")
             do {
                 var options = SQLiteLedgerStore.Options()
                 options.synchronous = .normal
                 let store = try SQLiteLedgerStore(path: path, options: options)
-                try store.write { writer throws(LedgerError) in
+                try await store.write { writer throws(LedgerError) in
                     for number in 0..<300 {
                         let player = "p\(number % 40)"
                         try writer.insertTransaction(Rows.record("t\(number)", player: player))

@@ -13,22 +13,21 @@ struct LedgerDoctorPagingTests {
 
     /// A ledger with `pendingCount` finishes pending, ten queued per second from `Rows.date`
     /// (so many share a time and are ordered by transaction ID).
-    static func makeLedger(at path: String) throws {
+    static func makeLedger(at path: String) async throws {
         let store = try SQLiteLedgerStore(path: path)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             for index in 0..<pendingCount {
                 let id = "t-\(index)"
-                try writer.insertTransaction(Rows.record(id))
-                try writer.enqueueFinish(Rows.pending(id, at: Rows.date.addingTimeInterval(Double(index / 10))))
+                try writer.insertTransaction(Rows.record(id, fulfilledAt: Rows.date.addingTimeInterval(Double(index / 10))))
             }
         }
     }
 
     @Test("1,001 pending finishes: the first report lists 1,000 and says more follow; the next page lists the last")
-    func pagesThroughMoreThanOneReport() throws {
+    func pagesThroughMoreThanOneReport() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        try Self.makeLedger(at: path)
+        try await Self.makeLedger(at: path)
         // 50 seconds after the first was queued: the 410 rows queued in the first 41 seconds are 10 s old or more.
         let now = Rows.date.addingTimeInterval(50)
         let first = try LedgerDoctor.examine(path: path, now: now, finishWarningAgeSeconds: 10)
@@ -47,10 +46,10 @@ struct LedgerDoctorPagingTests {
     }
 
     @Test("a smaller limit pages by it; a cursor round-trips through its text form")
-    func smallerPages() throws {
+    func smallerPages() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        try Self.makeLedger(at: path)
+        try await Self.makeLedger(at: path)
         var cursor: PendingFinishCursor?
         var seen: [String] = []
         var pages = 0

@@ -10,23 +10,22 @@ struct LedgerDoctorTests {
     static let enqueued = Date(timeIntervalSince1970: 1_790_000_000)
 
     /// Writes three transactions, two of them still owed a finish, then releases the store.
-    private func makeLedger(at path: String) throws {
+    private func makeLedger(at path: String) async throws {
         let store = try SQLiteLedgerStore(path: path)
-        try store.write { writer throws(LedgerError) in
-            for id in ["t-old", "t-new", "t-done"] { try writer.insertTransaction(Rows.record(id, player: "p-\(id)")) }
-            try writer.enqueueFinish(Rows.pending("t-new", player: "p-t-new", at: Self.enqueued.addingTimeInterval(60)))
-            try writer.enqueueFinish(Rows.pending("t-old", player: "p-t-old", at: Self.enqueued))
-            try writer.enqueueFinish(Rows.pending("t-done", player: "p-t-done", at: Self.enqueued))
+        try await store.write { writer throws(LedgerError) in
+            for (id, at) in [("t-old", Self.enqueued), ("t-new", Self.enqueued.addingTimeInterval(60)), ("t-done", Self.enqueued)] {
+                try writer.insertTransaction(Rows.record(id, player: "p-\(id)", fulfilledAt: at))
+            }
             try writer.recordFinishFailure(Rows.key("t-old"), message: "store outage")
             try writer.markFinished(Rows.key("t-done"), at: Self.enqueued.addingTimeInterval(1))
         }
     }
 
     @Test("a healthy ledger with two pending finishes is reported in full, and the file is not changed")
-    func healthyReport() throws {
+    func healthyReport() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        try makeLedger(at: path)
+        try await makeLedger(at: path)
         try #require(existingSideFiles(of: path).isEmpty, "closing the store checkpoints and removes the WAL")
         let before = try contents(path)
 
@@ -49,17 +48,17 @@ struct LedgerDoctorTests {
         // Whatever the doctor left beside the file, the next store opens and closes it cleanly.
         do {
             let store = try SQLiteLedgerStore(path: path)
-            #expect(try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.count == 2)
+            await #expect(try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.count == 2)
         }
         #expect(try contents(path) == before)
         #expect(existingSideFiles(of: path).isEmpty)
     }
 
     @Test("ages are never negative when `now` is before the grant", arguments: [-1.0, -3_600.0, 0.0, 0.999])
-    func agesClampAtZero(offset: Double) throws {
+    func agesClampAtZero(offset: Double) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        try makeLedger(at: path)
+        try await makeLedger(at: path)
         let report = try LedgerDoctor.examine(path: path, now: Self.enqueued.addingTimeInterval(offset))
         #expect(report.pendingFinishes.map(\.ageSeconds) == [0, 0])
     }
@@ -67,10 +66,10 @@ struct LedgerDoctorTests {
     @Test(
         "a pending finish at or past the warning age is overdue; overdue finishes do not make the ledger unhealthy",
         arguments: [(Int64(3_600), 1), (3_540, 2), (3_601, 0), (0, 2)])
-    func overdueFinishes(warningAge: Int64, overdueCount: Int) throws {
+    func overdueFinishes(warningAge: Int64, overdueCount: Int) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        try makeLedger(at: path)
+        try await makeLedger(at: path)
         let report = try LedgerDoctor.examine(
             path: path, now: Self.enqueued.addingTimeInterval(3_600), finishWarningAgeSeconds: warningAge)
         #expect(report.finishWarningAgeSeconds == warningAge)
@@ -81,19 +80,23 @@ struct LedgerDoctorTests {
     }
 
     @Test("the doctor works on a ledger another store has open, and does not disturb it")
-    func examineWhileOpen() throws {
+    func examineWhileOpen() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        try makeLedger(at: path)
+        try await makeLedger(at: path)
         let store = try SQLiteLedgerStore(path: path)
-        try store.write { writer throws(LedgerError) in try writer.insertTransaction(Rows.record("t-live")) }
+        try await store.write { writer throws(LedgerError) in
+            var live = Rows.record("t-live")
+            live.finishedAt = Rows.date
+            try writer.insertTransaction(live)
+        }
 
         let report = try LedgerDoctor.examine(path: path, now: Self.enqueued)
         #expect(report.transactionCount == 4)
         #expect(report.pendingFinishes.map(\.key.transactionID) == ["t-old", "t-new"])
         #expect(report.healthy)
-        try store.write { writer throws(LedgerError) in try writer.enqueueFinish(Rows.pending("t-live")) }
-        #expect(try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.count == 3)
+        try await store.write { writer throws(LedgerError) in try writer.insertTransaction(Rows.record("t-pending")) }
+        await #expect(try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.count == 3)
     }
 
     @Test("an empty ledger is healthy with no transactions")
@@ -125,10 +128,10 @@ struct LedgerDoctorTests {
     }
 
     @Test("the report encodes to JSON with every field")
-    func reportEncodes() throws {
+    func reportEncodes() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        try makeLedger(at: path)
+        try await makeLedger(at: path)
         let report = try LedgerDoctor.examine(path: path, now: Self.enqueued.addingTimeInterval(10))
         let data = try JSONEncoder().encode(report)
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -100,13 +100,13 @@ struct LedgerFileSafetyTests {
     }
 
     @Test("a zero-byte file is a new database: the store initialises it as a ledger")
-    func storeInitialisesEmptyFile() throws {
+    func storeInitialisesEmptyFile() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("empty.sqlite")
         try #require(FileManager.default.createFile(atPath: path, contents: Data()))
         do {
             let store = try SQLiteLedgerStore(path: path)
-            #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
+            await #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
         }
         let raw = try RawDatabase(path: path)
         #expect(try raw.integer("PRAGMA application_id") == Int64(LedgerSchema.applicationID))
@@ -116,12 +116,12 @@ struct LedgerFileSafetyTests {
     @Test("a ledger whose pages were damaged fails its check, typed, and is left as it was", arguments: [
         SQLiteLedgerStore.OpenCheck.quick, .full,
     ])
-    func damagedLedgerFailsCheck(check: SQLiteLedgerStore.OpenCheck) throws {
+    func damagedLedgerFailsCheck(check: SQLiteLedgerStore.OpenCheck) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("damaged.sqlite")
         do {
             let store = try SQLiteLedgerStore(path: path)
-            try store.write { writer throws(LedgerError) in
+            try await store.write { writer throws(LedgerError) in
                 for number in 0..<200 {
                     try writer.insertTransaction(Rows.record("t\(number)"))
                     try writer.appendEvent(Rows.event("p1", String(repeating: "x", count: 200)))

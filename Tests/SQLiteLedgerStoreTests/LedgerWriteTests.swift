@@ -27,7 +27,6 @@ struct LedgerWriteTests {
         _ = try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t1"), playerID: "p1")
         try writer.insertTransaction(Rows.record("t1"))
         try writer.incrementPurchaseCount(playerID: "p1", productID: "gems_small", period: "lifetime", by: 1)
-        try writer.enqueueFinish(Rows.pending("t1"))
         try writer.insertOperation(operation("op1"))
         try writer.appendEvent(Rows.event())
     }
@@ -41,13 +40,13 @@ struct LedgerWriteTests {
     }
 
     @Test("a write body that throws after changing every table persists nothing")
-    func throwingBodyRollsBack() throws {
+    func throwingBodyRollsBack() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         let store = try SQLiteLedgerStore(path: path)
 
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in
+        let error = await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in
                 try Self.writeEverything(writer)
                 // Inside the transaction the changes are visible...
                 guard try writer.balances(playerID: "p1") == ["gems": 100], try writer.transaction(Rows.key("t1")) != nil
@@ -57,34 +56,32 @@ struct LedgerWriteTests {
             }
         }
         #expect(error == .invalidArgument("abandon"))
-        #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
-        #expect(try playerRows("p1", in: store) == .empty)
+        await #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
+        await #expect(try playerRows("p1", in: store) == .empty)
         try expectWriteLockFree(path)
 
         // The connection is back in autocommit: the same writes now commit.
-        try store.write { writer throws(LedgerError) in try Self.writeEverything(writer) }
-        let counts = try tableRowCounts(of: store)
+        try await store.write { writer throws(LedgerError) in try Self.writeEverything(writer) }
+        let counts = try await tableRowCounts(of: store)
         #expect(counts.values.allSatisfy { $0 == 1 }, "\(counts)")
         try expectWriteLockFree(path)
     }
 
     @Test("a write that returns commits everything and returns its value")
-    func returningBodyCommits() throws {
+    func returningBodyCommits() async throws {
         let directory = try ScratchDirectory()
         let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
-        let sequence = try store.write { writer throws(LedgerError) -> Int64 in
+        let sequence = try await store.write { writer throws(LedgerError) -> Int64 in
             try Self.writeEverything(writer)
             return try writer.appendEvent(Rows.event("p1", "second"))
         }
         #expect(sequence == 2)
-        #expect(try tableRowCounts(of: store)["events"] == 2)
-        #expect(try store.read { reader throws(LedgerError) in try reader.operation(id: "op1") } == Self.operation("op1"))
+        await #expect(try tableRowCounts(of: store)["events"] == 2)
+        await #expect(try store.read { reader throws(LedgerError) in try reader.operation(id: "op1") } == Self.operation("op1"))
     }
 
     /// A write that breaks a constraint of the schema, with the SQL and extended code it must report.
     enum Violation: String, CaseIterable, CustomTestStringConvertible {
-        case duplicateTransaction
-        case duplicatePendingFinish
         case duplicateOperation
         case zeroQuantityRecord
 
@@ -94,26 +91,20 @@ struct LedgerWriteTests {
 
         var sqlPrefix: String {
             switch self {
-            case .duplicateTransaction, .zeroQuantityRecord: "INSERT INTO ledger_transactions"
-            case .duplicatePendingFinish: "INSERT INTO pending_finishes"
+            case .zeroQuantityRecord: "INSERT INTO ledger_transactions"
             case .duplicateOperation: "INSERT INTO economy_operations"
             }
         }
 
         func commit(_ writer: any LedgerWriter) throws(LedgerError) {
             switch self {
-            case .duplicateTransaction, .zeroQuantityRecord: try writer.insertTransaction(Rows.record("t1"))
-            case .duplicatePendingFinish:
-                try writer.insertTransaction(Rows.record("t1"))
-                try writer.enqueueFinish(Rows.pending("t1"))
+            case .zeroQuantityRecord: try writer.insertTransaction(Rows.record("t1"))
             case .duplicateOperation: try writer.insertOperation(LedgerWriteTests.operation("op1"))
             }
         }
 
         func violate(_ writer: any LedgerWriter) throws(LedgerError) {
             switch self {
-            case .duplicateTransaction: try writer.insertTransaction(Rows.record("t1", player: "p2"))
-            case .duplicatePendingFinish: try writer.enqueueFinish(Rows.pending("t1", player: "p2"))
             case .duplicateOperation: try writer.insertOperation(LedgerWriteTests.operation("op1"))
             case .zeroQuantityRecord:
                 var record = Rows.record("t2")
@@ -125,15 +116,15 @@ struct LedgerWriteTests {
 
     @Test("a constraint violation throws .storage with SQLite's extended code and SQL, and rolls the write back",
         arguments: Violation.allCases)
-    func constraintViolation(violation: Violation) throws {
+    func constraintViolation(violation: Violation) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         let store = try SQLiteLedgerStore(path: path)
-        try store.write { writer throws(LedgerError) in try violation.commit(writer) }
-        let countsBefore = try tableRowCounts(of: store)
+        try await store.write { writer throws(LedgerError) in try violation.commit(writer) }
+        let countsBefore = try await tableRowCounts(of: store)
 
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in
+        let error = await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 100)
                 _ = try writer.addToInventory(playerID: "p1", itemID: "frost_tower", delta: 3)
                 try writer.appendEvent(Rows.event("p1", "before the violation"))
@@ -151,30 +142,30 @@ struct LedgerWriteTests {
         #expect(failure.message.contains("constraint failed"), "\(failure.message)")
         #expect(error?.code == 1007)
 
-        #expect(try tableRowCounts(of: store) == countsBefore)
-        #expect(try playerRows("p1", in: store).balances.isEmpty)
+        await #expect(try tableRowCounts(of: store) == countsBefore)
+        await #expect(try playerRows("p1", in: store).balances.isEmpty)
         try expectWriteLockFree(path)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
         }
-        #expect(try playerRows("p1", in: store).balances == ["gems": 1])
+        await #expect(try playerRows("p1", in: store).balances == ["gems": 1])
     }
 
     @Test("an entitlement may be written before its ledger row in the same write (deferred foreign key)")
-    func deferredForeignKeyCommits() throws {
+    func deferredForeignKeyCommits() async throws {
         let directory = try ScratchDirectory()
         let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
-        let granted = try store.write { writer throws(LedgerError) -> Bool in
+        let granted = try await store.write { writer throws(LedgerError) -> Bool in
             let granted = try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t1"), playerID: "p1")
             try writer.insertTransaction(Rows.record("t1"))
             return granted
         }
         #expect(granted)
-        let entitlements = try store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
+        let entitlements = try await store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
         #expect(entitlements == [Rows.entitlement("remove_ads", source: "t1")])
 
         // The same purchase paying again changes nothing and says so; a second purchase adds its payment.
-        let (again, second) = try store.write { writer throws(LedgerError) -> (Bool, Bool) in
+        let (again, second) = try await store.write { writer throws(LedgerError) -> (Bool, Bool) in
             try writer.insertTransaction(Rows.record("t2"))
             return (
                 try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t1"), playerID: "p1"),
@@ -182,17 +173,17 @@ struct LedgerWriteTests {
             )
         }
         #expect(!again && second)
-        let payments = try store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
+        let payments = try await store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
         #expect(payments.map(\.source) == [Rows.key("t1"), Rows.key("t2")])
     }
 
     @Test("an entitlement whose ledger row never comes fails at COMMIT and rolls back")
-    func deferredForeignKeyFailsAtCommit() throws {
+    func deferredForeignKeyFailsAtCommit() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         let store = try SQLiteLedgerStore(path: path)
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in
+        let error = await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 100)
                 _ = try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "nowhere"), playerID: "p1")
             }
@@ -203,54 +194,43 @@ struct LedgerWriteTests {
         }
         #expect(failure.sqliteExtendedResultCode == Self.foreignKeyCode)
         #expect(failure.sql == "COMMIT")
-        #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
+        await #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
         try expectWriteLockFree(path)
-        try store.write { writer throws(LedgerError) in try Self.writeEverything(writer) }
-        #expect(try playerRows("p1", in: store).entitlements == ["remove_ads"])
+        try await store.write { writer throws(LedgerError) in try Self.writeEverything(writer) }
+        await #expect(try playerRows("p1", in: store).entitlements == ["remove_ads"])
     }
 
-    @Test("a pending finish for a transaction the ledger does not hold is refused at once and rolls back")
-    func pendingFinishNeedsLedgerRow() throws {
+    @Test("a second record with a taken key inserts nothing and says so, so a racing delivery can retry")
+    func duplicateKeyInsertsNothing() async throws {
         let directory = try ScratchDirectory()
-        let path = directory.path("ledger.sqlite")
-        let store = try SQLiteLedgerStore(path: path)
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in
-                _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 100)
-                try writer.insertTransaction(Rows.record("t1"))
-                try writer.enqueueFinish(Rows.pending("t-unknown"))
-            }
+        let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
+        let results = try await store.write { writer throws(LedgerError) in
+            [try writer.insertTransaction(Rows.record("t1")), try writer.insertTransaction(Rows.record("t1", player: "p2"))]
         }
-        guard case .storage(let failure)? = error else {
-            Issue.record("expected .storage, got \(String(describing: error))")
-            return
-        }
-        #expect(failure.sqliteExtendedResultCode == Self.foreignKeyCode)
-        #expect(failure.sql?.hasPrefix("INSERT INTO pending_finishes") == true)
-        #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
-        try expectWriteLockFree(path)
+        #expect(results == [true, false])
+        let record = try await store.read { reader throws(LedgerError) in try reader.transaction(Rows.key("t1")) }
+        #expect(record?.playerID == "p1", "the first record stays as it was")
     }
 
-    @Test("marking a finish done deletes the outbox row and stamps the record once")
-    func markFinished() throws {
+    @Test("a record is pending its finish until marked, failed attempts are counted on it, and the mark stamps it once")
+    func markFinished() async throws {
         let directory = try ScratchDirectory()
         let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
         let first = Date(timeIntervalSince1970: 1_790_000_000.123_9)
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(Rows.record("t1"))
-            try writer.enqueueFinish(Rows.pending("t1"))
             try writer.recordFinishFailure(Rows.key("t1"), message: "store outage")
             try writer.recordFinishFailure(Rows.key("t1"), message: "store outage again")
         }
-        let pending = try store.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
+        let pending = try await store.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
         #expect(pending?.attemptCount == 2)
         #expect(pending?.lastError == "store outage again")
 
-        try store.write { writer throws(LedgerError) in try writer.markFinished(Rows.key("t1"), at: first) }
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in try writer.markFinished(Rows.key("t1"), at: first) }
+        try await store.write { writer throws(LedgerError) in
             try writer.markFinished(Rows.key("t1"), at: first.addingTimeInterval(60))
         }
-        let (record, outbox) = try store.read { reader throws(LedgerError) in
+        let (record, outbox) = try await store.read { reader throws(LedgerError) in
             (try reader.transaction(Rows.key("t1")), try reader.pendingFinishes(limit: 10))
         }
         #expect(outbox.isEmpty)

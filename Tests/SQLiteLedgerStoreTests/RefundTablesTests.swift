@@ -40,7 +40,7 @@ struct RefundTablesTests {
     }
 
     @Test("a version-1 ledger is migrated to version 2 on open and keeps its data")
-    func migratesVersionOne() throws {
+    func migratesVersionOne() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("v1.sqlite")
         try Self.writeVersionOneLedger(at: path)
@@ -50,34 +50,34 @@ struct RefundTablesTests {
         #expect(!before.healthy)
 
         let store = try SQLiteLedgerStore(path: path)
-        #expect(try connectionPragma("user_version", of: store) == Int64(LedgerSchema.versionSupported))
+        await #expect(try connectionPragma("user_version", of: store) == Int64(LedgerSchema.versionSupported))
         #expect(LedgerSchema.versionSupported >= 2)
-        let rows = try playerRows("p1", in: store)
+        let rows = try await playerRows("p1", in: store)
         #expect(rows.balances == ["gems": 100])
         #expect(rows.history == ["t1"])
         #expect(rows.events == ["granted"])
-        let record = try store.read { reader throws(LedgerError) in try reader.transaction(Rows.key("t1")) }
+        let record = try await store.read { reader throws(LedgerError) in try reader.transaction(Rows.key("t1")) }
         #expect(record?.grants == [GrantLine(kind: .currency, id: "gems", quantity: 100)])
         // The new methods work on the migrated file, including against the old rows.
-        let history = try store.write { writer throws(LedgerError) in
+        let history = try await store.write { writer throws(LedgerError) in
             try writer.upsertRefundState(.active(Rows.key("t1")))
             try writer.reassignTransaction(Rows.key("t1"), toPlayerID: "p2")
             return try writer.events(transaction: Rows.key("t1"), limit: 10).map(\.detail)
         }
         #expect(history == ["granted"])
-        let outbox = try store.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
+        let outbox = try await store.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
         #expect(outbox?.playerID == "p2")
         #expect(try Self.existingTables(Self.refundTables, at: path) == Self.refundTables)
     }
 
     @Test("the doctor finds a migrated ledger with refund rows healthy")
-    func doctorAfterMigration() throws {
+    func doctorAfterMigration() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("v1.sqlite")
         try Self.writeVersionOneLedger(at: path)
         do {
             let store = try SQLiteLedgerStore(path: path)
-            try store.write { writer throws(LedgerError) in
+            try await store.write { writer throws(LedgerError) in
                 try writer.insertRevocationEvent(Self.refund("e1"))
                 try writer.upsertRefundState(.active(Rows.key("t1")))
                 let flag = PlayerFlag(flag: "refundFloored", detail: "d", transaction: Rows.key("t1"), at: Rows.date)
@@ -143,7 +143,7 @@ struct RefundTablesTests {
     }
 
     @Test("effect and debt are stored as readable JSON; quantity and reason may be NULL")
-    func storedText() throws {
+    func storedText() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         do {
@@ -154,11 +154,12 @@ struct RefundTablesTests {
             revoke.debtCreated = [:]
             revoke.effect = []
             revoke.reversed = false
-            try store.write { writer throws(LedgerError) in
+            let stored = revoke
+            try await store.write { writer throws(LedgerError) in
                 try writer.insertRevocationEvent(Self.refund("e1"))
-                try writer.insertRevocationEvent(revoke)
+                try writer.insertRevocationEvent(stored)
             }
-            #expect(try store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e2") } == revoke)
+            await #expect(try store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e2") } == revoke)
         }
         let raw = try RawDatabase(path: path, readOnly: true)
         let debt = try raw.text("SELECT debt_created FROM revocation_events WHERE event_id = 'e1'")
@@ -172,11 +173,11 @@ struct RefundTablesTests {
     }
 
     @Test("a refund state without its ledger record fails at commit with SQLite's foreign key error")
-    func refundStateForeignKey() throws {
+    func refundStateForeignKey() async throws {
         let directory = try ScratchDirectory()
         let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"))
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in try writer.upsertRefundState(.active(Rows.key("t-none"))) }
+        let error = await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in try writer.upsertRefundState(.active(Rows.key("t-none"))) }
         }
         guard case .storage(let failure)? = error else {
             Issue.record("expected a storage error, got \(String(describing: error))")
@@ -185,22 +186,22 @@ struct RefundTablesTests {
         #expect(failure.sqliteResultCode == SQLITE_CONSTRAINT)
         #expect(failure.sqliteExtendedResultCode == LedgerWriteTests.foreignKeyCode)
         // The failed commit left no transaction open: the store still writes.
-        try store.write { writer throws(LedgerError) in try writer.insertTransaction(Rows.record("t1")) }
+        try await store.write { writer throws(LedgerError) in try writer.insertTransaction(Rows.record("t1")) }
     }
 
     @Test("a stored row SQLite accepts but the ledger cannot read is reported as corruption")
-    func unreadableDisposition() throws {
+    func unreadableDisposition() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         do {
             let store = try SQLiteLedgerStore(path: path)
-            try store.write { writer throws(LedgerError) in try writer.insertRevocationEvent(Self.refund("e1")) }
+            try await store.write { writer throws(LedgerError) in try writer.insertRevocationEvent(Self.refund("e1")) }
         }
         // Edited outside the ledger while no store has the file open.
         try RawDatabase(path: path).execute("UPDATE revocation_events SET disposition = 'bogus'")
         let store = try SQLiteLedgerStore(path: path)
-        let error = #expect(throws: LedgerError.self) {
-            _ = try store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") }
+        let error = await #expect(throws: LedgerError.self) {
+            _ = try await store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") }
         }
         guard case .integrityCheckFailed(_, let detail)? = error else {
             Issue.record("expected an integrity error, got \(String(describing: error))")

@@ -8,13 +8,13 @@ import Testing
 @Suite("SQLite ledger store")
 struct SQLiteLedgerStoreTests {
     @Test("a new ledger is in WAL mode, stamped with the application ID and the current schema")
-    func freshLedgerHeader() throws {
+    func freshLedgerHeader() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         do {
             let store = try SQLiteLedgerStore(path: path)
             #expect(store.path == path)
-            #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
+            await #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
         }
         let raw = try RawDatabase(path: path)
         #expect(try raw.text("PRAGMA journal_mode") == "wal")
@@ -37,16 +37,16 @@ struct SQLiteLedgerStoreTests {
         arguments: [
             (SQLiteLedgerStore.Synchronous?.none, Int64(2)), (.full, 2), (.normal, 1),
         ])
-    func connectionSettings(synchronous: SQLiteLedgerStore.Synchronous?, expectedLevel: Int64) throws {
+    func connectionSettings(synchronous: SQLiteLedgerStore.Synchronous?, expectedLevel: Int64) async throws {
         let directory = try ScratchDirectory()
         var options = SQLiteLedgerStore.Options()
         if let synchronous { options.synchronous = synchronous }
         options.busyTimeoutMilliseconds = 1_234
         let store = try SQLiteLedgerStore(path: directory.path("ledger.sqlite"), options: options)
 
-        #expect(try connectionPragma("synchronous", of: store) == expectedLevel)
-        #expect(try connectionPragma("foreign_keys", of: store) == 1)
-        #expect(try connectionPragma("busy_timeout", of: store) == 1_234)
+        await #expect(try connectionPragma("synchronous", of: store) == expectedLevel)
+        await #expect(try connectionPragma("foreign_keys", of: store) == 1)
+        await #expect(try connectionPragma("busy_timeout", of: store) == 1_234)
     }
 
     @Test("the default options are FULL durability, a quick check, a 5 s busy timeout, and create if missing")
@@ -59,22 +59,21 @@ struct SQLiteLedgerStoreTests {
     }
 
     @Test("data survives closing and reopening, with every open check", arguments: SQLiteLedgerStore.OpenCheck.allCases)
-    func reopenPersists(check: SQLiteLedgerStore.OpenCheck) throws {
+    func reopenPersists(check: SQLiteLedgerStore.OpenCheck) async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         let written: PlayerRows
         do {
             let store = try SQLiteLedgerStore(path: path)
-            try store.write { writer throws(LedgerError) in
+            try await store.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 250)
                 _ = try writer.addToInventory(playerID: "p1", itemID: "frost_tower", delta: 2)
                 try writer.insertTransaction(Rows.record("t1"))
                 _ = try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t1"), playerID: "p1")
                 try writer.incrementPurchaseCount(playerID: "p1", productID: "gems_small", period: "lifetime", by: 1)
-                try writer.enqueueFinish(Rows.pending("t1"))
                 try writer.appendEvent(Rows.event("p1", "bought gems"))
             }
-            written = try playerRows("p1", in: store)
+            written = try await playerRows("p1", in: store)
         }
         #expect(
             written
@@ -86,15 +85,15 @@ struct SQLiteLedgerStoreTests {
         options.openCheck = check
         options.createIfMissing = false
         let reopened = try SQLiteLedgerStore(path: path, options: options)
-        #expect(try playerRows("p1", in: reopened) == written)
-        let record = try reopened.read { reader throws(LedgerError) in try reader.transaction(Rows.key("t1")) }
+        await #expect(try playerRows("p1", in: reopened) == written)
+        let record = try await reopened.read { reader throws(LedgerError) in try reader.transaction(Rows.key("t1")) }
         #expect(record == Rows.record("t1"))
-        let pending = try reopened.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
-        #expect(pending == Rows.pending("t1"))
+        let pending = try await reopened.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
+        #expect(pending == PendingFinish(key: Rows.key("t1"), playerID: "p1", enqueuedAt: Rows.date, attemptCount: 0, lastError: nil))
     }
 
     @Test("a second store for the same file in one process is refused until the first is released")
-    func ledgerInUse() throws {
+    func ledgerInUse() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         do {
@@ -104,12 +103,12 @@ struct SQLiteLedgerStoreTests {
                 // A refused open must not release the first store's claim.
                 #expect(throws: LedgerError.ledgerInUse(location: path)) { _ = try SQLiteLedgerStore(path: path) }
             }
-            try first.write { writer throws(LedgerError) in
+            try await first.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 7)
             }
         }
         let second = try SQLiteLedgerStore(path: path)
-        #expect(try playerRows("p1", in: second).balances == ["gems": 7])
+        await #expect(try playerRows("p1", in: second).balances == ["gems": 7])
     }
 
     /// Other spellings of one file's path.
@@ -142,7 +141,7 @@ struct SQLiteLedgerStoreTests {
     }
 
     @Test("another spelling of the same path is also refused while the file is open", arguments: PathAlias.allCases)
-    func ledgerInUseThroughAlias(alias: PathAlias) throws {
+    func ledgerInUseThroughAlias(alias: PathAlias) async throws {
         let directory = try ScratchDirectory()
         try FileManager.default.createDirectory(atPath: directory.path("real"), withIntermediateDirectories: true)
         let path = directory.path("real/ledger.sqlite")
@@ -157,26 +156,26 @@ struct SQLiteLedgerStoreTests {
         }
         // Released: the alias now opens the same ledger.
         let reopened = try SQLiteLedgerStore(path: aliasPath)
-        #expect(try tableRowCounts(of: reopened) == emptyTableRowCounts)
+        await #expect(try tableRowCounts(of: reopened) == emptyTableRowCounts)
     }
 
     @Test("two different files can be open at the same time")
-    func differentFilesCoexist() throws {
+    func differentFilesCoexist() async throws {
         let directory = try ScratchDirectory()
         let first = try SQLiteLedgerStore(path: directory.path("a.sqlite"))
         let second = try SQLiteLedgerStore(path: directory.path("b.sqlite"))
-        try first.write { writer throws(LedgerError) in
+        try await first.write { writer throws(LedgerError) in
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
         }
-        try second.write { writer throws(LedgerError) in
+        try await second.write { writer throws(LedgerError) in
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 2)
         }
-        #expect(try playerRows("p1", in: first).balances == ["gems": 1])
-        #expect(try playerRows("p1", in: second).balances == ["gems": 2])
+        await #expect(try playerRows("p1", in: first).balances == ["gems": 1])
+        await #expect(try playerRows("p1", in: second).balances == ["gems": 2])
     }
 
     @Test("a write blocked by another connection's write lock fails after the busy timeout, and the store recovers")
-    func busyTimeout() throws {
+    func busyTimeout() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
         var options = SQLiteLedgerStore.Options()
@@ -186,8 +185,8 @@ struct SQLiteLedgerStoreTests {
         try other.execute("BEGIN IMMEDIATE")
 
         let started = Date()
-        let error = #expect(throws: LedgerError.self) {
-            try store.write { writer throws(LedgerError) in
+        let error = await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
             }
         }
@@ -200,10 +199,10 @@ struct SQLiteLedgerStoreTests {
         #expect(failure.sql == "BEGIN IMMEDIATE")
 
         try other.execute("ROLLBACK")
-        try store.write { writer throws(LedgerError) in
+        try await store.write { writer throws(LedgerError) in
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
         }
-        #expect(try playerRows("p1", in: store).balances == ["gems": 1])
+        await #expect(try playerRows("p1", in: store).balances == ["gems": 1])
     }
 
     @Test(
@@ -231,7 +230,7 @@ struct SQLiteLedgerStoreTests {
             for task in 0..<taskCount {
                 group.addTask {
                     for write in 0..<writesPerTask {
-                        try store.write { writer throws(LedgerError) in
+                        try await store.write { writer throws(LedgerError) in
                             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
                             try writer.appendEvent(Rows.event("p1", "task \(task) write \(write)"))
                         }
@@ -240,8 +239,8 @@ struct SQLiteLedgerStoreTests {
             }
             try await group.waitForAll()
         }
-        let rows = try playerRows("p1", in: store)
+        let rows = try await playerRows("p1", in: store)
         #expect(rows.balances == ["gems": Int64(taskCount * writesPerTask)])
-        #expect(try tableRowCounts(of: store)["events"] == Int64(taskCount * writesPerTask))
+        await #expect(try tableRowCounts(of: store)["events"] == Int64(taskCount * writesPerTask))
     }
 }

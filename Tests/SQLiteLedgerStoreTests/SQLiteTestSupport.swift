@@ -88,16 +88,15 @@ enum Rows {
         TransactionKey(store: .test, transactionID: transactionID)
     }
 
-    static func record(_ transactionID: String, player: String = "p1", productID: String = "gems_small") -> TransactionRecord {
+    /// A record still pending its finish, fulfilled at `fulfilledAt`.
+    static func record(
+        _ transactionID: String, player: String = "p1", productID: String = "gems_small", fulfilledAt: Date = date
+    ) -> TransactionRecord {
         TransactionRecord(
             key: key(transactionID), playerID: player, productID: productID, storeProductID: "test.\(productID)",
-            productKind: .consumable, quantity: 1, environment: .sandbox, purchaseDate: date, fulfilledAt: date,
+            productKind: .consumable, quantity: 1, environment: .sandbox, purchaseDate: date, fulfilledAt: fulfilledAt,
             catalogVersion: "catalog-hash", grants: [GrantLine(kind: .currency, id: "gems", quantity: 100)],
             finishedAt: nil)
-    }
-
-    static func pending(_ transactionID: String, player: String = "p1", at enqueued: Date = date) -> PendingFinish {
-        PendingFinish(key: key(transactionID), playerID: player, enqueuedAt: enqueued, attemptCount: 0, lastError: nil)
     }
 
     static func event(_ player: String = "p1", _ detail: String = "test event") -> LedgerEvent {
@@ -193,9 +192,9 @@ func noJournalDataBeside(_ path: String) throws -> Bool {
 func contents(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
 
 /// Reads a per-connection pragma on the store's own connection, or nil if the session is not SQLite's.
-func connectionPragma(_ pragma: String, of store: SQLiteLedgerStore) throws -> Int64? {
+func connectionPragma(_ pragma: String, of store: SQLiteLedgerStore) async throws -> Int64? {
     // The writing connection: its settings decide durability and constraints.
-    try store.write { reader throws(LedgerError) -> Int64? in
+    try await store.write { reader throws(LedgerError) -> Int64? in
         guard let session = reader as? SQLiteLedgerSession else { return nil }
         return try session.sql { () throws(SQLiteError) in try session.connection.integer("PRAGMA \(pragma)") }
     }
@@ -204,12 +203,12 @@ func connectionPragma(_ pragma: String, of store: SQLiteLedgerStore) throws -> I
 /// Every table the ledger schema creates.
 let ledgerTables = [
     "balances", "economy_operations", "entitlements", "events", "inventory", "ledger_transactions",
-    "pending_finishes", "purchase_counts",
+    "purchase_counts",
 ]
 
 /// Row counts of every ledger table, read on the store's own connection.
-func tableRowCounts(of store: SQLiteLedgerStore) throws -> [String: Int64] {
-    try store.read { reader throws(LedgerError) -> [String: Int64] in
+func tableRowCounts(of store: SQLiteLedgerStore) async throws -> [String: Int64] {
+    try await store.read { reader throws(LedgerError) -> [String: Int64] in
         guard let session = reader as? SQLiteLedgerSession else { return [:] }
         var counts: [String: Int64] = [:]
         for table in ledgerTables {
@@ -238,8 +237,8 @@ struct PlayerRows: Equatable, Sendable {
 }
 
 /// Reads what the store holds for `player`; purchase counts are those of `gems_small` in `lifetime`.
-func playerRows(_ player: String, in store: SQLiteLedgerStore) throws -> PlayerRows {
-    try store.read { reader throws(LedgerError) in
+func playerRows(_ player: String, in store: SQLiteLedgerStore) async throws -> PlayerRows {
+    try await store.read { reader throws(LedgerError) in
         PlayerRows(
             balances: try reader.balances(playerID: player),
             inventory: try reader.inventory(playerID: player),

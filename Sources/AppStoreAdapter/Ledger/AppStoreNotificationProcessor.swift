@@ -54,7 +54,7 @@ public struct AppStoreNotificationProcessor: Sendable {
         if let refused = identifierRefusal(uuid: uuid, transaction: notification.transaction) {
             return .rejected(AppStoreVerificationError(refused))
         }
-        if let seen = try ledger.store.read({ reader throws(LedgerError) in try reader.storeNotification(id: uuid) }) {
+        if let seen = try await ledger.storeNotification(id: uuid) {
             return .alreadyProcessed(seen)
         }
         let type = notification.notificationType ?? NotificationTypeV2(rawValue: "UNKNOWN")
@@ -72,9 +72,7 @@ public struct AppStoreNotificationProcessor: Sendable {
             notificationID: uuid, store: .appStore, type: type.rawValue, transaction: key, receivedAt: ledger.clock.now(),
             outcome: describe(outcome))
         // The revocation itself is idempotent by the same UUID, so a crash before this write is safe.
-        try ledger.store.write { writer throws(LedgerError) in
-            if try writer.storeNotification(id: uuid) == nil { try writer.insertStoreNotification(record) }
-        }
+        try await ledger.recordStoreNotification(record)
         if case .logged = outcome { return .logged(record) }
         return outcome
     }
@@ -108,13 +106,13 @@ public struct AppStoreNotificationProcessor: Sendable {
                 signedDate: notification.signedDate?.date, now: ledger.clock.now())
         {
             switch decision {
-            case .apply(let event): return .revocation(try ledger.applyRevocation(event))
+            case .apply(let event): return await .revocation(try ledger.applyRevocation(event))
             case .refuse(let error): return .rejected(AppStoreVerificationError(error))
             case .nothingToTake(let note): return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
             }
         }
         if type == .consumptionRequest, let key {
-            return .consumptionRequest(
+            return await .consumptionRequest(
                 try ConsumptionInformation.build(
                     for: key, appAccountToken: notification.transaction?.appAccountToken, ledger: ledger,
                     customerConsented: customerConsented, refundPreference: refundPreference))

@@ -37,11 +37,11 @@ public struct ConsumptionInformation: Hashable, Sendable, Codable {
     public static func build(
         for key: TransactionKey, appAccountToken: String?, ledger: Ledger, customerConsented: Bool,
         refundPreference: Int
-    ) throws(LedgerError) -> ConsumptionInformation {
-        let record = try ledger.store.read { reader throws(LedgerError) in try reader.transaction(key) }
+    ) async throws(LedgerError) -> ConsumptionInformation {
+        let record = try await ledger.purchaseRecord(key)?.0
         var status = 0
         if let record, record.productKind == .consumable {
-            let snapshot = try ledger.player(record.playerID)
+            let snapshot = try await ledger.player(record.playerID)
             status = consumptionStatus(of: record, balances: snapshot.balances, inventory: snapshot.inventory)
         }
         return ConsumptionInformation(

@@ -2,11 +2,11 @@
 extension Ledger {
     /// Applies an idempotent spend or grant. A spend beyond the balance is refused and
     /// changes nothing; a retry with the same operation ID and parameters applies nothing.
-    public func apply(_ operation: EconomyOperation) throws(LedgerError) -> OperationOutcome {
+    public func apply(_ operation: EconomyOperation) async throws(LedgerError) -> OperationOutcome {
         try checkIdentifier(operation.operationID, "operationID")
         try checkIdentifier(operation.playerID, "playerID")
         let now = clock.now()
-        return try store.write { writer throws(LedgerError) -> OperationOutcome in
+        return try await store.write { writer throws(LedgerError) -> OperationOutcome in
             // A retry of an applied operation is answered first, whatever the catalog says now:
             // a reload since may have removed the asset it spent.
             if let existing = try writer.operation(id: operation.operationID) {
@@ -17,26 +17,31 @@ extension Ledger {
                 }
                 return .alreadyApplied(existing)
             }
-            if let refusal = refusal(of: operation) { return refusal }
-            let current = try currentAmount(of: operation, reader: writer)
-            if operation.direction == .spend, current < operation.amount {
-                return .rejected(
-                    .insufficientFunds,
-                    message: "\(operation.playerID) has \(current) \(operation.assetID), needs \(operation.amount)")
-            }
-            let delta = operation.direction == .spend ? -operation.amount : operation.amount
+            if let refusal = self.refusal(of: operation) { return refusal }
             let after: Int64
-            switch operation.asset {
-            case .currency:
-                after = try writer.addToBalance(playerID: operation.playerID, currencyID: operation.assetID, delta: delta)
-                if operation.direction == .grant {
-                    try Ledger.noteDebtRepaid(
-                        before: after - delta, granted: delta, currencyID: operation.assetID,
-                        playerID: operation.playerID, source: nil, now: now, writer: writer)
+            switch (operation.direction, operation.asset) {
+            case (.spend, _):
+                // One atomic check-and-take: a concurrent refund or spend cannot slip between them.
+                guard
+                    let left = try writer.spend(
+                        playerID: operation.playerID, asset: operation.asset, assetID: operation.assetID,
+                        amount: operation.amount)
+                else {
+                    let current = try Self.currentAmount(of: operation, reader: writer)
+                    return .rejected(
+                        .insufficientFunds,
+                        message: "\(operation.playerID) has \(current) \(operation.assetID), needs \(operation.amount)")
                 }
-            case .item:
-                after = try writer.addToInventory(playerID: operation.playerID, itemID: operation.assetID, delta: delta)
-            case .entitlement:
+                after = left
+            case (.grant, .currency):
+                after = try writer.addToBalance(
+                    playerID: operation.playerID, currencyID: operation.assetID, delta: operation.amount)
+                try Ledger.noteDebtRepaid(
+                    before: after - operation.amount, granted: operation.amount, currencyID: operation.assetID,
+                    playerID: operation.playerID, source: nil, now: now, writer: writer)
+            case (.grant, .item):
+                after = try writer.addToInventory(playerID: operation.playerID, itemID: operation.assetID, delta: operation.amount)
+            case (.grant, .entitlement):
                 preconditionFailure("refusal(of:) lets no entitlement operation through")
             }
             let record = OperationRecord(operation: operation, balanceAfter: after, appliedAt: now)
@@ -68,7 +73,7 @@ extension Ledger {
         return nil
     }
 
-    private func currentAmount(of operation: EconomyOperation, reader: any LedgerReader) throws(LedgerError) -> Int64 {
+    private static func currentAmount(of operation: EconomyOperation, reader: any LedgerReader) throws(LedgerError) -> Int64 {
         switch operation.asset {
         case .currency: return try reader.balances(playerID: operation.playerID)[operation.assetID] ?? 0
         case .item: return try reader.inventory(playerID: operation.playerID)[operation.assetID] ?? 0

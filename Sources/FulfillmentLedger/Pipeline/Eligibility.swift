@@ -22,7 +22,7 @@ extension Ledger {
     /// Whether `playerID` may buy `quantity` units (default 1) of catalog product `productID`
     /// now. Ask with the quantity the game will request from the store: the limit is checked
     /// against the units already bought in the period plus `quantity`.
-    public func eligibility(playerID: String, productID: String, quantity: Int = 1) throws(LedgerError) -> Eligibility {
+    public func eligibility(playerID: String, productID: String, quantity: Int = 1) async throws(LedgerError) -> Eligibility {
         try checkIdentifier(playerID, "playerID")
         guard let product = catalog.product(id: productID) else { return .unknownProduct }
         // The same bounds `fulfill` enforces, so "eligible" never leads to an invalidQuantity rejection.
@@ -31,7 +31,7 @@ extension Ledger {
             return .invalidQuantity(quantity: quantity, quantityMax: quantityMax)
         }
         let now = clock.now()
-        return try store.read { reader throws(LedgerError) -> Eligibility in
+        return try await store.read { reader throws(LedgerError) -> Eligibility in
             if product.kind == .nonConsumable, try Self.owns(product, playerID: playerID, reader: reader) {
                 return .alreadyOwned
             }

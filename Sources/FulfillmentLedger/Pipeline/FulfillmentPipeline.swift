@@ -6,8 +6,8 @@ import Foundation
 /// 2. map the store product ID to a catalog product;
 /// 3. look up the ledger by the purchase's key (store and the ID that names the purchase on
 ///    every delivery), or by the delivery's own ID;
-/// 4. in one store transaction: grant the rewards, record the transaction, bump purchase
-///    counts, add the pending-finish row and the event-log entry;
+/// 4. in one store transaction: grant the rewards, record the transaction (pending its
+///    finish), bump a limited product's purchase count, and log one event;
 /// 5. commit, durably (concurrent fulfillments may share one commit and one sync);
 /// 6. call the platform-finish port;
 /// 7. mark the transaction finished (a deferred-durability write: if power loss takes the
@@ -41,7 +41,7 @@ extension Ledger {
         guard let product = catalog.product(store: verified.store, storeProductID: verified.storeProductID) else {
             // A transaction fulfilled before its product left the catalog is still known:
             // acknowledge it and retry its finish instead of losing track of it.
-            let known = try store.read { reader throws(LedgerError) in
+            let known = try await store.read { reader throws(LedgerError) in
                 try reader.purchase(
                     store: verified.store, transactionID: verified.transactionID,
                     originalTransactionID: verified.originalTransactionID)
@@ -63,7 +63,7 @@ extension Ledger {
         // 3. Look up the ledger: a known purchase never grants again, whichever delivery names it.
         let playerID = submission.playerID
         let kind = product.kind
-        if let existing = try store.read({ reader throws(LedgerError) in try reader.fulfilledPurchase(verified, kind: kind) }) {
+        if let existing = try await store.read({ reader throws(LedgerError) in try reader.fulfilledPurchase(verified, kind: kind) }) {
             return try await replay(existing, verified: verified, productID: product.id, playerID: playerID)
         }
         if let rejection = Self.stateRejection(verified) { return .rejected(rejection) }
@@ -72,7 +72,7 @@ extension Ledger {
         let now = clock.now()
         // Concurrent fulfillments may share this transaction and its sync (group commit);
         // the call returns only once the grant is durable.
-        let written = try await store.groupWrite(.durable) { writer throws(LedgerError) -> GrantWrite in
+        let written = try await store.write(.durable) { writer throws(LedgerError) -> GrantWrite in
             try self.grant(verified, product: product, playerID: playerID, catalog: catalog, now: now, writer: writer)
         }
         let record: TransactionRecord
@@ -151,13 +151,15 @@ extension Ledger {
             productKind: product.kind, quantity: verified.quantity, environment: verified.environment,
             purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalog.versionHash,
             grants: granted, finishedAt: nil, storeTransactionID: verified.transactionID)
-        try writer.insertTransaction(record)
-        for period in PurchasePeriod.keys(for: verified.purchaseDate) {
+        // The record is its own pending finish until `markFinished` stamps it. A concurrent
+        // delivery that recorded the purchase first makes the store run this body again.
+        guard try writer.insertTransaction(record) else { throw StoreConflict.purchaseRecordedConcurrently(key) }
+        // Counted only where a limit reads it, in the limit's own period.
+        if let limit = product.limit {
             try writer.incrementPurchaseCount(
-                playerID: playerID, productID: product.id, period: period, by: verified.quantity)
+                playerID: playerID, productID: product.id, period: PurchasePeriod.key(for: limit.period, at: verified.purchaseDate),
+                by: verified.quantity)
         }
-        try writer.enqueueFinish(
-            PendingFinish(key: key, playerID: playerID, enqueuedAt: now, attemptCount: 0, lastError: nil))
         let summary = granted.map(\.description).joined(separator: ", ")
         try writer.appendEvent(
             LedgerEvent(

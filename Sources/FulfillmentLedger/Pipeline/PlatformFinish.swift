@@ -33,7 +33,7 @@ extension Ledger {
             let message = error.description
             let now = clock.now()
             // Best effort: if even this write fails, the row is still pending and is retried.
-            _ = try? await store.groupWrite(.deferred) { writer throws(LedgerError) in
+            _ = try? await store.write(.deferred) { writer throws(LedgerError) in
                 try writer.recordFinishFailure(key, message: message)
                 try writer.appendEvent(
                     LedgerEvent(kind: .finishFailed, playerID: record.playerID, transaction: key, at: now, detail: message))
@@ -46,12 +46,10 @@ extension Ledger {
             try faults.check(.afterFinish)
             // Deferred: losing this mark to power loss only means finishing again, so it
             // rides on the next durable commit instead of paying a sync of its own.
-            try await store.groupWrite(.deferred) { writer throws(LedgerError) in
+            // The record's `finishedAt` is the history of a finish: no event of its own, so the
+            // mark writes one row and its pending index entry.
+            try await store.write(.deferred) { writer throws(LedgerError) in
                 try writer.markFinished(key, at: now)
-                try writer.appendEvent(
-                    LedgerEvent(
-                        kind: .finishSucceeded, playerID: record.playerID, transaction: key, at: now,
-                        detail: "platform finish done"))
             }
         } catch {
             // The platform finished but the mark was lost; finishing again later is harmless.

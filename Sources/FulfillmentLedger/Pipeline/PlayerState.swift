@@ -24,8 +24,8 @@ import Foundation
 
 extension LedgerStore {
     /// A player's balances, inventory, entitlements, newest `historyCountMax` records and events.
-    public func playerSnapshot(_ playerID: String, historyCountMax: Int) throws(LedgerError) -> PlayerSnapshot {
-        try read { reader throws(LedgerError) in
+    public func playerSnapshot(_ playerID: String, historyCountMax: Int) async throws(LedgerError) -> PlayerSnapshot {
+        try await read { reader throws(LedgerError) in
             let balances = try reader.balances(playerID: playerID)
             return PlayerSnapshot(
                 playerID: playerID,
@@ -43,8 +43,8 @@ extension LedgerStore {
     /// The game's Reset Game: clears balances, inventory and purchase counts, and keeps
     /// the transaction ledger, entitlements and debt (a negative balance), so old
     /// transactions never grant again and a reset never erases what a clawback left owed.
-    public func resetPlayer(_ playerID: String, at date: Date) throws(LedgerError) {
-        try write { writer throws(LedgerError) in
+    public func resetPlayer(_ playerID: String, at date: Date) async throws(LedgerError) {
+        try await write { writer throws(LedgerError) in
             try writer.resetProgress(playerID: playerID, at: date)
             try writer.appendEvent(
                 LedgerEvent(
@@ -56,14 +56,14 @@ extension LedgerStore {
 
 extension Ledger {
     /// A player's balances, inventory, entitlements, history and recent events.
-    public func player(_ playerID: String) throws(LedgerError) -> PlayerSnapshot {
+    public func player(_ playerID: String) async throws(LedgerError) -> PlayerSnapshot {
         try checkIdentifier(playerID, "playerID")
-        return try store.playerSnapshot(playerID, historyCountMax: configuration.historyCountMax)
+        return try await store.playerSnapshot(playerID, historyCountMax: configuration.historyCountMax)
     }
 
     /// The game's Reset Game for one player; see `LedgerStore.resetPlayer(_:at:)`.
-    public func resetPlayer(_ playerID: String) throws(LedgerError) {
+    public func resetPlayer(_ playerID: String) async throws(LedgerError) {
         try checkIdentifier(playerID, "playerID")
-        try store.resetPlayer(playerID, at: clock.now())
+        try await store.resetPlayer(playerID, at: clock.now())
     }
 }

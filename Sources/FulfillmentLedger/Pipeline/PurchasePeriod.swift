@@ -76,7 +76,4 @@ public enum PurchasePeriod {
         case .week: weekKey(for: date)
         }
     }
-
-    /// Every period a purchase at `date` counts toward.
-    static func keys(for date: Date) -> [String] { [lifetime, weekKey(for: date)] }
 }

@@ -25,13 +25,14 @@ extension Ledger {
     public func recover() async throws(LedgerError) -> RecoveryReport {
         var report = RecoveryReport()
         let limit = configuration.recoveryFinishCountMax
-        let pending = try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: limit) }
+        let pending = try await store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: limit) }
         for row in pending {
-            guard let record = try store.read({ reader throws(LedgerError) in try reader.transaction(row.key) })
+            let key = row.key
+            guard let record = try await store.read({ reader throws(LedgerError) in try reader.transaction(key) })
             else {
                 // The store enforces this link; a missing record means the file was changed outside the ledger.
                 throw LedgerError.integrityCheckFailed(
-                    location: "ledger", detail: "outbox row \(row.key) has no ledger record")
+                    location: "ledger", detail: "pending finish \(row.key) has no ledger record")
             }
             let attempt = await finishPending(record)
             if attempt.finished {

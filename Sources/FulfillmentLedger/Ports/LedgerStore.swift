@@ -1,40 +1,62 @@
 import Foundation
 
 /// Port: durable storage for balances, inventory, entitlements, purchase counts, the
-/// transaction ledger, the pending-finish outbox, economy operations and the event log.
+/// transaction ledger (with its pending finishes), economy operations, refunds and the event log.
 ///
-/// The SQLite store is the embedded default; `InMemoryLedgerStore` in
-/// `FulfillmentLedgerTesting` is a fake. An implementation must run each `write` body as
-/// one atomic, durable transaction that is fully rolled back when the body throws, and
-/// must serialize writes.
+/// Engine-neutral, so any transactional engine can implement it: `SQLiteLedgerStore` (the
+/// embedded default), `PostgresLedgerStore` (a fleet of servers), `InMemoryLedgerStore` (the
+/// fake in `FulfillmentLedgerTesting`). The conformance suite (`LedgerStoreConformance`) runs the
+/// same cases on each, and on a store of your own.
 ///
-/// `groupWrite` is the path the pipeline takes for grants and finish marks. A store may
-/// coalesce concurrent calls into one shared transaction and one sync (group commit), as
-/// long as each body still commits or rolls back on its own and no call returns before
-/// its commit is as durable as it asked for. The default runs each body through `write`.
+/// The contract:
+/// - `read` runs its body against one consistent snapshot; `write` runs its body as one atomic
+///   transaction, fully rolled back when the body throws, and returns only once the commit is
+///   as durable as `durability` asks. Concurrent writes to the same rows never lose an update.
+/// - Bodies are synchronous and run on the store's own executor (a serialized writer queue, a
+///   pooled connection's thread), never on the caller's, so no network round trip or fsync
+///   blocks a cooperative thread.
+/// - A write body may be run again after a retryable conflict (a serialization failure, a
+///   deadlock, a race the body itself reports by throwing a retryable `StorageFailure`), up to
+///   the store's bound, so a body must depend only on what it reads inside the transaction.
+/// - Concurrent writes may share one transaction and one sync (group commit), as long as each
+///   body still commits or rolls back on its own.
+/// - Failures are `LedgerError`s; an engine's own errors become `.storage(StorageFailure)`,
+///   with `isRetryable` and `outcomeUnknown` set as the engine knows them.
 public protocol LedgerStore: Sendable {
     /// Runs `body` against a consistent snapshot. The reader must not escape `body`.
-    func read<T: Sendable>(_ body: (any LedgerReader) throws(LedgerError) -> T) throws(LedgerError) -> T
+    func read<T: Sendable>(
+        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T
 
-    /// Runs `body` in one write transaction: all of it commits, or none of it does.
-    /// The writer must not escape `body`.
-    func write<T: Sendable>(_ body: (any LedgerWriter) throws(LedgerError) -> T) throws(LedgerError) -> T
-
-    /// Runs `body` as one request of a write transaction that concurrent callers may share.
-    /// If `body` throws, only its own changes roll back. The call returns after the shared
-    /// commit, synced as `durability` asks; a thrown storage error means the outcome is
-    /// unknown until retried, as for `write`.
-    func groupWrite<T: Sendable>(
+    /// Runs `body` in one write transaction: all of it commits, or none of it does. The call
+    /// returns after the commit, synced as `durability` asks; a thrown storage error with
+    /// `outcomeUnknown` means the outcome is known only after a retry. The writer must not
+    /// escape `body`.
+    @discardableResult
+    func write<T: Sendable>(
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T
 }
 
 extension LedgerStore {
-    /// One transaction per call, always durable: correct for any store, without sharing.
-    public func groupWrite<T: Sendable>(
-        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    /// A durable write.
+    @discardableResult
+    public func write<T: Sendable>(
+        _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
-        try write(body)
+        try await write(.durable, body)
+    }
+}
+
+/// What a write body throws to have its transaction rolled back and run again: a concurrent
+/// writer changed what the body read (another delivery of the same purchase committed first).
+public enum StoreConflict {
+    /// The retryable failure a body throws when `insertTransaction` reports the key taken.
+    public static func purchaseRecordedConcurrently(_ key: TransactionKey) -> LedgerError {
+        .storage(
+            StorageFailure(
+                engine: "ledger", code: "conflict", message: "\(key) was recorded by a concurrent write", sql: nil,
+                isRetryable: true))
     }
 }
 
@@ -64,7 +86,7 @@ public protocol LedgerReader {
     func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord]
     /// Units of a product bought by a player in a limit period (`lifetime` or `2026-W48`).
     func purchaseCount(playerID: String, productID: String, period: String) throws(LedgerError) -> Int
-    /// The outbox row of a transaction, if its finish is pending.
+    /// The pending finish of a transaction (a record whose `finishedAt` is nil), if any.
     func pendingFinish(_ key: TransactionKey) throws(LedgerError) -> PendingFinish?
     /// Pending finishes, oldest first, at most `limit`.
     func pendingFinishes(limit: Int) throws(LedgerError) -> [PendingFinish]
@@ -105,23 +127,25 @@ public protocol LedgerReader {
 
 /// Writes of ledger state, available inside `write` only.
 public protocol LedgerWriter: LedgerReader {
-    /// Adds a ledger record; the key must be new.
-    func insertTransaction(_ record: TransactionRecord) throws(LedgerError)
+    /// Adds a ledger record, pending its finish while `finishedAt` is nil. Returns false, and
+    /// writes nothing, when a record with its key exists (a concurrent delivery committed it).
+    @discardableResult func insertTransaction(_ record: TransactionRecord) throws(LedgerError) -> Bool
     /// Adds `delta` (may be negative) to a balance and returns the new balance.
     /// Throws `.amountOverflow` instead of wrapping; callers check spends beforehand.
     func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64
     /// Adds `delta` (may be negative) to an item stack and returns the new stack size.
     func addToInventory(playerID: String, itemID: String, delta: Int64) throws(LedgerError) -> Int64
+    /// Takes `amount` (> 0) of a currency or item only if the player holds at least that much,
+    /// in one atomic step, and returns what is left; nil, with nothing changed, when they hold less.
+    func spend(playerID: String, asset: AssetKind, assetID: String, amount: Int64) throws(LedgerError) -> Int64?
     /// Records that `record.source` pays for the entitlement; returns false if that purchase
     /// already did (nothing changes then).
     func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool
     /// Adds `count` units to a product's purchase count for a period.
     func incrementPurchaseCount(playerID: String, productID: String, period: String, by count: Int) throws(LedgerError)
-    /// Adds an outbox row for a transaction's finish.
-    func enqueueFinish(_ pending: PendingFinish) throws(LedgerError)
-    /// Records a failed finish attempt on the outbox row.
+    /// Records a failed finish attempt on a record still pending its finish.
     func recordFinishFailure(_ key: TransactionKey, message: String) throws(LedgerError)
-    /// Deletes the outbox row and stamps the record finished.
+    /// Stamps the record finished, which ends its pending finish.
     func markFinished(_ key: TransactionKey, at date: Date) throws(LedgerError)
     /// Stores an applied economy operation; the ID must be new.
     func insertOperation(_ record: OperationRecord) throws(LedgerError)
@@ -145,7 +169,7 @@ public protocol LedgerWriter: LedgerReader {
     func bumpEntitlementVersion(playerID: String) throws(LedgerError) -> Int64
     /// Adds a flag to a player.
     func insertPlayerFlag(_ flag: PlayerFlag, playerID: String) throws(LedgerError)
-    /// Moves a transaction's ledger record (and its outbox row, if any) to another player.
+    /// Moves a transaction's ledger record (and its pending finish) to another player.
     func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError)
     /// Records a processed store notification; its ID must be new.
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError)

@@ -35,10 +35,10 @@ public struct EntitlementSnapshot: Hashable, Sendable, Codable {
 extension Ledger {
     /// The player's owned entitlements and version. Throws when the ledger cannot be read:
     /// an unreadable ledger is never reported as "owns nothing".
-    public func entitlements(_ playerID: String) throws(LedgerError) -> EntitlementSnapshot {
+    public func entitlements(_ playerID: String) async throws(LedgerError) -> EntitlementSnapshot {
         try checkIdentifier(playerID, "playerID")
         let catalog = self.catalog
-        let (payments, version) = try store.read { reader throws(LedgerError) in
+        let (payments, version) = try await store.read { reader throws(LedgerError) in
             (try reader.entitlements(playerID: playerID), try reader.entitlementVersion(playerID: playerID))
         }
         let owned = EntitlementOwnership.owned(payments)
@@ -59,10 +59,10 @@ extension Ledger {
     /// `invalidArgument` for a player ID that is empty or too long, which no ledger state
     /// could answer: an invalid ID is refused, never reported as `unknown` (a fail-open
     /// entitlement would then read as owned on a healthy ledger).
-    public func entitlementSnapshot(_ playerID: String) throws(LedgerError) -> EntitlementSnapshot {
+    public func entitlementSnapshot(_ playerID: String) async throws(LedgerError) -> EntitlementSnapshot {
         try checkIdentifier(playerID, "playerID")
         do {
-            return try entitlements(playerID)
+            return try await entitlements(playerID)
         } catch {
             var statuses: [String: EntitlementStatus] = [:]
             for definition in catalog.entitlements { statuses[definition.id] = .unknown }
@@ -84,8 +84,8 @@ extension Ledger {
     /// Whether ads may be shown: the state is known, no owned entitlement removes ads, and
     /// the player consented. Never true while the state is unknown. Throws only
     /// `invalidArgument` for an invalid player ID.
-    public func adsAllowed(_ playerID: String, consent: Bool) throws(LedgerError) -> Bool {
-        let snapshot = try entitlementSnapshot(playerID)
+    public func adsAllowed(_ playerID: String, consent: Bool) async throws(LedgerError) -> Bool {
+        let snapshot = try await entitlementSnapshot(playerID)
         guard snapshot.isKnown, consent else { return false }
         let catalog = self.catalog
         let adFree = snapshot.owned.contains { catalog.entitlement(id: $0.entitlementID)?.removesAds == true }
@@ -94,11 +94,11 @@ extension Ledger {
 
     /// Pending finishes older than `ageSeconds` (default: the configured warning age),
     /// oldest first. Google Play refunds a purchase not acknowledged within 3 days.
-    public func overdueFinishes(olderThanSeconds ageSeconds: Int64? = nil) throws(LedgerError) -> [PendingFinish] {
+    public func overdueFinishes(olderThanSeconds ageSeconds: Int64? = nil) async throws(LedgerError) -> [PendingFinish] {
         let threshold = ageSeconds ?? configuration.finishWarningAgeSeconds
         let cutoff = clock.now().ledgerMilliseconds - threshold * 1000
         let limit = configuration.recoveryFinishCountMax
-        return try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: limit) }
+        return try await store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: limit) }
             .filter { $0.enqueuedAt.ledgerMilliseconds <= cutoff }
     }
 }

@@ -80,7 +80,7 @@ extension Ledger {
         }
         if let readAt = authoritativeAsOf {
             if report.errors.isEmpty {
-                report.revoked = try revokeUnlisted(
+                report.revoked = try await revokeUnlisted(
                     playerID: playerID, store: store, listed: listedPurchases, readAt: readAt)
             } else {
                 report.revocationSkipped = "\(report.errors.count) listed transaction(s) failed; retry the restore"
@@ -97,7 +97,7 @@ extension Ledger {
         guard case .verified(let verified) = try await verifier.verify(submission) else { return nil }
         let now = clock.now()
         let catalog = self.catalog
-        return try store.write { writer throws(LedgerError) -> TransactionRecord? in
+        return try await store.write { writer throws(LedgerError) -> TransactionRecord? in
             guard var record = try writer.fulfilledPurchase(verified, kind: .nonConsumable),
                 record.productKind == .nonConsumable, record.playerID != playerID
             else { return nil }
@@ -128,10 +128,10 @@ extension Ledger {
     /// read at `readAt`, lacks. What the ledger fulfilled or reinstated after `readAt` stays.
     private func revokeUnlisted(
         playerID: String, store: PlatformStore, listed: Set<TransactionKey>, readAt: Date
-    ) throws(LedgerError) -> [TransactionKey] {
+    ) async throws(LedgerError) -> [TransactionKey] {
         let limit = configuration.restoreCountMax
         let readAtMilliseconds = readAt.ledgerMilliseconds
-        let candidates = try self.store.read { reader throws(LedgerError) -> [TransactionRecord] in
+        let candidates = try await self.store.read { reader throws(LedgerError) -> [TransactionRecord] in
             // Only purchases still in force; one already refunded or revoked needs no second revoke.
             var inForce: [TransactionRecord] = []
             for record in try reader.transactions(playerID: playerID, limit: limit)
@@ -153,7 +153,7 @@ extension Ledger {
                 store: record.key.store,
                 transactionID: record.key.transactionID, kind: .revoke, eventDate: now,
                 reason: "absent from an authoritative restore list read at \(readAt.ledgerISO8601)")
-            if case .recorded(let stored) = try applyRevocation(event), stored.disposition == .applied {
+            if case .recorded(let stored) = try await applyRevocation(event), stored.disposition == .applied {
                 revoked.append(record.key)
             }
         }

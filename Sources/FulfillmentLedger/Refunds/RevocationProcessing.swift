@@ -32,7 +32,7 @@ extension Ledger {
     /// What is taken back is read from the ledger record, never from the current catalog.
     /// An event older (by store date) than one of the opposite kind already applied is
     /// stale and changes nothing, so late deliveries never overwrite newer state.
-    public func applyRevocation(_ event: RevocationEvent) throws(LedgerError) -> RevocationOutcome {
+    public func applyRevocation(_ event: RevocationEvent) async throws(LedgerError) -> RevocationOutcome {
         try checkLength(event.eventID, "eventID", max: configuration.eventIDByteCountMax)
         try checkStore(event.store)
         try checkTransactionID(event.transactionID)
@@ -48,7 +48,7 @@ extension Ledger {
         }
         let catalog = self.catalog
         let now = clock.now()
-        return try store.write { writer throws(LedgerError) -> RevocationOutcome in
+        return try await store.write { writer throws(LedgerError) -> RevocationOutcome in
             if let existing = try writer.revocationEvent(id: event.eventID) {
                 guard existing.event == event else {
                     return .rejected(Rejection(.conflictEvent, "event \(event.eventID) was recorded with other content"))
@@ -65,7 +65,7 @@ extension Ledger {
                 try writer.insertRevocationEvent(record)
                 return .recorded(record)
             }
-            record = try apply(record, to: transaction, catalog: catalog, now: now, writer: writer)
+            record = try self.apply(record, to: transaction, catalog: catalog, now: now, writer: writer)
             try writer.insertRevocationEvent(record)
             return .recorded(record)
         }

@@ -11,8 +11,8 @@ import SQLiteLedgerStore
 ///
 /// Each purchase writes what a granted and finished fulfillment leaves behind: its
 /// `ledger_transactions` row (grants JSON as the library encodes it, `finished_at_ms` set),
-/// the `purchaseGranted` and `finishSucceeded` events, and its share of the `purchase_counts`
-/// (lifetime and ISO week) and `balances` rows. Transaction IDs are hashed, so the primary
+/// the `purchaseGranted` event, its share of the `balances` rows and, for a limited product,
+/// of the `purchase_counts` rows of the limit's period. Transaction IDs are hashed, so the primary
 /// key and the event index by transaction take random inserts as they do in production.
 public enum LedgerPrefill {
     /// What to load.
@@ -31,6 +31,8 @@ public enum LedgerPrefill {
         public var storeProductID: String
         /// The product's kind.
         public var productKind: ProductKind = .consumable
+        /// The product's purchase limit: only a limited product's purchases are counted.
+        public var limit: PurchaseLimit?
         /// The store environment of every purchase.
         public var environment: StoreEnvironment
         /// The catalog version hash the ledger stamps on records.

@@ -15,9 +15,8 @@ final class LedgerPrefillWriter {
     /// The ledger row's columns every purchase shares, after its player and before its dates.
     private let recordProduct: [SQLiteValue]
     private let recordCatalog: [SQLiteValue]
-    /// The details the fulfillment pipeline writes for a quantity-1 purchase and its finish.
+    /// The detail the fulfillment pipeline writes for a quantity-1 purchase.
     private let grantedDetail: SQLiteValue
-    private let finishedDetail = SQLiteValue.text("platform finish done")
     private let startMilliseconds: Int64
     private let stepMilliseconds: Double
     /// Purchases per player so far, for the lifetime counts and balances written at the end.
@@ -51,7 +50,7 @@ final class LedgerPrefillWriter {
         grantedDetail = .text("\(plan.productID) x1: \(summary)")
     }
 
-    /// Writes purchase `index`: its ledger row and its two events, and counts it.
+    /// Writes purchase `index`: its ledger row and its event, and counts it.
     func insertPurchase(index: Int) throws(SQLiteError) {
         let purchaseMilliseconds = startMilliseconds + Int64(Double(index) * stepMilliseconds)
         if purchaseMilliseconds >= weekEndMilliseconds { try startWeek(at: purchaseMilliseconds) }
@@ -60,6 +59,7 @@ final class LedgerPrefillWriter {
         let transactionID = SQLiteValue.text(LedgerPrefill.transactionID(index: index))
         let fulfilledMilliseconds = purchaseMilliseconds + LedgerPrefill.fulfillDelayMilliseconds
         let finishedMilliseconds = fulfilledMilliseconds + LedgerPrefill.finishDelayMilliseconds
+        // The finish is stamped on the row; it writes no event.
 
         try insertTransaction.run(
             [store, transactionID, playerID] + recordProduct
@@ -71,14 +71,10 @@ final class LedgerPrefillWriter {
             .text(LedgerEventKind.purchaseGranted.rawValue), playerID, store, transactionID, .integer(fulfilledMilliseconds),
             grantedDetail,
         ])
-        try insertEvent.run([
-            .text(LedgerEventKind.finishSucceeded.rawValue), playerID, store, transactionID, .integer(finishedMilliseconds),
-            finishedDetail,
-        ])
         purchasesByPlayer[player] += 1
-        weekPurchasesByPlayer[Int32(player), default: 0] += 1
+        if plan.limit?.period == .week { weekPurchasesByPlayer[Int32(player), default: 0] += 1 }
         summary.transactionCount += 1
-        summary.eventCount += 2
+        summary.eventCount += 1
     }
 
     /// Writes the last week's counts, then every player's lifetime count and balances.
@@ -87,8 +83,10 @@ final class LedgerPrefillWriter {
         try writeWeek()
         for (player, purchases) in purchasesByPlayer.enumerated() where purchases > 0 {
             let playerID = SQLiteValue.text(LedgerPrefill.playerID(number: player))
-            try incrementPurchaseCount.run([playerID, product, .text(PurchasePeriod.lifetime), .integer(Int64(purchases))])
-            summary.purchaseCountRowCount += 1
+            if plan.limit?.period == .lifetime {
+                try incrementPurchaseCount.run([playerID, product, .text(PurchasePeriod.lifetime), .integer(Int64(purchases))])
+                summary.purchaseCountRowCount += 1
+            }
             for line in plan.grants {
                 try upsertBalance.run([playerID, .text(line.id), .integer(line.quantity * Int64(purchases))])
                 summary.balanceRowCount += 1

@@ -8,9 +8,9 @@ import SQLiteLedgerStore
 /// as R1L does, so the two differ only in what they write.
 ///
 /// Each transaction is what one grant needs at minimum: `BEGIN IMMEDIATE`; insert a
-/// ledger row; upsert a balance; insert an outbox (pending finish) row; `COMMIT`. The
-/// tables mirror the shape of the ledger's `ledger_transactions`, `balances` and
-/// `pending_finishes`, without the ledger's other bookkeeping.
+/// ledger row, pending its finish (so in the partial index of pending rows); upsert a
+/// balance; `COMMIT`. The tables mirror the shape of the ledger's `ledger_transactions` and
+/// `balances`, without the ledger's other bookkeeping.
 public enum RawSQLiteBaseline {
     /// Distinct players the balance upserts are spread over.
     static let playerCountMax = 50
@@ -23,15 +23,11 @@ public enum RawSQLiteBaseline {
             PRIMARY KEY (store, transaction_id)
         ) WITHOUT ROWID;
         CREATE INDEX IF NOT EXISTS ledger_transactions_by_player ON ledger_transactions (player_id, fulfilled_at_ms);
+        CREATE INDEX IF NOT EXISTS ledger_transactions_pending ON ledger_transactions (fulfilled_at_ms)
+            WHERE finished_at_ms IS NULL;
         CREATE TABLE IF NOT EXISTS balances (
             player_id TEXT NOT NULL, currency_id TEXT NOT NULL, amount INTEGER NOT NULL,
             PRIMARY KEY (player_id, currency_id)
-        ) WITHOUT ROWID;
-        CREATE TABLE IF NOT EXISTS pending_finishes (
-            store TEXT NOT NULL, transaction_id TEXT NOT NULL, player_id TEXT NOT NULL,
-            enqueued_at_ms INTEGER NOT NULL,
-            PRIMARY KEY (store, transaction_id),
-            FOREIGN KEY (store, transaction_id) REFERENCES ledger_transactions (store, transaction_id)
         ) WITHOUT ROWID;
         """
 
@@ -42,9 +38,6 @@ public enum RawSQLiteBaseline {
     private static let upsertBalanceSQL = """
         INSERT INTO balances (player_id, currency_id, amount) VALUES (?1, 'gems', 100)
         ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = amount + 100
-        """
-    private static let insertOutboxSQL = """
-        INSERT INTO pending_finishes (store, transaction_id, player_id, enqueued_at_ms) VALUES ('test', ?1, ?2, ?3)
         """
 
     /// Runs `count` grant-shaped transactions on a new database at `path` (which must not
@@ -59,7 +52,6 @@ public enum RawSQLiteBaseline {
         try db.execute(schemaSQL)
         let insertLedger = try db.statement(insertLedgerSQL)
         let upsertBalance = try db.statement(upsertBalanceSQL)
-        let insertOutbox = try db.statement(insertOutboxSQL)
         let begin = try db.statement("BEGIN IMMEDIATE")
         let commit = try db.statement("COMMIT")
 
@@ -72,7 +64,6 @@ public enum RawSQLiteBaseline {
             do {
                 try insertLedger.run([transactionID, playerID, now])
                 try upsertBalance.run([playerID])
-                try insertOutbox.run([transactionID, playerID, now])
                 try commit.run()
             } catch {
                 db.rollbackIfOpen()

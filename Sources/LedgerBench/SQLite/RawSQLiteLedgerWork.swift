@@ -13,10 +13,10 @@ import SQLiteLedgerStore
 /// A test checks that it leaves exactly the rows the library leaves. Per fulfillment:
 /// 1. read: `BEGIN`; look the purchase up by key and by delivery ID; `ROLLBACK`;
 /// 2. grant, synced: `BEGIN IMMEDIATE`; look it up again; read and upsert the balance;
-///    insert the ledger row; bump the lifetime and weekly purchase counts; insert the
-///    outbox row; append the event; read waiting refund events; `COMMIT`;
+///    insert the ledger row (pending its finish); append the event; read waiting refund
+///    events; `COMMIT` (the product has no limit, so no purchase count is written);
 /// 3. finish mark, not synced (`synchronous = NORMAL` for that commit): `BEGIN IMMEDIATE`;
-///    delete the outbox row; stamp the ledger row; append the event; `COMMIT`.
+///    stamp the ledger row finished; `COMMIT`.
 public enum RawSQLiteLedgerWork {
     /// Distinct players the fulfillments are spread over, as in the bench's R2.
     public static let playerCountMax = 50
@@ -25,7 +25,7 @@ public enum RawSQLiteLedgerWork {
     /// prepared once.
     private struct Statements {
         let selectTransaction, selectDelivery, selectBalance, upsertBalance, insertTransaction: SQLiteStatement
-        let incrementPurchaseCount, insertOutbox, insertEvent, selectRevocations, deleteOutbox, stampFinished: SQLiteStatement
+        let insertEvent, selectRevocations, stampFinished: SQLiteStatement
         let begin, beginImmediate, commit, rollback, synchronousDurable, synchronousNormal: SQLiteStatement
 
         init(_ db: SQLiteConnection, durable: SQLiteLedgerStore.Synchronous) throws(SQLiteError) {
@@ -34,11 +34,8 @@ public enum RawSQLiteLedgerWork {
             selectBalance = try db.statement(BalancesTable.selectAmountSQL)
             upsertBalance = try db.statement(BalancesTable.upsertSQL)
             insertTransaction = try db.statement(TransactionsTable.insertSQL)
-            incrementPurchaseCount = try db.statement(PurchaseCountsTable.incrementSQL)
-            insertOutbox = try db.statement(PendingFinishesTable.insertSQL)
             insertEvent = try db.statement(EventsTable.insertSQL)
             selectRevocations = try db.statement(RevocationEventsTable.selectByTransactionSQL)
-            deleteOutbox = try db.statement(PendingFinishesTable.deleteOneSQL)
             stampFinished = try db.statement(TransactionsTable.stampFinishedSQL)
             begin = try db.statement("BEGIN DEFERRED")
             beginImmediate = try db.statement("BEGIN IMMEDIATE")
@@ -52,7 +49,6 @@ public enum RawSQLiteLedgerWork {
     /// What every fulfillment of one run binds the same way: the values the library would
     /// bind for the bench's product.
     private struct Constants {
-        let week = PurchasePeriod.weekKey(for: Date())
         let catalogVersion: String
         let grants = TransactionsTable.encodeGrants(BenchWorkloads.grants)
         let grantedDetail =
@@ -107,10 +103,6 @@ public enum RawSQLiteLedgerWork {
             .integer(1), .text(StoreEnvironment.sandbox.rawValue), now, now, .text(constants.catalogVersion),
             .text(constants.grants), .null, .null, .integer(1),
         ])
-        for period in [PurchasePeriod.lifetime, constants.week] {
-            try s.incrementPurchaseCount.run([player, product, .text(period), .integer(1)])
-        }
-        try s.insertOutbox.run([store, transaction, player, now, .integer(0), .null])
         try s.insertEvent.run([
             .text(LedgerEventKind.purchaseGranted.rawValue), player, store, transaction, now, .text(constants.grantedDetail),
         ])
@@ -120,11 +112,7 @@ public enum RawSQLiteLedgerWork {
 
         try s.synchronousNormal.run()
         try s.beginImmediate.run()
-        try s.deleteOutbox.run([store, transaction])
         try s.stampFinished.run([now, store, transaction])
-        try s.insertEvent.run([
-            .text(LedgerEventKind.finishSucceeded.rawValue), player, store, transaction, now, .text("platform finish done"),
-        ])
         try s.commit.run()
     }
 

@@ -35,7 +35,7 @@ extension PlayNotificationProcessor {
 
     /// Applies `event` and checks the ledger's refunded units against Google's afterwards.
     private func applied(_ event: RevocationEvent) async throws(LedgerError) -> Applied {
-        let outcome = try ledger.applyRevocation(event)
+        let outcome = try await ledger.applyRevocation(event)
         guard outcome.record != nil else { return .revocation(outcome, nil) }
         let checker = PlayRefundChecker(api: api, packageName: packageName, ledger: ledger)
         return .revocation(outcome, try await checker.check(token: event.transactionID))
@@ -46,7 +46,7 @@ extension PlayNotificationProcessor {
     /// An outage or a refused account throws, so the push is redelivered.
     private func fullRefundUnconfirmed(token: String) async throws(LedgerError) -> String? {
         let key = TransactionKey(store: .playStore, transactionID: token)
-        guard let record = try ledger.store.read({ reader throws(LedgerError) in try reader.transaction(key) }) else {
+        guard let record = try await ledger.purchaseRecord(key)?.0 else {
             return "not listed by voidedpurchases.list yet and the ledger holds no purchase to look up; "
                 + "left to the voided purchases sync"
         }

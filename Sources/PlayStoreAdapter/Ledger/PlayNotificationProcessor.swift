@@ -65,7 +65,7 @@ public struct PlayNotificationProcessor: Sendable {
         case .success(let decoded): parsed = decoded
         }
         let messageID = parsed.messageID
-        if let seen = try ledger.store.read({ reader throws(LedgerError) in try reader.storeNotification(id: messageID) }) {
+        if let seen = try await ledger.storeNotification(id: messageID) {
             return .alreadyProcessed(seen)
         }
         let (type, token) = Self.typeAndToken(parsed.notification)
@@ -75,9 +75,7 @@ public struct PlayNotificationProcessor: Sendable {
             transaction: token.map { TransactionKey(store: .playStore, transactionID: $0) }, receivedAt: ledger.clock.now(),
             outcome: outcome.summary)
         // Fulfillment and revocation are idempotent themselves, so a crash before this write is safe.
-        try ledger.store.write { writer throws(LedgerError) in
-            if try writer.storeNotification(id: messageID) == nil { try writer.insertStoreNotification(record) }
-        }
+        try await ledger.recordStoreNotification(record)
         switch outcome {
         case .fulfillment(let result): return .fulfillment(result)
         case .revocation(let result, let check): return .revocation(result, refundCheck: check)

@@ -43,10 +43,7 @@ struct PlayRefundChecker: Sendable {
     /// waiting for its purchase has taken nothing yet). Throws only storage errors.
     func check(token: String) async throws(LedgerError) -> PlayRefundCheck? {
         let key = TransactionKey(store: .playStore, transactionID: token)
-        let (stored, state) = try ledger.store.read { reader throws(LedgerError) in
-            (try reader.transaction(key), try reader.refundState(key))
-        }
-        guard let record = stored else { return nil }
+        guard let (record, state) = try await ledger.purchaseRecord(key) else { return nil }
         let purchase: ProductPurchase
         do {
             purchase = try await api.productPurchase(packageName: packageName, storeProductID: record.storeProductID, token: token)
@@ -73,7 +70,7 @@ struct PlayRefundChecker: Sendable {
         let flag = PlayerFlag(
             flag: PlayRefundCheck.mismatchFlag, detail: "Google Play purchase \(check)", transaction: key,
             at: ledger.clock.now())
-        try ledger.store.write { writer throws(LedgerError) in try writer.insertPlayerFlag(flag, playerID: record.playerID) }
+        try await ledger.flagPlayer(record.playerID, flag)
         return check
     }
 }

@@ -67,7 +67,7 @@ public struct VoidedPurchasesSync: Sendable {
         let now = ledger.clock.now()
         // A cursor that is not a time in range (a hand-edited or damaged row) is ignored: the
         // run then reads the whole lookback again, which applies nothing twice.
-        let saved = try ledger.store.read { reader throws(LedgerError) in try reader.syncCursor(name: Self.cursorName) }
+        let saved = try await ledger.syncCursor(name: Self.cursorName)
         let watermark = saved.flatMap(Int64.init).flatMap { Date.ledgerMillisecondsRange.contains($0) ? $0 : nil }
         let earliest = now.addingTimeInterval(-lookbackMaxSeconds)
         var start = earliest
@@ -92,7 +92,7 @@ public struct VoidedPurchasesSync: Sendable {
             }
             report.pagesRead += 1
             for voided in page.voidedPurchases {
-                guard let (event, appliedNow) = try apply(voided, to: &report) else { continue }
+                guard let (event, appliedNow) = try await apply(voided, to: &report) else { continue }
                 if appliedNow, !applied.contains(event.transactionID) { applied.append(event.transactionID) }
                 let millis = event.eventDate.ledgerMilliseconds
                 latest = max(latest ?? millis, millis)
@@ -100,9 +100,7 @@ public struct VoidedPurchasesSync: Sendable {
             pageToken = page.nextPageToken.flatMap { $0.isEmpty ? nil : $0 }
         } while pageToken != nil
         if !report.truncated, let latest, latest != watermark {
-            try ledger.store.write { writer throws(LedgerError) in
-                try writer.setSyncCursor(name: Self.cursorName, value: String(latest))
-            }
+            try await ledger.saveSyncCursor(name: Self.cursorName, value: String(latest))
             report.watermarkSaved = latest
         }
         let checker = PlayRefundChecker(api: api, packageName: packageName, ledger: ledger)
@@ -114,7 +112,7 @@ public struct VoidedPurchasesSync: Sendable {
 
     /// Applies one record, counting it in `report`: its event and whether it changed the
     /// player now, or nil when the record was refused before an event could be built.
-    private func apply(_ voided: VoidedPurchase, to report: inout VoidedSyncReport) throws(LedgerError)
+    private func apply(_ voided: VoidedPurchase, to report: inout VoidedSyncReport) async throws(LedgerError)
         -> (RevocationEvent, Bool)?
     {
         report.voidedSeen += 1
@@ -128,7 +126,7 @@ public struct VoidedPurchasesSync: Sendable {
         }
         let outcome: RevocationOutcome
         do {
-            outcome = try ledger.applyRevocation(event)
+            outcome = try await ledger.applyRevocation(event)
         } catch .invalidArgument(let detail) {
             // An ID over the ledger's identifier limit: refused before anything was written.
             report.rejected[event.eventID] = "invalidArgument: \(detail)"

@@ -61,38 +61,6 @@ final class GroupCommitter: Sendable {
         return nil
     }
 
-    /// Claims the idle committer for a caller that runs its request on its own thread,
-    /// skipping two thread hops: with nothing queued or running there is nobody to share
-    /// a commit with. Requests that arrive meanwhile queue up for the drain that
-    /// `endAlone` starts. Never claimed when `waitMicroseconds` asks to wait for company.
-    func beginAlone() -> Bool {
-        guard limits.waitMicroseconds == 0 else { return false }
-        return state.withLock { state in
-            guard !state.isDraining else { return false }
-            state.isDraining = true
-            return true
-        }
-    }
-
-    /// Runs a claimed caller's request alone in its own transaction; returns its outcome.
-    func runAlone(_ request: GroupWriteRequest) -> LedgerError? {
-        let outcomes = writer.mutex.withLock { connection in
-            GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run([request])
-        }
-        record(outcomes, requestCount: 1)
-        return outcomes.errors[0]
-    }
-
-    /// Ends a claim: hands requests that queued meanwhile to the drain, or goes idle.
-    func endAlone() {
-        let startDrain = state.withLock { state in
-            precondition(state.isDraining, "endAlone without beginAlone")
-            if state.waiting.isEmpty { state.isDraining = false }
-            return !state.waiting.isEmpty
-        }
-        if startDrain { queue.async { self.drain() } }
-    }
-
     private func record(_ outcomes: GroupCommitBatch.Outcomes, requestCount: Int) {
         state.withLock { state in
             state.statistics.transactionCount += outcomes.transactionCount
@@ -104,12 +72,15 @@ final class GroupCommitter: Sendable {
 
     /// Runs shared transactions until no request waits.
     private func drain() {
-        while let taken = takeBatch() {
+        while var taken = takeBatch() {
             // Deferred requests (finish marks) first, in a transaction of their own that is
             // not synced, so they never wait for the sync the durable ones need. Concurrent
             // callers expect no order between each other's requests.
             var deferred = taken.filter { $0.durability == .deferred }
             var durable = taken.filter { $0.durability == .durable }
+            // Only the two halves may hold the bodies: `runAndDeliver` drops each before it
+            // resumes the callers.
+            taken.removeAll()
             if !deferred.isEmpty { runAndDeliver(&deferred) }
             if !durable.isEmpty { runAndDeliver(&durable) }
         }

@@ -88,3 +88,33 @@ extension Int64 {
         return sum
     }
 }
+
+/// The game's spends, on `balances` or `inventory`: one statement that takes the amount only
+/// where enough is held, so a concurrent refund or spend can never slip between a check and
+/// the take, in any engine.
+enum SpendStatements {
+    static let balanceSQL = """
+        UPDATE balances SET amount = amount - ?
+        WHERE player_id = ? AND currency_id = ? AND amount >= ? RETURNING amount
+        """
+    static let inventorySQL = """
+        UPDATE inventory SET quantity = quantity - ?
+        WHERE player_id = ? AND item_id = ? AND quantity >= ? RETURNING quantity
+        """
+}
+
+extension SQLiteLedgerSession {
+    func spend(playerID: String, asset: AssetKind, assetID: String, amount: Int64) throws(LedgerError) -> Int64? {
+        let statement: String
+        switch asset {
+        case .currency: statement = SpendStatements.balanceSQL
+        case .item: statement = SpendStatements.inventorySQL
+        case .entitlement: throw LedgerError.invalidArgument("an entitlement is not spent")
+        }
+        guard amount > 0 else { throw LedgerError.invalidArgument("a spend takes a positive amount, not \(amount)") }
+        return try sql { () throws(SQLiteError) in
+            try connection.statement(statement)
+                .queryOne([.integer(amount), .text(playerID), .text(assetID), .integer(amount)]) { $0.int64(0) }
+        }
+    }
+}

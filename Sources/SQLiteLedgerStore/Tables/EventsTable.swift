@@ -26,7 +26,40 @@ package enum EventsTable {
         CREATE INDEX events_by_transaction ON events (store, transaction_id, sequence);
         """
 
+    /// Migration 6: the log rebuilt without `AUTOINCREMENT`, whose `sqlite_sequence` row was
+    /// written on every append. The log is append-only, so its largest `sequence` is never
+    /// deleted and a plain rowid never goes back: sequences still only grow. The index by
+    /// transaction stays: a transaction's events may belong to several players (a reassigned
+    /// purchase) and may come before its record (a refund awaiting its purchase).
+    static let rebuildSQL = """
+        CREATE TABLE events_v6 (
+            sequence INTEGER PRIMARY KEY,
+            kind TEXT NOT NULL,
+            player_id TEXT NOT NULL,
+            store TEXT,
+            transaction_id TEXT,
+            at_ms INTEGER NOT NULL,
+            detail TEXT NOT NULL
+        );
+        INSERT INTO events_v6 (sequence, kind, player_id, store, transaction_id, at_ms, detail)
+            SELECT sequence, kind, player_id, store, transaction_id, at_ms, detail FROM events ORDER BY sequence;
+        DROP TABLE events;
+        DELETE FROM sqlite_sequence WHERE name = 'events';
+        ALTER TABLE events_v6 RENAME TO events;
+        CREATE INDEX events_by_player ON events (player_id, sequence);
+        CREATE INDEX events_by_transaction ON events (store, transaction_id, sequence);
+        CREATE TRIGGER events_append_only_update BEFORE UPDATE ON events
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+        CREATE TRIGGER events_append_only_delete BEFORE DELETE ON events
+            BEGIN SELECT RAISE(ABORT, 'the event log is append-only'); END;
+        """
+
     static let columns = "sequence, kind, player_id, store, transaction_id, at_ms, detail"
+    /// A transaction's events after a sequence, oldest first, by `events_by_transaction`.
+    static let byTransactionSQL = """
+        SELECT \(columns) FROM events WHERE store = ?1 AND transaction_id = ?2 AND sequence > ?3
+        ORDER BY sequence LIMIT ?4
+        """
     package static let insertSQL =
         "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)"
 
@@ -51,14 +84,9 @@ extension SQLiteLedgerSession {
     /// A transaction's events, oldest first.
     func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try sql { () throws(SQLiteError) in
-            try connection.statement(
-                """
-                SELECT \(EventsTable.columns) FROM events WHERE store = ? AND transaction_id = ?
-                ORDER BY sequence LIMIT ?
-                """
-            ).query(
-                [.text(key.store.rawValue), .text(key.transactionID), .integer(Int64(limit))], rowCountMax: limit,
-                EventsTable.decode)
+            try connection.statement(EventsTable.byTransactionSQL).query(
+                [.text(key.store.rawValue), .text(key.transactionID), .integer(0), .integer(Int64(limit))],
+                rowCountMax: limit, EventsTable.decode)
         }
     }
 
@@ -74,12 +102,7 @@ extension SQLiteLedgerSession {
     /// A transaction's events after `sequence`, oldest first: a page of its history.
     func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try sql { () throws(SQLiteError) in
-            try connection.statement(
-                """
-                SELECT \(EventsTable.columns) FROM events WHERE store = ? AND transaction_id = ? AND sequence > ?
-                ORDER BY sequence LIMIT ?
-                """
-            ).query(
+            try connection.statement(EventsTable.byTransactionSQL).query(
                 [.text(key.store.rawValue), .text(key.transactionID), .integer(sequence), .integer(Int64(limit))],
                 rowCountMax: limit, EventsTable.decode)
         }

@@ -1,8 +1,9 @@
 import Foundation
 import FulfillmentLedger
 
-/// `ledger_transactions`: the transaction ledger, one row per fulfilled store
-/// transaction, keyed by (store, transaction ID) across all players. Never cleared by a reset.
+/// `ledger_transactions`: the transaction ledger, one row per fulfilled purchase, keyed by
+/// its ledger key across all players, and each row its own pending finish until it is marked
+/// finished. Never cleared by a reset.
 package enum TransactionsTable {
     static let createSQL = """
         CREATE TABLE ledger_transactions (
@@ -36,6 +37,24 @@ package enum TransactionsTable {
             WHERE store_transaction_id IS NOT NULL;
         """
 
+    /// Added by migration 6: a record is its own pending finish until `finished_at_ms` is set,
+    /// so a fulfillment writes no outbox row and its finish mark deletes none. The partial index
+    /// holds only the pending rows, oldest first; `finish_attempts` and `finish_error` record
+    /// failed attempts. The outbox rows of schema 4 move into their records.
+    static let addPendingFinishSQL = """
+        ALTER TABLE ledger_transactions ADD COLUMN finish_attempts INTEGER;
+        ALTER TABLE ledger_transactions ADD COLUMN finish_error TEXT;
+        UPDATE ledger_transactions SET
+            finish_attempts = (SELECT NULLIF(p.attempt_count, 0) FROM pending_finishes p
+                WHERE p.store = ledger_transactions.store AND p.transaction_id = ledger_transactions.transaction_id),
+            finish_error = (SELECT p.last_error FROM pending_finishes p
+                WHERE p.store = ledger_transactions.store AND p.transaction_id = ledger_transactions.transaction_id)
+            WHERE finished_at_ms IS NULL;
+        DROP TABLE pending_finishes;
+        CREATE INDEX ledger_transactions_pending ON ledger_transactions (fulfilled_at_ms, store, transaction_id)
+            WHERE finished_at_ms IS NULL;
+        """
+
     package static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
         purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id,
@@ -46,8 +65,9 @@ package enum TransactionsTable {
         "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
     package static let selectByDeliverySQL =
         "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND store_transaction_id = ?"
+    /// A key already taken inserts nothing (`changes` is 0): a concurrent delivery won.
     package static let insertSQL =
-        "INSERT INTO ledger_transactions (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        "INSERT INTO ledger_transactions (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
     package static let stampFinishedSQL = """
         UPDATE ledger_transactions SET finished_at_ms = ?
         WHERE store = ? AND transaction_id = ? AND finished_at_ms IS NULL
@@ -150,9 +170,9 @@ extension SQLiteLedgerSession {
         }
     }
 
-    func insertTransaction(_ record: TransactionRecord) throws(LedgerError) {
+    func insertTransaction(_ record: TransactionRecord) throws(LedgerError) -> Bool {
         let grants = TransactionsTable.encodeGrants(record.grants)
-        try sql { () throws(SQLiteError) in
+        return try sql { () throws(SQLiteError) in
             try connection.statement(TransactionsTable.insertSQL).run([
                 .text(record.key.store.rawValue), .text(record.key.transactionID), .text(record.playerID),
                 .text(record.productID), .text(record.storeProductID), .text(record.productKind.rawValue),
@@ -162,10 +182,11 @@ extension SQLiteLedgerSession {
                 .text(record.storeTransactionID == record.key.transactionID ? nil : record.storeTransactionID),
                 .integer(record.entitlementsListed ? 1 : nil),
             ])
+            return connection.changes == 1
         }
     }
 
-    /// Stamps the record finished; called together with deleting the outbox row.
+    /// Stamps the record finished, which ends its pending finish.
     func stampFinished(_ key: TransactionKey, at date: Date) throws(LedgerError) {
         try sql { () throws(SQLiteError) in
             try connection.statement(TransactionsTable.stampFinishedSQL)
@@ -173,13 +194,12 @@ extension SQLiteLedgerSession {
         }
     }
 
-    /// Moves a ledger record and its outbox row to another player; an unknown key changes nothing.
+    /// Moves a ledger record (and with it its pending finish) to another player; an unknown key changes nothing.
     func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError) {
         try sql { () throws(SQLiteError) in
             try connection.statement("UPDATE ledger_transactions SET player_id = ? WHERE store = ? AND transaction_id = ?")
                 .run([.text(playerID), .text(key.store.rawValue), .text(key.transactionID)])
         }
-        try reassignPendingFinish(key, toPlayerID: playerID)
     }
 
     private struct TransactionRow {

@@ -1,0 +1,59 @@
+/// Bookkeeping the store adapters need: which store notifications were processed, and where
+/// each periodic sync stopped. Behind the ledger's own API, so adapters never touch the store.
+extension Ledger {
+    /// Most bytes of a notification ID or a sync cursor's name and value: an adapter's keys.
+    static var bookkeepingByteCountMax: Int { 4_608 }
+
+    /// A processed store notification (App Store `notificationUUID`, Pub/Sub `messageId`), if
+    /// its ID was seen.
+    public func storeNotification(id: String) async throws(LedgerError) -> StoreNotificationRecord? {
+        try checkLength(id, "notification ID", max: Self.bookkeepingByteCountMax)
+        return try await store.read { reader throws(LedgerError) in try reader.storeNotification(id: id) }
+    }
+
+    /// Records a processed store notification, once: returns false, changing nothing, when its
+    /// ID was recorded already (by a concurrent delivery, say).
+    @discardableResult
+    public func recordStoreNotification(_ record: StoreNotificationRecord) async throws(LedgerError) -> Bool {
+        try checkLength(record.notificationID, "notification ID", max: Self.bookkeepingByteCountMax)
+        try checkStore(record.store)
+        return try await store.write { writer throws(LedgerError) in
+            guard try writer.storeNotification(id: record.notificationID) == nil else { return false }
+            try writer.insertStoreNotification(record)
+            return true
+        }
+    }
+
+    /// A named sync cursor (such as the voided-purchases watermark), if one was saved.
+    public func syncCursor(name: String) async throws(LedgerError) -> String? {
+        try checkLength(name, "sync cursor name", max: Self.bookkeepingByteCountMax)
+        return try await store.read { reader throws(LedgerError) in try reader.syncCursor(name: name) }
+    }
+
+    /// Saves a named sync cursor, replacing the previous value.
+    public func saveSyncCursor(name: String, value: String) async throws(LedgerError) {
+        try checkLength(name, "sync cursor name", max: Self.bookkeepingByteCountMax)
+        try checkLength(value, "sync cursor value", max: Self.bookkeepingByteCountMax)
+        try await store.write { writer throws(LedgerError) in try writer.setSyncCursor(name: name, value: value) }
+    }
+}
+
+/// What adapters read of a purchase, and the flags they raise for support.
+extension Ledger {
+    /// The ledger record of a purchase, by its ledger key, with its refund state (nil when no
+    /// event has touched it).
+    public func purchaseRecord(_ key: TransactionKey) async throws(LedgerError) -> (TransactionRecord, RefundState?)? {
+        try checkStore(key.store)
+        try checkTransactionID(key.transactionID)
+        return try await store.read { reader throws(LedgerError) -> (TransactionRecord, RefundState?)? in
+            guard let record = try reader.transaction(key) else { return nil }
+            return (record, try reader.refundState(key))
+        }
+    }
+
+    /// Flags a player for support (such as a store's refund count that disagrees with the ledger).
+    public func flagPlayer(_ playerID: String, _ flag: PlayerFlag) async throws(LedgerError) {
+        try checkIdentifier(playerID, "playerID")
+        try await store.write { writer throws(LedgerError) in try writer.insertPlayerFlag(flag, playerID: playerID) }
+    }
+}
