@@ -31,12 +31,8 @@ extension SQLiteLedgerSession {
             }
         }
         guard let row else { return nil }
-        guard let direction = EconomyOperation.Direction(rawValue: row.2), let asset = AssetKind(rawValue: row.3) else {
-            throw corrupt("economy operation \(id)")
-        }
-        let operation = EconomyOperation(
-            operationID: row.0, playerID: row.1, direction: direction, asset: asset, assetID: row.4, amount: row.5)
-        return OperationRecord(operation: operation, balanceAfter: row.6, appliedAt: Date(ledgerMilliseconds: row.7))
+        guard let record = StoredForm.operationRecord(row) else { throw corrupt("economy operation \(id)") }
+        return record
     }
 
     func insertOperation(_ record: OperationRecord) throws(LedgerError) {

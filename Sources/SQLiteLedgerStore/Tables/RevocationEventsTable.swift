@@ -79,8 +79,8 @@ extension SQLiteLedgerSession {
     /// Stores an event; a known event ID fails on the primary key.
     func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
         let effect = TransactionsTable.encodeGrants(record.effect)
-        let debt = try encodeDebt(record.debtCreated)
-        let absorbed = record.absorbedChange.isEmpty ? nil : try encodeDebt(record.absorbedChange)
+        let debt = StoredForm.amountsText(record.debtCreated)
+        let absorbed = record.absorbedChange.isEmpty ? nil : StoredForm.amountsText(record.absorbedChange)
         let event = record.event
         try sql { () throws(SQLiteError) in
             try connection.statement(RevocationEventsTable.insertSQL).run([
@@ -98,8 +98,8 @@ extension SQLiteLedgerSession {
     /// Rewrites what an event did; the event as received is never rewritten.
     func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
         let effect = TransactionsTable.encodeGrants(record.effect)
-        let debt = try encodeDebt(record.debtCreated)
-        let absorbed = record.absorbedChange.isEmpty ? nil : try encodeDebt(record.absorbedChange)
+        let debt = StoredForm.amountsText(record.debtCreated)
+        let absorbed = record.absorbedChange.isEmpty ? nil : StoredForm.amountsText(record.absorbedChange)
         try sql { () throws(SQLiteError) in
             try connection.statement(RevocationEventsTable.updateSQL).run([
                 .text(record.disposition.rawValue), .text(effect), .text(debt), .integer(record.reversed ? 1 : 0),
@@ -108,65 +108,18 @@ extension SQLiteLedgerSession {
         }
     }
 
-    /// A row as read, decoded outside the SQLite closure so a bad value throws a `LedgerError`.
-    private struct RevocationRow {
-        var eventID, store, transactionID, kind: String
-        var quantity: Int64?
-        var eventDateMilliseconds: Int64
-        var reason: String?
-        var disposition, effect, debt: String
-        var receivedMilliseconds, reversed: Int64
-        var originalTransactionID: String?
-        var purchaseID: String
-        var quantityIsCumulative: Bool
-        var absorbedChange: String?
-    }
-
-    /// Copies the columns of `RevocationEventsTable.columns` out of the current row.
-    private static func revocationRow(_ row: SQLiteRow) -> RevocationRow {
-        RevocationRow(
+    /// Copies the columns of `RevocationEventsTable.columns` out of the current row; decoded
+    /// outside the SQLite closure so a bad value throws a `LedgerError`.
+    private static func revocationRow(_ row: SQLiteRow) -> StoredRevocationRow {
+        StoredRevocationRow(
             eventID: row.text(0), store: row.text(1), transactionID: row.text(2), kind: row.text(3),
             quantity: row.optionalInt64(4), eventDateMilliseconds: row.int64(5), reason: row.optionalText(6),
             disposition: row.text(7), effect: row.text(8), debt: row.text(9), receivedMilliseconds: row.int64(10),
-            reversed: row.int64(11), originalTransactionID: row.optionalText(12), purchaseID: row.text(13),
+            reversed: row.int64(11) != 0, originalTransactionID: row.optionalText(12), purchaseID: row.text(13),
             quantityIsCumulative: row.optionalInt64(14) == 1, absorbedChange: row.optionalText(15))
     }
 
-    /// Builds the record; an unknown disposition means the file was edited outside the ledger.
-    private func decodeRevocation(_ row: RevocationRow) throws(LedgerError) -> RevocationRecord {
-        guard let disposition = RevocationDisposition(rawValue: row.disposition) else {
-            throw corrupt("revocation disposition \(row.disposition)")
-        }
-        let event = RevocationEvent(
-            eventID: row.eventID, store: PlatformStore(rawValue: row.store), transactionID: row.transactionID,
-            originalTransactionID: row.originalTransactionID, kind: RevocationKind(rawValue: row.kind),
-            quantity: row.quantity.map { Int($0) }, quantityIsCumulative: row.quantityIsCumulative,
-            eventDate: Date(ledgerMilliseconds: row.eventDateMilliseconds), reason: row.reason)
-        return RevocationRecord(
-            event: event, purchase: TransactionKey(store: event.store, transactionID: row.purchaseID),
-            disposition: disposition, effect: try decodeGrants(row.effect),
-            debtCreated: try decodeDebt(row.debt), absorbedChange: try row.absorbedChange.map(decodeDebt) ?? [:],
-            receivedAt: Date(ledgerMilliseconds: row.receivedMilliseconds),
-            reversed: row.reversed != 0)
-    }
-
-    /// Debt is a JSON object with sorted keys, so the same debt is always stored as the same text.
-    private func encodeDebt(_ debt: [String: Int64]) throws(LedgerError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        do {
-            return String(decoding: try encoder.encode(debt), as: UTF8.self)
-        } catch {
-            throw LedgerError.invalidArgument("debt does not encode: \(error)")
-        }
-    }
-
-    /// Reads debt stored by `encodeDebt`.
-    private func decodeDebt(_ text: String) throws(LedgerError) -> [String: Int64] {
-        do {
-            return try JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
-        } catch {
-            throw corrupt("debt \(text)")
-        }
+    private func decodeRevocation(_ row: StoredRevocationRow) throws(LedgerError) -> RevocationRecord {
+        try row.record(corrupt: corrupt)
     }
 }

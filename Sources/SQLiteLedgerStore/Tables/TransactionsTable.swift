@@ -73,45 +73,8 @@ package enum TransactionsTable {
         WHERE store = ? AND transaction_id = ? AND finished_at_ms IS NULL
         """
 
-    /// Grant lines (a ledger row's grants, a revocation's effect) are stored as a small JSON
-    /// array, so an operator can read them in any SQLite shell.
-    ///
-    /// Written by hand rather than with `JSONEncoder`, which cost more than the rest of the
-    /// insert: `[{"kind":"currency","id":"gems","quantity":100}]`. Tests check that
-    /// `JSONDecoder` reads back every line, including IDs that need escaping.
-    package static func encodeGrants(_ grants: [GrantLine]) -> String {
-        var text = "["
-        for (index, line) in grants.enumerated() {
-            if index > 0 { text += "," }
-            text += "{\"kind\":"
-            appendJSONString(line.kind.rawValue, to: &text)
-            text += ",\"id\":"
-            appendJSONString(line.id, to: &text)
-            text += ",\"quantity\":\(line.quantity)"
-            if let repaid = line.debtRepaid { text += ",\"debtRepaid\":\(repaid)" }
-            text += "}"
-        }
-        return text + "]"
-    }
-
-    /// Appends `value` as a JSON string literal (RFC 8259 escapes).
-    private static func appendJSONString(_ value: String, to text: inout String) {
-        text += "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case "\n": text += "\\n"
-            case "\r": text += "\\r"
-            case "\t": text += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
-    }
+    /// Grant lines as every store keeps them (`StoredForm.grantsText`).
+    package static func encodeGrants(_ grants: [GrantLine]) -> String { StoredForm.grantsText(grants) }
 }
 
 extension SQLiteLedgerSession {
@@ -202,19 +165,8 @@ extension SQLiteLedgerSession {
         }
     }
 
-    private struct TransactionRow {
-        var store, transactionID, playerID, productID, storeProductID, kind: String
-        var quantity: Int64
-        var environment: String
-        var purchaseMilliseconds, fulfilledMilliseconds: Int64
-        var catalogVersion, grants: String
-        var finishedMilliseconds: Int64?
-        var storeTransactionID: String?
-        var entitlementsListed: Bool
-    }
-
-    private static func transactionRow(_ row: SQLiteRow) -> TransactionRow {
-        TransactionRow(
+    private static func transactionRow(_ row: SQLiteRow) -> StoredTransactionRow {
+        StoredTransactionRow(
             store: row.text(0), transactionID: row.text(1), playerID: row.text(2), productID: row.text(3),
             storeProductID: row.text(4), kind: row.text(5), quantity: row.int64(6), environment: row.text(7),
             purchaseMilliseconds: row.int64(8), fulfilledMilliseconds: row.int64(9), catalogVersion: row.text(10),
@@ -222,24 +174,7 @@ extension SQLiteLedgerSession {
             entitlementsListed: row.optionalInt64(14) != nil)
     }
 
-    private func decodeTransaction(_ row: TransactionRow) throws(LedgerError) -> TransactionRecord {
-        guard let kind = ProductKind(rawValue: row.kind) else { throw corrupt("product kind \(row.kind)") }
-        return TransactionRecord(
-            key: TransactionKey(store: PlatformStore(rawValue: row.store), transactionID: row.transactionID),
-            playerID: row.playerID, productID: row.productID, storeProductID: row.storeProductID, productKind: kind,
-            quantity: Int(row.quantity), environment: StoreEnvironment(rawValue: row.environment),
-            purchaseDate: Date(ledgerMilliseconds: row.purchaseMilliseconds),
-            fulfilledAt: Date(ledgerMilliseconds: row.fulfilledMilliseconds), catalogVersion: row.catalogVersion,
-            grants: try decodeGrants(row.grants), finishedAt: row.finishedMilliseconds.map(Date.init(ledgerMilliseconds:)),
-            storeTransactionID: row.storeTransactionID, entitlementsListed: row.entitlementsListed)
-    }
-
-    /// Reads grant lines stored by `encodeGrants`; unreadable text means the file was edited outside the ledger.
-    func decodeGrants(_ text: String) throws(LedgerError) -> [GrantLine] {
-        do {
-            return try JSONDecoder().decode([GrantLine].self, from: Data(text.utf8))
-        } catch {
-            throw corrupt("grant lines \(text)")
-        }
+    private func decodeTransaction(_ row: StoredTransactionRow) throws(LedgerError) -> TransactionRecord {
+        try row.record(corrupt: corrupt)
     }
 }
