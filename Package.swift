@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "PlayStoreSimulator", targets: ["PlayStoreSimulator"]),
         .library(name: "LedgerSimulation", targets: ["LedgerSimulation"]),
+        .library(name: "PostgresLedgerStoreTesting", targets: ["PostgresLedgerStoreTesting"]),
         // Tools: the operator CLI (with the development commands apart) and the benchmark.
         .executable(name: "ledger", targets: ["ledger"]),
         .executable(name: "ledger-bench", targets: ["ledger-bench"]),
@@ -52,6 +53,8 @@ let package = Package(
         // Testing library targets.
         .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),
         .target(name: "SQLiteFaultVFS", dependencies: ["SQLiteLedgerStore", "CSQLite"]),
+        // Scratch schemas on a test server, for the PostgreSQL suites and simulation runs.
+        .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]),
         .target(name: "AppStoreSimulator", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "COpenSSL"]),
         // Its RSA test keys report OpenSSL failures through the App Store simulator's helper.
         .target(
@@ -97,7 +100,10 @@ let package = Package(
         ),
         .testTarget(
             name: "PostgresLedgerStoreTests",
-            dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]
+            dependencies: [
+                "PostgresLedgerStore", "PostgresLedgerStoreTesting", "FulfillmentLedger", "FulfillmentLedgerTesting",
+                "TestStoreAdapter",
+            ]
         ),
         .testTarget(
             name: "SQLiteLedgerStoreTests",

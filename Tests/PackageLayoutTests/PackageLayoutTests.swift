@@ -23,6 +23,7 @@ struct PackageLayoutTests {
     /// The testing library products.
     static let testingProducts: Set = [
         "FulfillmentLedgerTesting", "SQLiteFaultVFS", "AppStoreSimulator", "PlayStoreSimulator", "LedgerSimulation",
+        "PostgresLedgerStoreTesting",
     ]
     /// Every module of test, simulation, development or bench machinery.
     static let testingModules = testingProducts.union(["LedgerDevCommands", "LedgerBench"])

@@ -6,13 +6,14 @@ extension PostgresConnection {
     /// connection throws `commitOutcomeUnknown`; a COMMIT that rolled back a failed transaction
     /// throws `transactionAborted`. `PostgresConnectionPool.transaction` retries this.
     package func transactionAttempt<T, E: PostgresErrorConvertible>(
-        isolation: PostgresIsolationLevel, synchronousCommitOff: Bool, _ body: (PostgresConnection) throws(E) -> T
+        isolation: PostgresIsolationLevel, readOnly: Bool = false, synchronousCommitOff: Bool,
+        _ body: (PostgresConnection) throws(E) -> T
     ) throws(E) -> T {
         guard transactionState == .idle else {
             throw E(postgresError: transactionStateError("a transaction is already open on this connection"))
         }
         do throws(PostgresError) {
-            try execute(isolation.beginStatement)
+            try execute(isolation.beginStatement(readOnly: readOnly))
             // LOCAL: the setting ends with the transaction, so the pooled connection returns clean.
             if synchronousCommitOff { try execute("SET LOCAL synchronous_commit = off") }
         } catch {

@@ -17,10 +17,10 @@ extension PostgresConnectionPool {
     /// `retryCountMax` more times; `body` must therefore have no effects outside the transaction.
     /// A COMMIT whose answer was lost throws `commitOutcomeUnknown` and is never retried here.
     ///
-    /// With `synchronousCommitOff`, `SET LOCAL synchronous_commit = off` makes this COMMIT return
+    /// With `readOnly` the server refuses any write in the transaction. With `synchronousCommitOff`, `SET LOCAL synchronous_commit = off` makes this COMMIT return
     /// before its WAL is flushed: a server crash can lose it, though never half of it.
     package func transaction<T: Sendable, E: PostgresErrorConvertible>(
-        isolation: PostgresIsolationLevel, synchronousCommitOff: Bool = false,
+        isolation: PostgresIsolationLevel, readOnly: Bool = false, synchronousCommitOff: Bool = false,
         retryCountMax: Int = PostgresConnectionPool.transactionRetryCountMaxDefault,
         _ body: @escaping @Sendable (PostgresConnection) throws(E) -> T
     ) async throws(E) -> T {
@@ -35,7 +35,8 @@ extension PostgresConnectionPool {
         while true {
             do throws(E) {
                 return try await withConnection { (connection) throws(E) -> T in
-                    try connection.transactionAttempt(isolation: isolation, synchronousCommitOff: synchronousCommitOff, body)
+                    try connection.transactionAttempt(
+                        isolation: isolation, readOnly: readOnly, synchronousCommitOff: synchronousCommitOff, body)
                 }
             } catch {
                 guard retryCount < retryCountMax, error.postgresError?.allowsTransactionRetry == true, !Task.isCancelled

@@ -133,8 +133,9 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// The closest `LedgerError`: a bad connection string is `.configuration`, a parameter that
-    /// cannot be sent is `.invalidArgument`, everything else is `.storage` with the SQLSTATE at the
-    /// start of its message (the storage failure's result codes are SQLite's and stay 0 here).
+    /// cannot be sent is `.invalidArgument`, everything else is `.storage`: engine `postgresql`,
+    /// the SQLSTATE (or the failure kind when the server sent none) as its code, and the flags
+    /// that tell a caller whether to retry and whether a commit may have landed.
     public var ledgerError: LedgerError {
         switch kind {
         case .invalidConnectionString, .invalidConfiguration: return .configuration(description)

@@ -7,6 +7,7 @@ package enum PostgresIsolationLevel: String, Hashable, Sendable, CaseIterable {
     /// As if the transactions ran one at a time; any anomaly fails one of them with 40001.
     case serializable = "SERIALIZABLE"
 
-    /// The `BEGIN` statement that opens a transaction at this level.
-    var beginStatement: String { "BEGIN ISOLATION LEVEL \(rawValue)" }
+    /// The `BEGIN` statement that opens a transaction at this level, read-only if asked (the
+    /// server then refuses any write in it).
+    func beginStatement(readOnly: Bool) -> String { "BEGIN ISOLATION LEVEL \(rawValue)" + (readOnly ? " READ ONLY" : "") }
 }

@@ -1,0 +1,88 @@
+import FulfillmentLedger
+
+/// The ledger's PostgreSQL schema, as numbered migrations recorded in `ledger_meta`, the
+/// counterpart of SQLite's `user_version`. Each migration runs in one transaction, under an
+/// advisory lock, so servers starting together migrate once. A migration, once released, is
+/// never edited: add a new one.
+///
+/// Version 1 is the lean shape of SQLite's schema 6: a pending finish is a column of its ledger
+/// row, one event per fulfillment, purchase counts only for limited products.
+enum PostgresLedgerSchema {
+    /// The application name stamped in `ledger_meta`; another value is another application's data.
+    static let application = "FulfillmentLedger"
+    /// The advisory lock every migration takes: "FLDGMIGR".
+    static let migrationLockKey: Int64 = 0x464C_4447_4D49_4752
+
+    /// The schema version this build writes and reads.
+    static var versionSupported: Int { migrations.count }
+
+    /// Migration N (1-based) brings the schema from version N-1 to N.
+    static let migrations: [String] = [
+        [
+            MetaTable.createSQL,
+            TransactionsTable.createSQL,
+            BalancesTable.createSQL,
+            InventoryTable.createSQL,
+            EntitlementsTable.createSQL,
+            PurchaseCountsTable.createSQL,
+            EconomyOperationsTable.createSQL,
+            EventsTable.createSQL,
+            RevocationEventsTable.createSQL,
+            RefundStatesTable.createSQL,
+            PlayerFlagsTable.createSQL,
+            PlayersTable.createSQL,
+            AbsorbedDebtsTable.createSQL,
+            StoreNotificationsTable.createSQL,
+            SyncCursorsTable.createSQL,
+        ].joined(separator: "\n")
+    ]
+
+    /// Every table the schema creates, for the check that a database without `ledger_meta`
+    /// holds none of them (else it is not ours to initialise).
+    static let tableNames = [
+        "ledger_transactions", "balances", "inventory", "entitlements", "purchase_counts", "economy_operations",
+        "events", "revocation_events", "refund_states", "player_flags", "players", "absorbed_debts",
+        "store_notifications", "sync_cursors",
+    ]
+
+    /// On a connection inside the migration transaction (holding the lock): checks what the
+    /// database holds and brings it to `versionSupported`. Refuses, changing nothing, a newer
+    /// schema, another application's data, a half-made ledger, or a missing ledger when
+    /// `createIfMissing` is false. Returns the version found.
+    static func migrate(
+        _ connection: PostgresConnection, location: String, createIfMissing: Bool
+    ) throws(LedgerError) -> Int {
+        let session = PostgresLedgerSession(connection: connection, location: location)
+        let found = try MetaTable.stamp(in: session)
+        let version: Int
+        switch found {
+        case .stamped(let application, let stampedVersion):
+            guard application == Self.application else {
+                throw LedgerError.notALedger(location: location, detail: "ledger_meta names the application \(application)")
+            }
+            guard stampedVersion <= versionSupported else {
+                throw LedgerError.newerSchema(location: location, found: stampedVersion, supported: versionSupported)
+            }
+            version = stampedVersion
+        case .absent:
+            let existing = try session.sql { () throws(PostgresError) in
+                try connection.query(
+                    "SELECT count(*) FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL",
+                    [.text("{" + tableNames.joined(separator: ",") + "}")]
+                ).rows.first?.int64(0) ?? 0
+            }
+            guard existing == 0 else {
+                throw LedgerError.notALedger(
+                    location: location, detail: "\(existing) of the ledger's tables exist without ledger_meta")
+            }
+            guard createIfMissing else { throw LedgerError.ledgerMissing(location: location) }
+            version = 0
+        }
+        guard version < versionSupported else { return version }
+        for migration in migrations[version...] {
+            try session.sql { () throws(PostgresError) in _ = try connection.execute(migration) }
+        }
+        try MetaTable.setVersion(versionSupported, application: application, in: session)
+        return version
+    }
+}
