@@ -82,17 +82,27 @@ public struct AppStoreNotificationProcessor: Sendable {
     /// the ledger would throw instead of answering.
     private func identifierRefusal(uuid: String, transaction: JWSTransactionDecodedPayload?) -> AppStorePayloadError? {
         let byteCountMax = ledger.configuration.identifierByteCountMax
-        let identifiers = [
-            ("notificationUUID", uuid), ("transactionId", transaction?.transactionId),
-            ("originalTransactionId", transaction?.originalTransactionId),
-        ]
-        for (field, value) in identifiers {
-            if value?.isEmpty == true { return .missingField(field) }
-            do throws(AppStorePayloadError) {
-                try AppStorePayloadLimits.checkIdentifier(value, field: field, byteCountMax: byteCountMax)
-            } catch {
-                return error
-            }
+        // One call per field rather than a loop over (field, optional value) pairs: the loop
+        // crashed Swift 6.3's optimizer (an ownership verification failure) in release builds.
+        if let refusal = Self.refusal(field: "notificationUUID", value: uuid, byteCountMax: byteCountMax) {
+            return refusal
+        }
+        if let refusal = Self.refusal(
+            field: "transactionId", value: transaction?.transactionId, byteCountMax: byteCountMax)
+        {
+            return refusal
+        }
+        return Self.refusal(
+            field: "originalTransactionId", value: transaction?.originalTransactionId, byteCountMax: byteCountMax)
+    }
+
+    /// Why one identifier is refused (empty, or too long), or nil.
+    private static func refusal(field: String, value: String?, byteCountMax: Int) -> AppStorePayloadError? {
+        if value?.isEmpty == true { return .missingField(field) }
+        do throws(AppStorePayloadError) {
+            try AppStorePayloadLimits.checkIdentifier(value, field: field, byteCountMax: byteCountMax)
+        } catch {
+            return error
         }
         return nil
     }
