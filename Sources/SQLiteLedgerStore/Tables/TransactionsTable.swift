@@ -63,8 +63,13 @@ package enum TransactionsTable {
 
     package static let selectOneSQL =
         "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
-    package static let selectByDeliverySQL =
-        "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND store_transaction_id = ?"
+    /// `INDEXED BY`: without statistics SQLite's planner prefers the primary key's `store`
+    /// prefix, which scans every record of the store (a full scan per fulfillment on a large
+    /// ledger), over the partial index whose leading columns match the whole condition.
+    package static let selectByDeliverySQL = """
+        SELECT \(columns) FROM ledger_transactions INDEXED BY ledger_transactions_by_delivery
+        WHERE store = ? AND store_transaction_id = ?
+        """
     /// A key already taken inserts nothing (`changes` is 0): a concurrent delivery won.
     package static let insertSQL =
         "INSERT INTO ledger_transactions (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
