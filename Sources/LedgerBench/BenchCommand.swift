@@ -12,7 +12,7 @@ package enum BenchCommand {
         summary: "throughput benchmark: disk, raw SQLite, ledger fulfillment, JWS verification",
         help: """
             usage: ledger-bench [--json] [--count N] [--repeats K] [--dir DIR] [--prefill P]
-                                [--memory-count M]
+                                [--memory-count M] [--counts-only]
 
             Run it from a release build: swift run -c release ledger-bench
 
@@ -40,6 +40,11 @@ package enum BenchCommand {
             shared transaction in R4.
 
             Also:
+              write counts: N sequential fulfillments at FULL on a fresh ledger, counted: WAL
+                  frames written and pages read (SQLite's own counters), sync calls (through a
+                  pass-through VFS), against the target of at most \(Int(BenchWriteCounts.framesPerFulfillmentTarget)) frames; and, where valgrind
+                  is installed, instructions per fulfillment from two callgrind runs of this
+                  executable with --counts-only (\(BenchWriteCounts.instructionCount) and \(2 * BenchWriteCounts.instructionCount) fulfillments)
               memory flatness (--memory-count M): M sequential fulfillments at FULL on a new
                   ledger; resident memory after a 5% warm-up, at the end and its peak; growth
                   per million fulfillments against the target of less than 10 MB (Linux only)
@@ -61,6 +66,7 @@ package enum BenchCommand {
                                 extra time of every sync on the slower disk (default
                                 \(BenchOptions.syncLatencyDefault); 0 skips those runs)
               --json            one JSON object with every figure
+              --counts-only     only the write counts, no timings (what the callgrind runs do)
 
             Before writing anything the bench checks that DIR has room for the pre-fill and
             the memory run, and refuses with exit code 64 if it has not.
@@ -110,6 +116,16 @@ package enum BenchCommand {
         if let refusal = spaceRefusal(options, availableBytes: BenchPrefilledLedger.availableBytes(at: directory)) {
             return LedgerCommandLine.usageError(refusal, io: io, program: "ledger-bench")
         }
+        if options.countsOnly {
+            do {
+                let counts = try await BenchWriteCounts.measure(directory: directory, count: options.count)
+                if options.json { io.printJSON(counts) } else { io.print(counts.textLines.joined(separator: "\n")) }
+                return .ok
+            } catch {
+                io.printError("ledger-bench: \(error)")
+                return .failure
+            }
+        }
         let report: BenchReport
         do {
             report = try await measureAll(options, directory: directory, io: io)
@@ -152,6 +168,9 @@ package enum BenchCommand {
                 count: options.memoryCount, directory: directory, io: io, interactive: interactive)
             memory = figures.map { .measured($0) } ?? .absent("resident memory cannot be read on this platform")
         }
+        var counts = try await BenchWriteCounts.measure(directory: directory, count: options.count)
+        (counts.instructionsPerFulfillment, counts.instructionsSource) = await BenchWriteCounts.instructions(
+            directory: directory)
         let python = await BenchPython.measure(
             jws: signed.jws, rootCertificateDER: signed.configuration.rootCertificates.first ?? [],
             bundleID: BenchWorkloads.bundleID, count: options.count, repeats: options.repeats, directory: directory)
@@ -159,7 +178,7 @@ package enum BenchCommand {
             build: buildConfiguration, count: options.count, repeats: options.repeats,
             directory: options.baseDirectory.path, samples: samples, syncLatencyMicroseconds: options.syncLatencyMicroseconds,
             r6: prefilled.map { .measured(BenchR6Figures($0)) } ?? .absent("skipped (--prefill 0)"), memory: memory,
-            python: python)
+            python: python, writeCounts: counts)
     }
 
     /// Runs every workload `repeats` times, interleaved (the order of FULL and NORMAL

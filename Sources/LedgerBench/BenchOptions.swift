@@ -29,7 +29,7 @@ struct BenchOptions {
         "count", "repeats", "dir", "prefill", "memory-count", "sync-latency-microseconds",
     ]
     /// The flags.
-    static let flagOptionNames: Set<String> = ["json"]
+    static let flagOptionNames: Set<String> = ["json", "counts-only"]
 
     /// Operations per repeat.
     var count = countDefault
@@ -45,6 +45,8 @@ struct BenchOptions {
     var syncLatencyMicroseconds = syncLatencyDefault
     /// Whether to print one JSON object.
     var json = false
+    /// Whether to run only the write counts (the callgrind child runs).
+    var countsOnly = false
 
     /// Reads and checks the options.
     init(_ arguments: Arguments) throws(Arguments.UsageError) {
@@ -61,6 +63,7 @@ struct BenchOptions {
             baseDirectory = URL(fileURLWithPath: directory)
         }
         json = arguments.flag("json")
+        countsOnly = arguments.flag("counts-only")
     }
 
     /// A whole number option in `range`; underscores may group digits (`10_000_000`).

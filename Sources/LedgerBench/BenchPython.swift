@@ -57,10 +57,13 @@ enum BenchPython {
     }
 
     /// The first executable `python3` on `PATH`.
-    static func interpreter() -> URL? {
+    static func interpreter() -> URL? { executable(named: "python3") }
+
+    /// The first executable called `name` on `PATH`.
+    static func executable(named name: String) -> URL? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
         for folder in path.split(separator: ":").prefix(pathEntryCountMax) {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent("python3")
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
         return nil

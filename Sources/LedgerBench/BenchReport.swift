@@ -104,6 +104,8 @@ struct BenchReport: Encodable {
     var memory: BenchSection<BenchMemoryFlatness>
     /// R5 with Apple's Python library, or why it is absent.
     var python: BenchSection<BenchPythonFigures>
+    /// Frames, pages read, syncs and instructions per sequential fulfillment.
+    var writeCounts: BenchWriteCounts
     /// What this run did not measure, and why.
     var notMeasured: [String]
     /// Caveats.
@@ -113,8 +115,9 @@ struct BenchReport: Encodable {
     init(
         build: String, count: Int, repeats: Int, directory: String, samples: [String: [Double]],
         syncLatencyMicroseconds: Int, r6: BenchSection<BenchR6Figures>, memory: BenchSection<BenchMemoryFlatness>,
-        python: BenchSection<BenchPythonFigures>
+        python: BenchSection<BenchPythonFigures>, writeCounts: BenchWriteCounts
     ) {
+        self.writeCounts = writeCounts
         self.build = build
         self.count = count
         self.repeats = repeats
@@ -198,6 +201,7 @@ struct BenchReport: Encodable {
             guard let value = groupCommit[key] else { continue }
             lines.append("  \(label.padding(toLength: width, withPad: " ", startingAt: 0))" + String(format: "%12.1f", value))
         }
+        lines += [""] + writeCounts.textLines
         if let figures = memory.figures { lines += [""] + figures.textLines }
         if let figures = python.figures { lines += [""] + figures.textLines }
         if !notMeasured.isEmpty { lines += ["", "not measured:"] + notMeasured.map { "  " + $0 } }

@@ -122,6 +122,12 @@ public final class SQLiteLedgerStore: LedgerStore {
         Self.release(fileIdentity, owner: claimOwner)
     }
 
+    /// The writing connection's page counters, for the benchmark and the write-path page test:
+    /// every commit runs on that connection, so its pages written are the WAL frames this store wrote.
+    package func writerPageCounters() -> SQLitePageCounters {
+        writer.mutex.withLock { $0.pageCounters() }
+    }
+
     /// The schema version this build writes; a ledger opened by it is migrated to this version.
     public static var schemaVersion: Int { LedgerSchema.versionSupported }
 

@@ -64,6 +64,7 @@ import Testing
         try checkR6(json["r6"], prefill: 20_000)
         try checkMemory(json["memory"], count: 2_000)
         try checkPython(json["python"])
+        try checkWriteCounts(json["writeCounts"], count: 20)
         let notMeasured = try #require(json["notMeasured"] as? [String])
         #expect(!notMeasured.contains { $0.hasPrefix("R6") || $0.hasPrefix("memory") }, "\(notMeasured)")
         // The bench removes its own files.
@@ -111,6 +112,21 @@ import Testing
     }
 
     /// Python figures when Apple's library is installed; otherwise the reason, never a failure.
+    private func checkWriteCounts(_ value: Any?, count: Int) throws {
+        let counts = try #require(value as? [String: Any], "writeCounts missing")
+        #expect(counts["fulfillmentCount"] as? Int == count)
+        let frames = try #require(counts["framesPerFulfillment"] as? Double)
+        // Every fulfillment writes its ledger row, balance and event; the lean path stays near 9.
+        #expect(frames >= 3 && frames <= 16, "frames per fulfillment \(frames)")
+        let syncs = try #require(counts["syncsPerFulfillment"] as? Double)
+        // At FULL one sync per grant commit, the deferred finish mark riding on the next.
+        #expect(syncs >= 1 && syncs <= 3, "syncs per fulfillment \(syncs)")
+        #expect(counts["pagesReadPerFulfillment"] as? Double != nil)
+        // In-process there is no ledger-bench executable to run under callgrind.
+        #expect(counts["instructionsPerFulfillment"] == nil)
+        #expect((counts["instructionsSource"] as? String)?.contains("callgrind") == true)
+    }
+
     private func checkPython(_ value: Any?) throws {
         if let reason = value as? String {
             #expect(reason.hasPrefix("not installed"), "python: \(reason)")

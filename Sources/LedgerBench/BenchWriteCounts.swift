@@ -1,0 +1,114 @@
+import Foundation
+import FulfillmentLedger
+import SQLiteFaultVFS
+import SQLiteLedgerStore
+
+/// What one sequential fulfillment costs on a fresh ledger at FULL, counted rather than timed,
+/// so the figures do not move with machine noise: WAL frames written, pages read and sync
+/// calls, and, under callgrind where valgrind is installed, instructions.
+struct BenchWriteCounts: Encodable {
+    /// The lean write path's target for frames per fulfillment.
+    static let framesPerFulfillmentTarget = 8.0
+    /// Fulfillments counted in the callgrind child runs (the second run does twice as many,
+    /// and the difference cancels start-up).
+    static let instructionCount = 100
+
+    /// Fulfillments counted, after a warm-up that gives every player its rows.
+    var fulfillmentCount: Int
+    /// Pages the writing connection wrote (`SQLITE_DBSTATUS_CACHE_WRITE`): WAL frames.
+    var framesPerFulfillment: Double
+    /// Pages it read from disk (`SQLITE_DBSTATUS_CACHE_MISS`).
+    var pagesReadPerFulfillment: Double
+    /// `xSync` calls, counted by a pass-through fault VFS.
+    var syncsPerFulfillment: Double
+    /// Instructions per fulfillment under callgrind, when valgrind is installed.
+    var instructionsPerFulfillment: Double?
+    /// Where the instruction figure came from, or why there is none.
+    var instructionsSource: String
+
+    /// The pass-through VFS the counted ledger opens through, registered once per process.
+    static let countingVFS: Result<SQLiteFaultVFS, SQLiteError> = Result {
+        () throws(SQLiteError) -> SQLiteFaultVFS in try SQLiteFaultVFS.register(name: "ledger-bench-counting")
+    }
+
+    /// Counts `count` sequential fulfillments on a new ledger in `directory`.
+    static func measure(directory: URL, count: Int) async throws -> BenchWriteCounts {
+        let vfs = try countingVFS.get()
+        let path = directory.appendingPathComponent("counted-\(UUID().uuidString).sqlite").path
+        let ledger = try BenchWorkloads.ledger(path: path, synchronous: .full, vfsName: vfs.name)
+        guard let store = ledger.store as? SQLiteLedgerStore else { throw BenchWorkloads.Failure(description: "not a SQLite ledger") }
+        let warmUp = BenchWorkloads.submissions(prefix: "warm", count: BenchWorkloads.playerCountMax)
+        _ = try await BenchWorkloads.fulfillments(ledger: ledger, submissions: warmUp, expecting: "granted")
+        let pagesBefore = store.writerPageCounters()
+        let syncsBefore = vfs.callCount(.sync)
+        let counted = BenchWorkloads.submissions(prefix: "counted", count: count)
+        _ = try await BenchWorkloads.fulfillments(ledger: ledger, submissions: counted, expecting: "granted")
+        let pages = store.writerPageCounters().since(pagesBefore)
+        let perFulfillment = { (total: Int) in Double(total) / Double(count) }
+        return BenchWriteCounts(
+            fulfillmentCount: count, framesPerFulfillment: perFulfillment(pages.pagesWritten),
+            pagesReadPerFulfillment: perFulfillment(pages.pagesRead),
+            syncsPerFulfillment: perFulfillment(vfs.callCount(.sync) - syncsBefore), instructionsPerFulfillment: nil,
+            instructionsSource: "not measured")
+    }
+
+    /// Instructions per fulfillment: this executable run twice under callgrind with
+    /// `--counts-only`, for `instructionCount` and twice as many fulfillments; the difference
+    /// of the totals over the difference of the counts. Nil and a reason without valgrind.
+    static func instructions(directory: URL) async -> (perFulfillment: Double?, source: String) {
+        guard let valgrind = BenchPython.executable(named: "valgrind") else { return (nil, "valgrind not installed") }
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+        // In-process runs (the bench's tests) have no ledger-bench executable to run again.
+        guard executable.lastPathComponent == "ledger-bench" else {
+            return (nil, "only the ledger-bench executable runs itself under callgrind")
+        }
+        var totals: [Int] = []
+        for count in [instructionCount, 2 * instructionCount] {
+            let output = directory.appendingPathComponent("callgrind-\(count).out")
+            let run = await BenchPython.run(
+                valgrind,
+                [
+                    "--tool=callgrind", "--callgrind-out-file=\(output.path)", executable.path, "--counts-only",
+                    "--count", "\(count)", "--dir", directory.path,
+                ],
+                directory: directory, name: "callgrind-\(count)")
+            guard run.status == 0, let total = callgrindTotal(output) else {
+                // Valgrind's own report is many lines; its first line of substance says why.
+                let reason = run.error.split(separator: "\n").first { $0.contains("valgrind:") || $0.contains("Valgrind") }
+                return (nil, "callgrind run failed (status \(run.status))" + (reason.map { ": " + $0.prefix(200) } ?? ""))
+            }
+            totals.append(total)
+        }
+        let perFulfillment = Double(totals[1] - totals[0]) / Double(instructionCount)
+        return (perFulfillment, "callgrind, \(instructionCount) vs \(2 * instructionCount) fulfillments")
+    }
+
+    /// The `summary:` (or `totals:`) line of a callgrind output file: instructions executed.
+    static func callgrindTotal(_ file: URL) -> Int? {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n").reversed() {
+            for prefix in ["summary: ", "totals: "] where line.hasPrefix(prefix) {
+                return Int(line.dropFirst(prefix.count).split(separator: " ").first ?? "")
+            }
+        }
+        return nil
+    }
+
+    /// The text report's lines.
+    var textLines: [String] {
+        let verdict = framesPerFulfillment <= Self.framesPerFulfillmentTarget ? "PASS" : "MISS"
+        var lines = [
+            "per sequential fulfillment at FULL on a fresh ledger (\(fulfillmentCount) counted):",
+            String(format: "  WAL frames written  %8.2f   target <= %.0f   %@", framesPerFulfillment,
+                   Self.framesPerFulfillmentTarget, verdict),
+            String(format: "  pages read          %8.2f", pagesReadPerFulfillment),
+            String(format: "  sync calls          %8.2f", syncsPerFulfillment),
+        ]
+        if let instructionsPerFulfillment {
+            lines.append(String(format: "  instructions        %8.0f   (%@)", instructionsPerFulfillment, instructionsSource))
+        } else {
+            lines.append("  instructions        not measured: \(instructionsSource)")
+        }
+        return lines
+    }
+}
