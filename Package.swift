@@ -93,7 +93,7 @@ let package = Package(
             name: "FulfillmentLedgerTests",
             dependencies: [
                 "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "SQLiteLedgerStore", "SQLiteFaultVFS",
-                "LedgerSimulation",
+                "LedgerSimulation", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
             ],
             // Ledger files written by earlier releases, read in place by the migration tests.
             exclude: ["Fixtures"]

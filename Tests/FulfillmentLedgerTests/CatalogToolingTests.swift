@@ -156,8 +156,8 @@ import TestStoreAdapter
         #expect(next.receipt?.record.catalogVersion == new.versionHash)
     }
 
-    @Test func invalidReloadKeepsTheOldCatalog() throws {
-        let harness = try LedgerHarness(.memory)
+    @Test func invalidReloadKeepsTheOldCatalog() async throws {
+        let harness = try await LedgerHarness(.memory)
         let before = harness.ledger.catalog.versionHash
         let directory = try LedgerHarness.temporaryDirectory()
         let broken = directory.appendingPathComponent("broken.json")

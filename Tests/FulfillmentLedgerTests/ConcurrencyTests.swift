@@ -9,7 +9,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func concurrentSubmissionsOfOneTransactionGrantOnce(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let ledger = harness.ledger
         let names = try await withThrowingTaskGroup(of: String.self) { group in
@@ -31,7 +31,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func concurrentDistinctPurchasesAllGrant(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchases = (0..<32).map { harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p\($0 % 4)") }
         let ledger = harness.ledger
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -45,7 +45,7 @@ import Testing
     /// transaction. Only those roll back; a retry grants them; nothing is granted twice.
     @Test(arguments: StoreKind.allCases)
     func failuresInsideConcurrentGrantsRollBackOnlyTheirOwn(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchases = (0..<64).map { harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p\($0 % 8)") }
         harness.faults.arm(.beforeCommit, count: 5, skipCount: 10)
         let ledger = harness.ledger

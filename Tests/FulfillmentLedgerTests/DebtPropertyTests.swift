@@ -31,8 +31,8 @@ import Testing
         var expected: Int64 = 0
         var events = 0
 
-        init(kind: StoreKind, seed: UInt64) throws {
-            harness = try DebtRuleTests.harness(kind)
+        init(kind: StoreKind, seed: UInt64) async throws {
+            harness = try await DebtRuleTests.harness(kind)
             random = SplitMix64(seed: seed)
         }
 
@@ -98,7 +98,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func debtIsNeverLostAcrossRefundPolicies(kind: StoreKind) async throws {
         for seed in 0..<UInt64(kind == .memory ? Self.sequenceCount : Self.sequenceCount / 5) {
-            let run = try Run(kind: kind, seed: seed)
+            let run = try await Run(kind: kind, seed: seed)
             // Phase 1: anything goes.
             for _ in 0..<(1 + run.random.below(Self.stepCountMax)) {
                 switch run.random.below(10) {

@@ -16,8 +16,8 @@ import Testing
         return try CatalogLoader.parse(Array(floored.utf8))
     }
 
-    static func harness(_ kind: StoreKind) throws -> LedgerHarness {
-        let harness = try LedgerHarness(kind)
+    static func harness(_ kind: StoreKind) async throws -> LedgerHarness {
+        let harness = try await LedgerHarness(kind)
         harness.ledger.replaceCatalog(try floorCatalog())
         return harness
     }
@@ -34,7 +34,7 @@ import Testing
     /// refunding them all brings the debt back instead of erasing it for free.
     @Test(arguments: StoreKind.allCases)
     func floorPacksThatRepaidDebtRestoreItWhenRefunded(kind: StoreKind) async throws {
-        let harness = try Self.harness(kind)
+        let harness = try await Self.harness(kind)
         let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
         _ = try await harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "spent"))
@@ -63,7 +63,7 @@ import Testing
     /// and the flag says exactly what could not be taken back.
     @Test(arguments: StoreKind.allCases)
     func aFloorRefundRestoresTheDebtPartAndFlagsOnlyTheSpentRest(kind: StoreKind) async throws {
-        let harness = try Self.harness(kind)
+        let harness = try await Self.harness(kind)
         let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
         _ = try await harness.ledger.apply(.spend(1150, of: "gems", player: "p1", operationID: "s1"))
@@ -86,7 +86,7 @@ import Testing
     /// A partial refund restores the repaid debt in step with the units refunded.
     @Test(arguments: StoreKind.allCases)
     func partialRefundsRestoreTheRepaidDebtInStep(kind: StoreKind) async throws {
-        let harness = try Self.harness(kind)
+        let harness = try await Self.harness(kind)
         let large = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(large)
         _ = try await harness.ledger.apply(.spend(1200, of: "gems", player: "p1", operationID: "s1"))
@@ -111,7 +111,7 @@ import Testing
     /// Reset Game keeps debt: resetting must not erase what a clawback left owed.
     @Test(arguments: StoreKind.allCases)
     func aResetKeepsDebtAndClearsTheRest(kind: StoreKind) async throws {
-        let harness = try Self.harness(kind)
+        let harness = try await Self.harness(kind)
         let gems = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         let coins = harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(gems)
@@ -128,7 +128,7 @@ import Testing
     /// currency or items the reset has since cleared.
     @Test(arguments: StoreKind.allCases)
     func aReversalAfterAResetGivesBackOnlyDebtAndEntitlements(kind: StoreKind) async throws {
-        let harness = try Self.harness(kind)
+        let harness = try await Self.harness(kind)
         let gems = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
@@ -158,7 +158,7 @@ import Testing
     /// A refund that cannot take back items the player used flags them too.
     @Test(arguments: StoreKind.allCases)
     func itemShortfallsAreFlagged(kind: StoreKind) async throws {
-        let harness = try Self.harness(kind)
+        let harness = try await Self.harness(kind)
         let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         _ = try await harness.ledger.fulfill(bundle)
         _ = try await harness.ledger.apply(

@@ -7,7 +7,7 @@ import Testing
 @Suite struct EconomyTests {
     @Test(arguments: StoreKind.allCases)
     func spendBeyondTheBalanceFailsCleanly(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         _ = try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1"))
         let before = try await harness.progress("p1")
         let outcome = try await harness.ledger.apply(.spend(101, of: "gems", player: "p1", operationID: "op-1"))
@@ -28,7 +28,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func operationsAreIdempotentByID(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let grant = EconomyOperation.grant(250, of: "coins", player: "p1", operationID: "quest-7")
         guard case .applied = try await harness.ledger.apply(grant) else {
             Issue.record("first grant should apply")
@@ -50,7 +50,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func invalidOperationsAreRejected(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let cases: [(EconomyOperation, OperationRejectionReason)] = [
             (.grant(0, of: "coins", player: "p1", operationID: "a"), .invalidAmount),
             (.grant(-5, of: "coins", player: "p1", operationID: "b"), .invalidAmount),
@@ -80,7 +80,7 @@ import Testing
     /// though its asset has since left the catalog.
     @Test(arguments: StoreKind.allCases)
     func aReplayIsAnsweredBeforeAnyCatalogCheck(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         _ = try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1"))
         let spend = EconomyOperation.spend(100, of: "coins", player: "p1", operationID: "buy-tower")
         guard case .applied = try await harness.ledger.apply(spend) else {
@@ -107,7 +107,7 @@ import Testing
     /// An invalid player ID is refused, never reported `unknown` (a fail-open entitlement
     /// would then read as owned on a healthy ledger).
     @Test func invalidPlayerIDsAreRefusedNotUnknown() async throws {
-        let harness = try LedgerHarness(.memory)
+        let harness = try await LedgerHarness(.memory)
         for playerID in ["", String(repeating: "p", count: 257)] {
             await #expect(throws: LedgerError.self) { try await harness.ledger.entitlementSnapshot(playerID) }
             await #expect(throws: LedgerError.self) { try await harness.ledger.adsAllowed(playerID, consent: true) }

@@ -9,8 +9,8 @@ import Testing
     static let weekly = PurchaseLimit(count: 3, period: .week)
 
     /// A harness whose weekly offer allows 3 units a week.
-    static func harness(_ kind: StoreKind) throws -> LedgerHarness {
-        let harness = try LedgerHarness(kind)
+    static func harness(_ kind: StoreKind) async throws -> LedgerHarness {
+        let harness = try await LedgerHarness(kind)
         let text = CatalogToolingTests.sample.replacingOccurrences(
             of: #""limit": { "count": 1, "per": "week" }"#, with: #""limit": { "count": 3, "per": "week" }"#)
         harness.ledger.replaceCatalog(try CatalogToolingTests.catalog(text))
@@ -19,7 +19,7 @@ import Testing
 
     @Test("units already bought plus the quantity asked for are checked against the limit", arguments: StoreKind.allCases)
     func quantityCountsAgainstTheLimit(kind: StoreKind) async throws {
-        let harness = try Self.harness(kind)
+        let harness = try await Self.harness(kind)
         let ledger = harness.ledger
         await #expect(try ledger.eligibility(playerID: "p1", productID: "weekly_offer", quantity: 3) == .eligible)
         let resetsAt = PurchasePeriod.nextWeekStart(after: harness.clock.now())
@@ -62,7 +62,7 @@ import Testing
     @Test("a quantity fulfill would reject is answered invalidQuantity, and fulfill agrees", arguments: quantities.indices)
     func invalidQuantityIsRefusedBeforePayment(index: Int) async throws {
         let (productID, quantity, answer) = Self.quantities[index]
-        let harness = try Self.harness(.memory)
+        let harness = try await Self.harness(.memory)
         await #expect(try harness.ledger.eligibility(playerID: "p1", productID: productID, quantity: quantity) == answer)
         guard productID != "no_such_product" else { return }
         // The same quantity through the store: eligibility's bounds are the pipeline's.
@@ -77,7 +77,7 @@ import Testing
 
     @Test("an owned non-consumable asked for with quantity 2 is an invalid quantity, not merely owned")
     func quantityIsCheckedBeforeOwnership() async throws {
-        let harness = try Self.harness(.sqlite)
+        let harness = try await Self.harness(.sqlite)
         #expect(try await harness.ledger.fulfill(harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")).name == "granted")
         await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .alreadyOwned)
         await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads", quantity: 2)

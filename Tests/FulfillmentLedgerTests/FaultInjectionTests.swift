@@ -17,7 +17,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases, FaultPoint.allCases.filter { $0 == .afterVerify || $0.isInsideGrantTransaction })
     func grantFailureRollsBackEverythingAndRetryGrantsOnce(kind: StoreKind, point: FaultPoint) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: Self.bundle, playerID: "p1")
         harness.faults.arm(point, .error)
         await #expect(throws: LedgerError.injectedFault(point)) { _ = try await harness.ledger.fulfill(purchase) }
@@ -42,7 +42,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases, afterCommitPoints)
     func finishFailureKeepsTheGrantAndRetryOnlyFinishes(kind: StoreKind, point: FaultPoint) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: Self.bundle, playerID: "p1")
         harness.faults.arm(point, .error)
         let outcome = try await harness.ledger.fulfill(purchase)
@@ -65,7 +65,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func finishPortOutageIsRetriedByRecovery(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1")
         // Fails in fulfill, then twice in one recover(): once from the outbox and once when
         // the platform's redelivery of the still-unfinished transaction retries the finish.
@@ -86,7 +86,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func verifierOutageThrowsAndChangesNothing(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         harness.testStore.failNext(.verify)
         await #expect(throws: LedgerError.verifierUnavailable("test store outage")) {
@@ -98,7 +98,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func sourceOutageIsReportedNotLost(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         harness.testStore.failNext(.source)
         let report = try await harness.ledger.recover()
@@ -111,7 +111,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func faultBetweenLaterRewardsStillRollsBackEarlierOnes(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: Self.bundle, playerID: "p1")
         // Let two rewards apply, fail before the third.
         harness.faults.arm(.betweenRewards, .error, skipCount: 1)

@@ -17,7 +17,7 @@ import TestStoreAdapter
     /// other IDs: Google's sample is about 1,950 characters.
     @Test(arguments: StoreKind.allCases)
     func aTokenLongTransactionIDIsAccepted(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let token = String(repeating: "aBc1-_.", count: 300)
         #expect(token.utf8.count > 2_000)
         #expect(try await harness.ledger.fulfill(Self.document(token)).name == "granted")
@@ -32,7 +32,7 @@ import TestStoreAdapter
 
     /// Store names are a closed set: an unknown store is refused before any key is built.
     @Test func unknownStoresAreRefusedEverywhere() async throws {
-        let harness = try LedgerHarness(.memory)
+        let harness = try await LedgerHarness(.memory)
         let stranger = PlatformStore(rawValue: "test/a")
         await #expect(throws: LedgerError.self) { try await harness.ledger.fulfill(Self.document("b", store: stranger)) }
         await #expect(throws: LedgerError.self) {
@@ -51,7 +51,7 @@ import TestStoreAdapter
 
     /// Dates outside what the ledger keeps exactly are refused, not trapped on.
     @Test func outOfRangeDatesAreRefused() async throws {
-        let harness = try LedgerHarness(.memory)
+        let harness = try await LedgerHarness(.memory)
         let far = Date(timeIntervalSince1970: Double(Int64.max))
         #expect(far.ledgerMilliseconds == Int64.max, "clamped, never a trap")
         #expect(Date(timeIntervalSince1970: -.infinity).ledgerMilliseconds == Int64.min)

@@ -1,15 +1,46 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import PostgresLedgerStore
+import PostgresLedgerStoreTesting
 import SQLiteLedgerStore
 import Testing
 
-/// Which store implementation a test runs against.
+/// Which store implementation a test runs against: every test that takes a `StoreKind` is the
+/// conformance suite of the store port, run on each engine.
 enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     case memory
     case sqlite
+    /// A scratch schema on the test server; listed only when one is configured (or required).
+    case postgres
+
+    /// The engines this run tests: PostgreSQL only where `PostgresScratchSchema.shouldRun`.
+    static var allCases: [StoreKind] {
+        PostgresScratchSchema.shouldRun ? [.memory, .sqlite, .postgres] : [.memory, .sqlite]
+    }
 
     var testDescription: String { rawValue }
+}
+
+/// A harness's PostgreSQL schema: when the last copy of the harness is gone, the store's
+/// connections close and the schema is dropped, so a run leaves nothing on the server.
+final class PostgresScratchLease: Sendable {
+    let schema: PostgresScratchSchema
+    let store: PostgresLedgerStore
+
+    init(schema: PostgresScratchSchema, store: PostgresLedgerStore) {
+        self.schema = schema
+        self.store = store
+    }
+
+    deinit {
+        let store = store
+        let schema = schema
+        Task {
+            await store.close()
+            try? schema.drop()
+        }
+    }
 }
 
 /// A ledger wired to the test store, a manual clock and a scripted fault injector.
@@ -19,10 +50,17 @@ struct LedgerHarness {
     let faults: ScriptedFaultInjector
     let clock: ManualClock
     let databasePath: String?
+    /// The PostgreSQL schema the harness's store lives in, if it runs on PostgreSQL.
+    var postgres: PostgresScratchLease?
 
     static let catalogPath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("ProductCatalog.json").path
+
+    /// How long a PostgreSQL caller waits for a pool connection in tests: the whole suite runs in
+    /// parallel beside the server on a small machine, where 64 concurrent callers can wait far
+    /// longer than the production default (5 s) with nothing wrong.
+    static let postgresAcquireTimeoutMilliseconds = 60_000
 
     static func sampleCatalog() throws -> ProductCatalog { try CatalogLoader.load(path: catalogPath) }
 
@@ -49,9 +87,10 @@ struct LedgerHarness {
     init(
         _ kind: StoreKind, clock: ManualClock = ManualClock(), testStore: TestStore? = nil,
         databasePath: String? = nil
-    ) throws {
+    ) async throws {
         let store: any LedgerStore
         var path: String?
+        var lease: PostgresScratchLease?
         switch kind {
         case .memory:
             store = InMemoryLedgerStore()
@@ -59,8 +98,22 @@ struct LedgerHarness {
             let file = try databasePath ?? Self.temporaryDirectory().appendingPathComponent("ledger.sqlite").path
             store = try SQLiteLedgerStore(path: file)
             path = file
+        case .postgres:
+            let schema = try PostgresScratchSchema.create(prefix: "ledger_harness")
+            let postgresStore: PostgresLedgerStore
+            do {
+                postgresStore = try await schema.openStore { options in
+                    options.pool.acquireTimeoutMilliseconds = Self.postgresAcquireTimeoutMilliseconds
+                }
+            } catch {
+                try? schema.drop()
+                throw error
+            }
+            lease = PostgresScratchLease(schema: schema, store: postgresStore)
+            store = postgresStore
         }
         try self.init(store: store, clock: clock, testStore: testStore ?? TestStore(clock: clock), databasePath: path)
+        postgres = lease
     }
 
     init(store: any LedgerStore, clock: ManualClock, testStore: TestStore, databasePath: String?) throws {

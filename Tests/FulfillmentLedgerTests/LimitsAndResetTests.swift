@@ -7,7 +7,7 @@ import Testing
 @Suite struct LimitsAndResetTests {
     @Test(arguments: StoreKind.allCases)
     func lifetimeLimitBlocksBeforePaymentButNeverAfter(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "starter_bundle") == .eligible)
         let first = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         #expect(try await harness.ledger.fulfill(first).name == "granted")
@@ -24,7 +24,7 @@ import Testing
     @Test(arguments: StoreKind.allCases)
     func weeklyLimitResetsOnMondayUTC(kind: StoreKind) async throws {
         // The manual clock starts on Monday 2026-01-05 00:00 UTC.
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1")
         #expect(try await harness.ledger.fulfill(purchase).name == "granted")
         harness.clock.advance(seconds: 6 * 86_400 + 86_399)  // Sunday 23:59:59
@@ -78,7 +78,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func resetKeepsTheLedgerAndEntitlements(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let gems = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")

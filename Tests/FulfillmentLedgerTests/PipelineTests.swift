@@ -8,7 +8,7 @@ import TestStoreAdapter
 @Suite struct PipelineTests {
     @Test(arguments: StoreKind.allCases)
     func newPurchaseGrantsRecordsAndFinishes(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         let outcome = try await harness.ledger.fulfill(purchase)
         let receipt = try #require(outcome.receipt)
@@ -29,7 +29,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func replayGrantsNothing(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let first = try await harness.ledger.fulfill(purchase)
         let before = try await harness.progress("p1")
@@ -48,7 +48,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func cancelledPurchaseChangesNothing(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", state: .cancelled)
         let outcome = try await harness.ledger.fulfill(purchase)
         #expect(outcome.rejection?.reason == .cancelled)
@@ -58,7 +58,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func unknownPurchaseStateIsNotPurchased(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", state: "refundPending")
         let outcome = try await harness.ledger.fulfill(purchase)
         #expect(outcome.rejection?.reason == .cancelled)
@@ -67,7 +67,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func pendingThenApprovedGrantsOnce(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let pending = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", state: .pending)
         #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
         #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
@@ -81,7 +81,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func pendingThenCancelledGrantsNothing(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let pending = harness.testStore.purchase(storeProductID: "test.weekly_offer", playerID: "p1", state: .pending)
         #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
         let cancelled = try #require(harness.testStore.cancel(pending.transactionID))
@@ -91,7 +91,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func alreadyOwnedNonConsumableRecordsWhatItPaysFor(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let first = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "remove_ads") == .eligible)
         let granted = try await harness.ledger.fulfill(first)
@@ -114,7 +114,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func nonConsumableQuantityAboveOneIsRejected(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1", quantity: 2)
         #expect(try await harness.ledger.fulfill(purchase).rejection?.reason == .invalidQuantity)
         let tooMany = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 101)
@@ -124,7 +124,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func quantityMultipliesRewards(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 3)
         let outcome = try await harness.ledger.fulfill(purchase)
         #expect(outcome.receipt?.record.grants == [GrantLine(kind: .currency, id: "gems", quantity: 300)])
@@ -133,7 +133,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func unverifiedIsRejected(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let forged = TestStoreTransaction(
             transactionID: "forged-1", storeProductID: "test.gems_large", playerID: "p1", verified: false,
             purchaseDate: harness.clock.now())
@@ -156,7 +156,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func revokedIsRejected(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         let revoked = try #require(harness.testStore.revoke(purchase.transactionID))
         #expect(try await harness.ledger.fulfill(revoked).rejection?.reason == .revoked)
@@ -165,7 +165,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func unknownProductAndWrongEnvironmentAreRejected(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let unknown = harness.testStore.purchase(storeProductID: "test.no_such_product", playerID: "p1")
         #expect(try await harness.ledger.fulfill(unknown).rejection?.reason == .unknownProduct)
         let xcode = TestStoreTransaction(
@@ -189,7 +189,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func identifiersOutsideTheLimitsThrowInvalidArgument(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         var purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         purchase.transactionID = ""
         await #expect(throws: LedgerError.invalidArgument("transactionID must be 1 to 4096 bytes long")) {

@@ -22,7 +22,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func aRestoredNonConsumableFindsItsPurchase(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         #expect(try await harness.ledger.fulfill(purchase).name == "granted")
         for deliveryID in ["restore-1", "device-2", "device-3"] {
@@ -37,7 +37,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func aConsumableIsKeyedByItsOwnTransactionID(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let first = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(first)
         // A consumable never shares a purchase with another transaction, whatever it names.
@@ -49,7 +49,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func refundsNamingEitherIDFindTheRecordOnce(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         let restored = Self.restore(purchase, as: "restore-1")
         // First fulfilled from the restore: keyed by the original, the delivery's ID beside it.
@@ -74,7 +74,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func aRefundBeforeAnyDeliveryWaitsForThePurchaseByItsOriginal(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         let early = try await harness.ledger.applyRevocation(
             RevocationEvent(

@@ -12,12 +12,12 @@ import Testing
         let platform = TestStore(clock: clock)
         let purchase = platform.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         do {
-            let harness = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
+            let harness = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
             harness.faults.arm(.afterCommit, .error)
             #expect(try await harness.ledger.fulfill(purchase).receipt?.finished == false)
         }
         // A new process: a new ledger over the same file and the same platform store.
-        let reopened = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
+        let reopened = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
         await #expect(try reopened.pendingFinishCount() == 1)
         let report = try await reopened.ledger.recover()
         #expect(report.finishesSucceeded == [purchase.key])
@@ -33,11 +33,11 @@ import Testing
         let platform = TestStore(clock: clock)
         let purchase = platform.purchase(storeProductID: "test.gems_large", playerID: "p1")
         do {
-            let harness = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
+            let harness = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
             harness.faults.arm(.beforeCommit, .error)
             await #expect(throws: LedgerError.self) { _ = try await harness.ledger.fulfill(purchase) }
         }
-        let reopened = try LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
+        let reopened = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
         await #expect(try reopened.progress("p1").transactionCount == 0)
         let report = try await reopened.ledger.recover()
         #expect(report.resubmitted[purchase.key]?.name == "granted")
@@ -49,7 +49,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func recoveryResubmitsEveryUnfinishedTransactionThroughThePipeline(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let bought = (0..<5).map { harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p\($0)") }
         let pending = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p9", state: .pending)
         let report = try await harness.ledger.recover()

@@ -25,7 +25,7 @@ import Testing
     /// in the given order; the final state is the true one: owned, granted once.
     @Test(arguments: StoreKind.allCases, allOrders)
     func everyOrderOfPurchaseRefundAndReversalEndsOwned(kind: StoreKind, order: String) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         let t0 = harness.clock.now()
@@ -58,7 +58,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases, [true, false])
     func refundBeforeOrAfterThePurchaseEndsNotOwned(kind: StoreKind, refundFirst: Bool) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let refund = RevocationEvent(
             eventID: "r1", store: purchase.store, transactionID: purchase.transactionID, kind: .fullRefund,
@@ -77,7 +77,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func entitlementVersionStrictlyIncreasesWithEveryChange(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         var versions = await [try harness.ledger.entitlements("p1").version ?? -1]
         _ = try await harness.ledger.fulfill(purchase)

@@ -15,7 +15,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func refundOfRemoveAdsAllowsAdsAgain(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         await #expect(try harness.ledger.adsAllowed("p1", consent: true))
         _ = try await harness.ledger.fulfill(purchase)
@@ -39,7 +39,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func revokeRemovesTheEntitlementToo(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 1)
@@ -50,7 +50,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func clawbackOfSpentCurrencyLeavesDebtThatTheNextPurchaseRepays(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let first = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(first)
         _ = try await harness.ledger.apply(.spend(80, of: "gems", player: "p1", operationID: "buy-tower"))
@@ -80,7 +80,7 @@ import Testing
         let text = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8).replacingOccurrences(
             of: #""rewards": { "currencies": [{ "id": "coins", "amount": 5000 }] }"#,
             with: #""rewards": { "currencies": [{ "id": "coins", "amount": 5000 }] }, "refundPolicy": "floor""#)
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         harness.ledger.replaceCatalog(try CatalogLoader.parse(Array(text.utf8)))
         let purchase = harness.testStore.purchase(storeProductID: "test.coins_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
@@ -95,7 +95,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func reversalGivesBackExactlyWhatWasTaken(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
         _ = try await harness.ledger.fulfill(bundle)
         let consumeToken = EconomyOperation(
@@ -125,7 +125,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func partialRefundsTakeUnitsUntilNothingIsLeft(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 3)
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 1)
@@ -148,7 +148,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func eachEventAppliesOnceByID(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_large", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
         harness.clock.advance(seconds: 1)
@@ -176,7 +176,7 @@ import Testing
 
     @Test(arguments: StoreKind.allCases)
     func refundUsesTheLedgerRecordNotTheCurrentCatalog(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(purchase)
         let text = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)

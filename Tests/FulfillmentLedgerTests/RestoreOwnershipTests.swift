@@ -8,7 +8,7 @@ import TestStoreAdapter
 @Suite struct RestoreOwnershipTests {
     @Test(arguments: StoreKind.allCases)
     func restoreRecoversOwnershipOnANewDeviceAndNeverGrantsTwice(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let gems = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
@@ -24,7 +24,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func emptyAndFailedQueriesAreDifferentAndRevokeNothing(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         let failed = try await harness.ledger.restore(
@@ -40,7 +40,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func crossAccountReplayIsRejectedUnlessTransferIsAllowed(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "alice")
         let gems = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "alice")
         _ = try await harness.ledger.fulfill(ads)
@@ -59,7 +59,7 @@ import TestStoreAdapter
         configuration.ownershipTransfer = .nonConsumablesOnRestore
         let clock = ManualClock()
         let platform = TestStore(clock: clock)
-        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try LedgerHarness(.sqlite).ledger.store
+        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try await LedgerHarness(.sqlite).ledger.store
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
             clock: clock, configuration: configuration)
@@ -113,7 +113,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func overdueFinishesAreListedAfterTheWarningAge(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         harness.testStore.failNext(.finish)
         _ = try await harness.ledger.fulfill(purchase)
@@ -134,7 +134,7 @@ import TestStoreAdapter
 
     @Test(arguments: StoreKind.allCases)
     func refundingOneOfTwoPaidPurchasesKeepsTheEntitlement(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let first = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let second = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(first)
@@ -156,7 +156,7 @@ import TestStoreAdapter
         configuration.ownershipTransfer = .nonConsumablesOnRestore
         let clock = ManualClock()
         let platform = TestStore(clock: clock)
-        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try LedgerHarness(.sqlite).ledger.store
+        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try await LedgerHarness(.sqlite).ledger.store
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
             clock: clock, configuration: configuration)

@@ -21,7 +21,7 @@ import Testing
     /// owned while the other still pays for it; refunding both takes it away.
     @Test(arguments: StoreKind.allCases, [false, true])
     func refundingOneOfTwoProductsKeepsTheSharedEntitlement(kind: StoreKind, packFirst: Bool) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         for purchase in packFirst ? [pack, ads] : [ads, pack] {
@@ -50,7 +50,7 @@ import Testing
     /// A restore after one refund gives nothing back and needs to: the entitlement never left.
     @Test(arguments: StoreKind.allCases)
     func aRestoreAfterOneRefundFindsTheEntitlementStillOwned(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
@@ -67,7 +67,7 @@ import Testing
     /// purchase was refunded too; versions rise with every change.
     @Test(arguments: StoreKind.allCases)
     func aReversalResumesThePaymentAndVersionsRise(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         let pack = harness.testStore.purchase(storeProductID: "test.founders_pack", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
@@ -92,8 +92,11 @@ import Testing
         configuration.ownershipTransfer = .nonConsumablesOnRestore
         let clock = ManualClock()
         let platform = TestStore(clock: clock)
+        // The harness owns the store (for PostgreSQL, its schema): it must outlive the test.
+        let harness = try await LedgerHarness(kind)
+        defer { withExtendedLifetime(harness) {} }
         let ledger = try Ledger(
-            catalog: try LedgerHarness.sampleCatalog(), store: try LedgerHarness(kind).ledger.store,
+            catalog: try LedgerHarness.sampleCatalog(), store: harness.ledger.store,
             verifier: platform.verifier, finisher: platform, clock: clock, configuration: configuration)
         let ads = platform.purchase(storeProductID: "test.remove_ads", playerID: "alice")
         let pack = platform.purchase(storeProductID: "test.founders_pack", playerID: "alice")
@@ -110,7 +113,7 @@ import Testing
     /// it is taken to pay for what its catalog product grants.
     @Test(arguments: StoreKind.allCases)
     func aPurchaseWrittenBeforeSchema5StillPaysForWhatItsProductGrants(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         let now = harness.clock.now()
@@ -132,7 +135,7 @@ import Testing
     /// Ads, which grants nothing else, is owned through the pack.
     @Test(arguments: StoreKind.allCases)
     func eligibilityKnowsWhichProductIsOwned(kind: StoreKind) async throws {
-        let harness = try LedgerHarness(kind)
+        let harness = try await LedgerHarness(kind)
         let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
         _ = try await harness.ledger.fulfill(ads)
         await #expect(try harness.ledger.eligibility(playerID: "p1", productID: "founders_pack") == .eligible)

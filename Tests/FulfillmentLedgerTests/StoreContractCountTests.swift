@@ -19,7 +19,7 @@ struct StoreContractCountTests {
 
     @Test("sales are counted per catalog product and store product, sorted, up to the limit", arguments: StoreKind.allCases)
     func saleCountsByStoreProduct(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         try await store.write { writer throws(LedgerError) in
             for (id, product, shop, storeProductID) in [
                 ("t1", "gems_small", PlatformStore.test, "test.gems_small"), ("t2", "gems_small", .test, "test.gems_small"),
@@ -47,7 +47,7 @@ struct StoreContractCountTests {
 
     @Test("owners count players per entitlement, holders players with a positive balance or stack", arguments: StoreKind.allCases)
     func ownerCounts(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
             for player in ["p1", "p2", "p3"] {

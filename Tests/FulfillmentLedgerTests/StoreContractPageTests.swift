@@ -8,7 +8,7 @@ import Testing
 struct StoreContractPageTests {
     @Test("events after a sequence come oldest first, per player or transaction, up to the limit", arguments: StoreKind.allCases)
     func eventsAfterSequence(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let sequences = try await store.write { writer throws(LedgerError) -> [Int64] in
             var sequences: [Int64] = []
             for (index, (player, transactionID)) in [("p1", "t1"), ("p2", "t1"), ("p1", nil), ("p1", "t1"), ("p1", "t2")].enumerated() {

@@ -8,17 +8,25 @@ import Testing
 final class ContractStore: Sendable {
     let store: any LedgerStore
     private let directory: URL?
+    private let postgres: PostgresScratchLease?
 
     /// Opens an empty store of `kind`.
-    init(_ kind: StoreKind) throws {
+    init(_ kind: StoreKind) async throws {
         switch kind {
         case .memory:
             store = InMemoryLedgerStore()
             directory = nil
+            postgres = nil
         case .sqlite:
             let url = try LedgerHarness.temporaryDirectory()
             store = try SQLiteLedgerStore(path: url.appendingPathComponent("ledger.sqlite").path)
             directory = url
+            postgres = nil
+        case .postgres:
+            let harness = try await LedgerHarness(.postgres)
+            store = harness.ledger.store
+            directory = nil
+            postgres = harness.postgres
         }
     }
 
@@ -100,7 +108,7 @@ struct StoreContractTests {
     @Test("revocation events round-trip, order by store date then arrival then ID, and honour the limit",
         arguments: StoreKind.allCases)
     func revocationEventsRoundTripAndOrder(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         var partial = ContractRows.revocation(
             "e-partial", eventAt: 10, receivedAt: 5, kind: .partialRefund, quantity: 1, reason: "accidental purchase")
         partial.disposition = .applied
@@ -138,7 +146,7 @@ struct StoreContractTests {
 
     @Test("a known event ID fails as a constraint and rolls the whole write back", arguments: StoreKind.allCases)
     func duplicateEventIDFails(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         try await store.write { writer throws(LedgerError) in
             try writer.insertRevocationEvent(ContractRows.revocation("e1", eventAt: 0, receivedAt: 0))
         }
@@ -159,7 +167,7 @@ struct StoreContractTests {
     @Test("an update replaces disposition, effect, debt and reversed, and nothing of the event",
         arguments: StoreKind.allCases)
     func updateRevocationEvent(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let original = ContractRows.revocation("e1", eventAt: 3, receivedAt: 4, reason: "fraud")
         var changed = original
         changed.disposition = .applied
@@ -186,7 +194,7 @@ struct StoreContractTests {
     @Test("refund states: none before, upsert inserts then replaces, nil dates round-trip",
         arguments: StoreKind.allCases)
     func refundStateUpsert(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let key = ContractRows.key("t1")
         let partial = RefundState(
             key: key, status: .partiallyRefunded, refundedQuantity: 1, lastTakeBackDate: ContractRows.date(7),
@@ -207,7 +215,7 @@ struct StoreContractTests {
 
     @Test("a refund state needs its ledger record by commit, not before", arguments: StoreKind.allCases)
     func refundStateNeedsLedgerRecord(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let error = await #expect(throws: LedgerError.self) {
             try await store.write { writer throws(LedgerError) in
                 try writer.upsertRefundState(.active(ContractRows.key("t0")))
@@ -228,7 +236,7 @@ struct StoreContractTests {
 
     @Test("entitlement versions start at 0 and count every bump per player", arguments: StoreKind.allCases)
     func entitlementVersions(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         await #expect(try store.read { reader throws(LedgerError) in try reader.entitlementVersion(playerID: "p1") } == 0)
         let bumps = try await store.write { writer throws(LedgerError) in
             [
@@ -248,7 +256,7 @@ struct StoreContractTests {
 
     @Test("an entitlement is owned while some purchase pays for it; releasing one payment removes only it", arguments: StoreKind.allCases)
     func releaseEntitlement(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let results = try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
             try writer.insertTransaction(ContractRows.record("t2"))
@@ -276,7 +284,7 @@ struct StoreContractTests {
 
     @Test("payments are read by entitlement, then grant time", arguments: StoreKind.allCases)
     func paymentsOrdered(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         try await store.write { writer throws(LedgerError) in
             for (index, name) in ["t3", "t1", "t2"].enumerated() {
                 try writer.insertTransaction(ContractRows.record(name))
@@ -296,7 +304,7 @@ struct StoreContractTests {
 
     @Test("player flags are read newest first, per player, up to the limit", arguments: StoreKind.allCases)
     func playerFlagsNewestFirst(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let flags = [
             ContractRows.flag("refundFloored", "first", transactionID: "t1", at: 5),
             ContractRows.flag("note", "second", transactionID: nil, at: 1),
@@ -322,7 +330,7 @@ struct StoreContractTests {
 
     @Test("a transaction's events are read oldest first, up to the limit", arguments: StoreKind.allCases)
     func eventsByTransaction(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let sequences = try await store.write { writer throws(LedgerError) in
             [
                 try writer.appendEvent(ContractRows.event("t1 first", transactionID: "t1")),
@@ -349,7 +357,7 @@ struct StoreContractTests {
     @Test("reassigning a transaction moves its record and outbox row; an unknown key changes nothing",
         arguments: StoreKind.allCases)
     func reassignTransaction(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         try await store.write { writer throws(LedgerError) in
             try writer.insertTransaction(ContractRows.record("t1"))
             var finished = ContractRows.record("t2")
@@ -378,7 +386,7 @@ struct StoreContractTests {
 
     @Test("a progress reset keeps debt, flags, versions, refund states and revocation events, and its time", arguments: StoreKind.allCases)
     func resetKeepsRefundHistory(kind: StoreKind) async throws {
-        let store = try ContractStore(kind)
+        let store = try await ContractStore(kind)
         let state = RefundState(
             key: ContractRows.key("t1"), status: .refunded, refundedQuantity: 2, lastTakeBackDate: ContractRows.date(1),
             lastReversalDate: nil)
