@@ -70,7 +70,7 @@ struct BenchReport: Encodable {
     /// Standing caveats printed with every report.
     static let notes = [
         "R2 commits twice per new transaction (the grant, synced; then the finish mark, not synced on its own) and writes"
-            + " the event log and purchase counts; R1 commits once and writes three rows. R1L runs R2's own statements",
+            + " an event (and purchase counts for limited products); R1 commits once and writes two rows. R1L runs R2's own statements",
         "the slower disk is this disk with every sync made longer through the fault VFS (--sync-latency-microseconds);"
             + " it shows group commit where syncs, not the CPU, cost the most",
         "R6 R2 fulfils new purchases with hashed IDs for the pre-filled players; R6 R3 redelivers random pre-filled"

@@ -74,7 +74,7 @@ struct BenchWriteCounts: Encodable {
                 directory: directory, name: "callgrind-\(count)")
             guard run.status == 0, let total = callgrindTotal(output) else {
                 // Valgrind's own report is many lines; its first line of substance says why.
-                let reason = run.error.split(separator: "\n").first { $0.contains("valgrind:") || $0.contains("Valgrind") }
+                let reason = run.error.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.hasPrefix("valgrind:") }
                 return (nil, "callgrind run failed (status \(run.status))" + (reason.map { ": " + $0.prefix(200) } ?? ""))
             }
             totals.append(total)
