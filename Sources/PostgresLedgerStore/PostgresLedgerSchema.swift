@@ -45,6 +45,34 @@ enum PostgresLedgerSchema {
         "store_notifications", "sync_cursors",
     ]
 
+    /// The schema version the database holds, or nil for a database without a ledger. Throws,
+    /// reading only, `.newerSchema` for a version this build does not know and `.notALedger`
+    /// for another application's data or a half-made ledger.
+    static func versionFound(in session: PostgresLedgerSession) throws(LedgerError) -> Int? {
+        switch try MetaTable.stamp(in: session) {
+        case .stamped(let application, let version):
+            guard application == Self.application else {
+                throw LedgerError.notALedger(location: session.location, detail: "ledger_meta names the application \(application)")
+            }
+            guard version <= versionSupported else {
+                throw LedgerError.newerSchema(location: session.location, found: version, supported: versionSupported)
+            }
+            return version
+        case .absent:
+            let existing = try session.sql { () throws(PostgresError) in
+                try session.connection.query(
+                    "SELECT count(*) FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL",
+                    [.text("{" + tableNames.joined(separator: ",") + "}")]
+                ).rows.first?.int64(0) ?? 0
+            }
+            guard existing == 0 else {
+                throw LedgerError.notALedger(
+                    location: session.location, detail: "\(existing) of the ledger's tables exist without ledger_meta")
+            }
+            return nil
+        }
+    }
+
     /// On a connection inside the migration transaction (holding the lock): checks what the
     /// database holds and brings it to `versionSupported`. Refuses, changing nothing, a newer
     /// schema, another application's data, a half-made ledger, or a missing ledger when
@@ -53,28 +81,10 @@ enum PostgresLedgerSchema {
         _ connection: PostgresConnection, location: String, createIfMissing: Bool
     ) throws(LedgerError) -> Int {
         let session = PostgresLedgerSession(connection: connection, location: location)
-        let found = try MetaTable.stamp(in: session)
         let version: Int
-        switch found {
-        case .stamped(let application, let stampedVersion):
-            guard application == Self.application else {
-                throw LedgerError.notALedger(location: location, detail: "ledger_meta names the application \(application)")
-            }
-            guard stampedVersion <= versionSupported else {
-                throw LedgerError.newerSchema(location: location, found: stampedVersion, supported: versionSupported)
-            }
-            version = stampedVersion
-        case .absent:
-            let existing = try session.sql { () throws(PostgresError) in
-                try connection.query(
-                    "SELECT count(*) FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL",
-                    [.text("{" + tableNames.joined(separator: ",") + "}")]
-                ).rows.first?.int64(0) ?? 0
-            }
-            guard existing == 0 else {
-                throw LedgerError.notALedger(
-                    location: location, detail: "\(existing) of the ledger's tables exist without ledger_meta")
-            }
+        if let found = try versionFound(in: session) {
+            version = found
+        } else {
             guard createIfMissing else { throw LedgerError.ledgerMissing(location: location) }
             version = 0
         }

@@ -4,22 +4,6 @@ import Foundation
 
 /// A read-only health report of a ledger file, for `ledger doctor`.
 public struct LedgerHealthReport: Hashable, Sendable, Codable {
-    /// A finish still owed to the platform, with its age.
-    public struct PendingFinishAge: Hashable, Sendable, Codable {
-        /// The transaction.
-        public var key: TransactionKey
-        /// The player.
-        public var playerID: String
-        /// Seconds since the grant committed.
-        public var ageSeconds: Int64
-        /// Failed attempts so far.
-        public var attemptCount: Int
-        /// The last failure.
-        public var lastError: String?
-        /// Older than the warning age: Google Play refunds what is not acknowledged in 3 days.
-        public var overdue: Bool
-    }
-
     /// The file inspected.
     public var path: String
     /// Its schema version.
@@ -102,23 +86,15 @@ public enum LedgerDoctor {
         let count = try session.sql { () throws(SQLiteError) in
             try connection.integer("SELECT count(*) FROM ledger_transactions")
         }
-        let nowMilliseconds = now.ledgerMilliseconds
-        // Overdue is `age >= finishWarningAgeSeconds`, that is queued at or before this instant;
-        // the clamp keeps the product in range for any warning age a caller passes.
-        let cutoff = nowMilliseconds - min(max(finishWarningAgeSeconds, 0), Int64.max / 4_000) * 1000
+        let cutoff = PendingFinishAge.overdueCutoffMilliseconds(now: now, warningAgeSeconds: finishWarningAgeSeconds)
         let pendingCount = try session.pendingFinishCount(in: queries)
         let overdueCount = try session.pendingFinishCount(enqueuedAtOrBefore: cutoff, in: queries)
-        let ages = pending.map { row -> LedgerHealthReport.PendingFinishAge in
-            let age = max(0, (nowMilliseconds - row.enqueuedAt.ledgerMilliseconds) / 1000)
-            return .init(
-                key: row.key, playerID: row.playerID, ageSeconds: age, attemptCount: row.attemptCount,
-                lastError: row.lastError, overdue: row.enqueuedAt.ledgerMilliseconds <= cutoff)
-        }
+        let ages = pending.map { PendingFinishAge($0, now: now, cutoffMilliseconds: cutoff) }
         return LedgerHealthReport(
             path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
             integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count, pendingFinishes: ages,
             pendingFinishCount: pendingCount, pendingFinishesTruncated: truncated,
-            nextAfter: truncated ? pending.last.map { PendingFinishCursor(enqueuedAtMilliseconds: $0.enqueuedAt.ledgerMilliseconds, key: $0.key) } : nil,
+            nextAfter: truncated ? pending.last.map(PendingFinishCursor.init(after:)) : nil,
             finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: overdueCount,
             healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
     }

@@ -1,5 +1,5 @@
 /// The server settings a doctor report shows: durability and the default isolation level.
-public struct PostgresServerSettings: Hashable, Sendable {
+public struct PostgresServerSettings: Hashable, Sendable, Codable {
     /// `synchronous_commit`: `on`, `remote_apply`, `remote_write`, `local` or `off` (commits
     /// acknowledged before they are durable).
     public var synchronousCommit: String

@@ -9,6 +9,13 @@ enum PendingFinishesQueries {
 
     static let selectOneSQL = "SELECT \(columns) \(pending) AND store = $1 AND transaction_id = $2"
     static let selectOldestSQL = "SELECT \(columns) \(pending) ORDER BY fulfilled_at_ms, store, transaction_id LIMIT $1"
+    /// The page after a cursor (the doctor's `--after`), in the index's order.
+    static let selectAfterSQL = """
+        SELECT \(columns) \(pending) AND (fulfilled_at_ms, store, transaction_id) > ($2, $3, $4)
+        ORDER BY fulfilled_at_ms, store, transaction_id LIMIT $1
+        """
+    /// Every ledger record, pending or finished, for the doctor's report.
+    static let countAllSQL = "SELECT count(*) FROM ledger_transactions"
     /// How many are pending, and how many of them were queued at or before a cutoff (overdue).
     static let countsSQL = "SELECT count(*), count(*) FILTER (WHERE fulfilled_at_ms <= $1) \(pending)"
     static let recordFailureSQL = """
@@ -35,6 +42,23 @@ extension PostgresLedgerSession {
         try rows(PendingFinishesQueries.selectOldestSQL, [.count(limit)], limit: limit) { (row) throws(PostgresError) in
             try PendingFinishesQueries.decode(row)
         }
+    }
+
+    /// At most `limit` pending finishes after `cursor` (from the oldest without one), oldest first.
+    func pendingFinishes(after cursor: PendingFinishCursor?, limit: Int) throws(LedgerError) -> [PendingFinish] {
+        guard let cursor else { return try pendingFinishes(limit: limit) }
+        let parameters: [PostgresValue] = [
+            .count(limit), .int64(cursor.enqueuedAtMilliseconds), .text(cursor.key.store.rawValue),
+            .text(cursor.key.transactionID),
+        ]
+        return try rows(PendingFinishesQueries.selectAfterSQL, parameters, limit: limit) { (row) throws(PostgresError) in
+            try PendingFinishesQueries.decode(row)
+        }
+    }
+
+    /// How many ledger records there are.
+    func transactionCount() throws(LedgerError) -> Int64 {
+        try one(PendingFinishesQueries.countAllSQL, []) { (row) throws(PostgresError) in try row.int64(0) } ?? 0
     }
 
     /// How many finishes are pending, and how many were queued at or before `cutoffMilliseconds`.

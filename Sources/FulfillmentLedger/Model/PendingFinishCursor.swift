@@ -1,7 +1,5 @@
-import FulfillmentLedger
-
-/// Where a page of pending finishes ends: the last row listed, in the outbox's order (oldest
-/// first, then store and transaction ID). The next page starts after it, so rows finished in
+/// Where a page of pending finishes ends: the last row listed, in the order pending finishes are
+/// listed (oldest first, then store and transaction ID). The next page starts after it, so rows finished in
 /// between never shift the pages.
 public struct PendingFinishCursor: Hashable, Sendable, Codable, CustomStringConvertible {
     /// When the last row listed was queued, in the ledger's milliseconds.
