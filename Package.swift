@@ -70,7 +70,10 @@ let package = Package(
         // The operator commands: production targets only.
         .target(
             name: "LedgerCommandLine",
-            dependencies: ["FulfillmentLedger", "SQLiteLedgerStore", "TestStoreAdapter", "AppStoreAdapter", "PlayStoreAdapter"]
+            dependencies: [
+                "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "TestStoreAdapter", "AppStoreAdapter",
+                "PlayStoreAdapter",
+            ]
         ),
         // demo, simulate and workload: built on the testing products, registered apart by `ledger`.
         .target(
@@ -113,7 +116,8 @@ let package = Package(
             name: "LedgerCommandLineTests",
             dependencies: [
                 "LedgerCommandLine", "LedgerDevCommands", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore",
-                "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "LedgerSimulation",
+                "PostgresLedgerStore", "PostgresLedgerStoreTesting", "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter",
+                "PlayStoreSimulator", "LedgerSimulation",
             ]
         ),
         .testTarget(

@@ -9,7 +9,7 @@ enum AppStoreLedgerCommands {
         words: ["appstore", "fulfill"],
         summary: "fulfill a StoreKit 2 signed transaction for a player",
         help: """
-            usage: ledger appstore fulfill --db FILE --catalog FILE --player P --root CERT.der
+            usage: ledger appstore fulfill --db DB --catalog FILE --player P --root CERT.der
                      --bundle-id ID --environment E [--app-apple-id N] JWS-FILE
 
             Verifies the signed transaction (JWS-FILE, or - for stdin) offline and runs it
@@ -29,7 +29,7 @@ enum AppStoreLedgerCommands {
         words: ["appstore", "notify"],
         summary: "apply a signed App Store Server Notification V2 to a ledger",
         help: """
-            usage: ledger appstore notify --db FILE --catalog FILE --root CERT.der --bundle-id ID
+            usage: ledger appstore notify --db DB --catalog FILE --root CERT.der --bundle-id ID
                      --environment E [--app-apple-id N] JWS-FILE
 
             Verifies the notification (and its nested signed transaction) offline and applies
@@ -48,15 +48,14 @@ enum AppStoreLedgerCommands {
         run: { arguments, io in await runNotify(arguments, io: io) })
 
     static func ledger(
-        _ arguments: Arguments, verifier: SignedDataVerifier, environment: AppStoreEnvironment, createIfMissing: Bool
-    ) throws(LedgerError) -> Ledger {
+        _ arguments: Arguments, database: LedgerDatabase, verifier: SignedDataVerifier, environment: AppStoreEnvironment,
+        createIfMissing: Bool
+    ) async throws(LedgerError) -> Ledger {
         let catalog = try CatalogLoader.load(path: try required(arguments, "catalog"))
-        var options = SQLiteLedgerStore.Options()
-        options.createIfMissing = createIfMissing
         var configuration = LedgerConfiguration(environment: environment.storeEnvironment)
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
         return try Ledger(
-            catalog: catalog, store: try SQLiteLedgerStore(path: try required(arguments, "db"), options: options),
+            catalog: catalog, store: try await database.open(createIfMissing: createIfMissing),
             verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
             finisher: AppStoreFinisher(), configuration: configuration)
     }
@@ -71,9 +70,11 @@ enum AppStoreLedgerCommands {
         let environment: AppStoreEnvironment
         let jws: String
         let player: String
+        let database: LedgerDatabase
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 1)
-            _ = (try arguments.required("db"), try arguments.required("catalog"))
+            database = try LedgerDatabase(arguments, io: io)
+            _ = try arguments.required("catalog")
             player = try arguments.required("player")
             (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
             jws = try AppStoreCommands.readJWS(arguments, io: io)
@@ -85,7 +86,8 @@ enum AppStoreLedgerCommands {
                 AppStoreVerificationError(.verificationFailure, "not a readable signed transaction"), io: io)
         }
         do throws(LedgerError) {
-            let ledger = try ledger(arguments, verifier: verifier, environment: environment, createIfMissing: true)
+            let ledger = try await ledger(
+                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: true)
             let outcome = try await ledger.fulfill(submission)
             io.printJSON(FulfillCommand.output(outcome, transactionID: submission.transactionID,
                 productID: submission.storeProductID, playerID: player))
@@ -112,16 +114,19 @@ enum AppStoreLedgerCommands {
         let verifier: SignedDataVerifier
         let environment: AppStoreEnvironment
         let jws: String
+        let database: LedgerDatabase
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 1)
-            _ = (try arguments.required("db"), try arguments.required("catalog"))
+            database = try LedgerDatabase(arguments, io: io)
+            _ = try arguments.required("catalog")
             (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
             jws = try AppStoreCommands.readJWS(arguments, io: io)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore notify")
         }
         do throws(LedgerError) {
-            let ledger = try ledger(arguments, verifier: verifier, environment: environment, createIfMissing: false)
+            let ledger = try await ledger(
+                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false)
             let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
             switch try await processor.process(jws) {
             case .rejected(let error):

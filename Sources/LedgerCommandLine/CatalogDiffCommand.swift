@@ -39,8 +39,9 @@ enum CatalogDiffCommand {
                 catalogPath = arguments.positionals[1]
                 let new = try CatalogLoader.load(path: catalogPath)
                 var counts: CatalogLedgerCounts?
-                if let database = arguments.value("db") {
-                    let store = try LedgerSetup.existingStore(database)
+                if let given = arguments.value("db") {
+                    let database = LedgerDatabase(given)
+                    let store = try await LedgerSetup.existingStore(database)
                     counts = try await store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
                     if counts == nil {
                         io.printError(

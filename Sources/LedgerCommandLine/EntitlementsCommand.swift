@@ -6,7 +6,7 @@ enum EntitlementsCommand {
         words: ["entitlements"],
         summary: "show a player's entitlements with their state and version",
         help: """
-            usage: ledger entitlements --db FILE --player P [--catalog FILE]
+            usage: ledger entitlements --db DB --player P [--catalog FILE]
 
             Prints every catalog entitlement as owned or notOwned, the player's entitlement
             version (it increases with every change), and whether ads may be shown to a
@@ -18,18 +18,18 @@ enum EntitlementsCommand {
             """,
         valueOptions: ["db", "player", "catalog"],
         run: { arguments, io in
-            let database: String
+            let database: LedgerDatabase
             let playerID: String
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
-                database = try arguments.required("db")
+                database = try LedgerDatabase(arguments, io: io)
                 playerID = try arguments.required("player")
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "entitlements")
             }
             let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "entitlements")
             do throws(LedgerError) {
-                let ledger = try LedgerSetup.ledger(database: database, catalog: try catalogChoice.load(), createIfMissing: false)
+                let ledger = try await LedgerSetup.ledger(database: database, catalog: try catalogChoice.load(), createIfMissing: false)
                 let snapshot = try await ledger.entitlements(playerID)
                 io.printJSON(
                     Output(

@@ -11,7 +11,7 @@ enum FulfillCommand {
         words: ["fulfill"],
         summary: "fulfill one test-store transaction read as JSON from stdin",
         help: """
-            usage: ledger fulfill --db FILE --catalog FILE [--fault POINT=error|crash]...
+            usage: ledger fulfill --db DB --catalog FILE [--fault POINT=error|crash]...
 
             Reads one transaction as a JSON object on stdin and prints the outcome as one
             JSON object on stdout. An unknown field, a value of the wrong type and invalid
@@ -26,7 +26,8 @@ enum FulfillCommand {
               finished, record (the ledger record)
 
             options:
-              --db FILE        the ledger database (created if missing)
+              --db DB          the ledger, created if missing: a SQLite file or a
+                               postgresql:// URL (default: $LEDGER_DATABASE_URL)
               --catalog FILE   the product catalog
               --fault P=A      fail (A=error) or SIGKILL the process (A=crash) at fault
                                point P; repeatable. Points: \(FaultPoint.allCases.map(\.rawValue).joined(separator: ", "))
@@ -52,12 +53,12 @@ enum FulfillCommand {
     }
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let database: String
+        let database: LedgerDatabase
         let catalogPath: String
         let faults = CommandLineFaultInjector()
         do {
             try arguments.expectPositionals(max: 0)
-            database = try arguments.required("db")
+            database = try LedgerDatabase(arguments, io: io)
             catalogPath = try arguments.required("catalog")
             for spec in arguments.values("fault") { try arm(spec, on: faults) }
         } catch {
@@ -74,7 +75,7 @@ enum FulfillCommand {
             return LedgerCommandLine.inputError(error, expected: "a transaction object", io: io, command: "fulfill")
         }
         do {
-            let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath, faults: faults)
+            let ledger = try await LedgerSetup.ledger(database: database, catalogPath: catalogPath, faults: faults)
             let outcome = try await ledger.fulfill(document.submission())
             io.printJSON(output(outcome, document: document))
             return outcome.rejection == nil ? .ok : .rejected

@@ -9,7 +9,7 @@ enum HistoryCommand {
         words: ["history"],
         summary: "print every event of a player or a transaction, oldest first",
         help: """
-            usage: ledger history --db FILE (--player P | --transaction STORE/ID)
+            usage: ledger history --db DB (--player P | --transaction STORE/ID)
                      [--limit N] [--after SEQUENCE] [--json]
 
             Prints the event log in order: purchases granted, finishes, refunds and
@@ -28,19 +28,19 @@ enum HistoryCommand {
         valueOptions: ["db", "player", "transaction", "limit", "after"],
         flagOptions: ["json"],
         run: { arguments, io in
-            let database: String
+            let database: LedgerDatabase
             let subject: Subject
             let page: Page
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
-                database = try arguments.required("db")
+                database = try LedgerDatabase(arguments, io: io)
                 subject = try Subject(arguments)
                 page = try Page(arguments, limitMax: eventCountMax)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "history")
             }
             do throws(LedgerError) {
-                let store = try LedgerSetup.existingStore(database)
+                let store = try await LedgerSetup.existingStore(database)
                 // One more than the page: whether it is there says whether more follow.
                 let read = page.limit + 1
                 var events = try await store.read { reader throws(LedgerError) -> [LedgerEvent] in

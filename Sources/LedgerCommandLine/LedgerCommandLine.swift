@@ -132,6 +132,9 @@ public enum LedgerCommandLine {
         }
         lines += [
             "",
+            "--db DB: a SQLite ledger file, or a PostgreSQL database as a postgresql:// URL; without",
+            "  --db, the \(LedgerDatabase.environmentVariable) environment variable names it.",
+            "",
             "exit codes: 0 ok, 1 infrastructure error (or a dangerous catalog diff), 3 rejected, 64 usage,",
             "  65 bad data, 66 missing input, 70 a demo step did not behave",
         ]

@@ -45,15 +45,12 @@ enum PlayStoreCommands {
     /// A ledger whose Play verifier and finisher use `api`. The player's account binding is
     /// its ID itself: set `obfuscatedAccountId` to the player ID at purchase.
     static func ledger(
-        _ arguments: Arguments, api: any PlayPurchasesAPI, package: String, environment: StoreEnvironment
-    ) throws(LedgerError) -> Ledger {
-        guard let database = arguments.value("db"), let catalogPath = arguments.value("catalog") else {
-            throw LedgerError.invalidArgument("--db and --catalog are required")
-        }
-        var options = SQLiteLedgerStore.Options()
-        options.createIfMissing = false
+        _ arguments: Arguments, database: LedgerDatabase, api: any PlayPurchasesAPI, package: String,
+        environment: StoreEnvironment
+    ) async throws(LedgerError) -> Ledger {
+        guard let catalogPath = arguments.value("catalog") else { throw LedgerError.invalidArgument("--catalog is required") }
         return try Ledger(
-            catalog: try CatalogLoader.load(path: catalogPath), store: try SQLiteLedgerStore(path: database, options: options),
+            catalog: try CatalogLoader.load(path: catalogPath), store: try await database.open(createIfMissing: false),
             verifier: PlayPurchaseVerifier(api: api, packageName: package, environment: environment),
             finisher: PlayFinisher(api: api, packageName: package),
             configuration: LedgerConfiguration(environment: environment))

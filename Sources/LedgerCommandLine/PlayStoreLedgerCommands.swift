@@ -16,7 +16,7 @@ enum PlayStoreLedgerCommands {
         words: ["playstore", "rtdn"],
         summary: "apply one Google Play real-time developer notification read from stdin",
         help: """
-            usage: ledger playstore rtdn --db FILE --catalog FILE --package NAME
+            usage: ledger playstore rtdn --db DB --catalog FILE --package NAME
                      --audience AUD --push-service-account EMAIL [--jwks FILE]
                      [--authorization "Bearer JWT"]
                      (--service-account FILE [--api-base URL] | --purchases FILE)
@@ -54,7 +54,7 @@ enum PlayStoreLedgerCommands {
         words: ["playstore", "voided-sync"],
         summary: "apply Google Play's voided purchases since the saved watermark",
         help: """
-            usage: ledger playstore voided-sync --db FILE --catalog FILE --package NAME
+            usage: ledger playstore voided-sync --db DB --catalog FILE --package NAME
                      (--service-account FILE [--api-base URL] | --purchases FILE)
 
             Pages through voidedpurchases.list (quantity-based partial refunds included) from
@@ -74,11 +74,13 @@ enum PlayStoreLedgerCommands {
 
     /// The options both ledger commands take: the API, the package and the environment.
     static func ledgerOptions(
-        _ arguments: Arguments
-    ) throws(Arguments.UsageError) -> (any PlayPurchasesAPI, String, StoreEnvironment) {
+        _ arguments: Arguments, io: CommandIO
+    ) throws(Arguments.UsageError) -> (LedgerDatabase, any PlayPurchasesAPI, String, StoreEnvironment) {
         try arguments.expectPositionals(max: 0)
-        _ = (try arguments.required("db"), try arguments.required("catalog"))
+        let database = try LedgerDatabase(arguments, io: io)
+        _ = try arguments.required("catalog")
         return (
+            database,
             try PlayStoreCommands.api(arguments), try arguments.required("package"),
             try PlayStoreCommands.environment(arguments)
         )
@@ -111,10 +113,10 @@ enum PlayStoreLedgerCommands {
     }
 
     static func runRTDN(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let (api, package, environment): (any PlayPurchasesAPI, String, StoreEnvironment)
+        let (database, api, package, environment): (LedgerDatabase, any PlayPurchasesAPI, String, StoreEnvironment)
         let authenticator: PubSubPushAuthenticator
         do throws(Arguments.UsageError) {
-            (api, package, environment) = try ledgerOptions(arguments)
+            (database, api, package, environment) = try ledgerOptions(arguments, io: io)
             authenticator = try Self.authenticator(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore rtdn")
@@ -125,7 +127,8 @@ enum PlayStoreLedgerCommands {
             return .dataError
         }
         do throws(LedgerError) {
-            let ledger = try PlayStoreCommands.ledger(arguments, api: api, package: package, environment: environment)
+            let ledger = try await PlayStoreCommands.ledger(
+                arguments, database: database, api: api, package: package, environment: environment)
             let processor = PlayNotificationProcessor(
                 api: api, packageName: package, ledger: ledger, authenticator: authenticator,
                 playerResolver: { account in account })
@@ -183,14 +186,15 @@ enum PlayStoreLedgerCommands {
     }
 
     static func runVoidedSync(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let (api, package, environment): (any PlayPurchasesAPI, String, StoreEnvironment)
+        let (database, api, package, environment): (LedgerDatabase, any PlayPurchasesAPI, String, StoreEnvironment)
         do throws(Arguments.UsageError) {
-            (api, package, environment) = try ledgerOptions(arguments)
+            (database, api, package, environment) = try ledgerOptions(arguments, io: io)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore voided-sync")
         }
         do throws(LedgerError) {
-            let ledger = try PlayStoreCommands.ledger(arguments, api: api, package: package, environment: environment)
+            let ledger = try await PlayStoreCommands.ledger(
+                arguments, database: database, api: api, package: package, environment: environment)
             let report = try await VoidedPurchasesSync(api: api, packageName: package, ledger: ledger).run()
             io.printJSON(
                 SyncOutput(

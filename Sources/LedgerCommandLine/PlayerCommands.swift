@@ -10,7 +10,7 @@ enum PlayerCommands {
         words: ["player"],
         summary: "show a player's balances, inventory, entitlements and history",
         help: """
-            usage: ledger player PLAYER --db FILE
+            usage: ledger player PLAYER --db DB
 
             Prints the player's balances, inventory, entitlements, fulfilled transactions
             (newest first, at most \(historyCountMax)) and recent events as one JSON object.
@@ -21,14 +21,14 @@ enum PlayerCommands {
         valueOptions: ["db"],
         run: { arguments, io in
             let playerID: String
-            let database: String
+            let database: LedgerDatabase
             do throws(Arguments.UsageError) {
-                (playerID, database) = try playerAndDatabase(arguments)
+                (playerID, database) = try playerAndDatabase(arguments, io: io)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "player")
             }
             do throws(LedgerError) {
-                let store = try LedgerSetup.existingStore(database)
+                let store = try await LedgerSetup.existingStore(database)
                 await io.printJSON(try store.playerSnapshot(playerID, historyCountMax: historyCountMax))
                 return .ok
             } catch {
@@ -40,7 +40,7 @@ enum PlayerCommands {
         words: ["reset"],
         summary: "Reset Game for a player: clear progress, keep the ledger",
         help: """
-            usage: ledger reset PLAYER --db FILE
+            usage: ledger reset PLAYER --db DB
 
             Clears the player's balances, inventory and purchase counts. The transaction
             ledger and entitlements are kept, so an old transaction replayed later is still
@@ -51,14 +51,14 @@ enum PlayerCommands {
         valueOptions: ["db"],
         run: { arguments, io in
             let playerID: String
-            let database: String
+            let database: LedgerDatabase
             do throws(Arguments.UsageError) {
-                (playerID, database) = try playerAndDatabase(arguments)
+                (playerID, database) = try playerAndDatabase(arguments, io: io)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "reset")
             }
             do throws(LedgerError) {
-                let store = try LedgerSetup.existingStore(database)
+                let store = try await LedgerSetup.existingStore(database)
                 try await store.resetPlayer(playerID, at: Date())
                 io.printJSON(["reset": playerID])
                 return .ok
@@ -67,7 +67,9 @@ enum PlayerCommands {
             }
         })
 
-    private static func playerAndDatabase(_ arguments: Arguments) throws(Arguments.UsageError) -> (String, String) {
+    private static func playerAndDatabase(
+        _ arguments: Arguments, io: CommandIO
+    ) throws(Arguments.UsageError) -> (String, LedgerDatabase) {
         try arguments.expectPositionals(max: 1)
         guard let playerID = arguments.positionals.first, !playerID.isEmpty else {
             throw Arguments.UsageError(message: "PLAYER is required")
@@ -76,6 +78,6 @@ enum PlayerCommands {
         guard playerID.utf8.count <= identifierByteCountMax else {
             throw Arguments.UsageError(message: "PLAYER is longer than \(identifierByteCountMax) bytes")
         }
-        return (playerID, try arguments.required("db"))
+        return (playerID, try LedgerDatabase(arguments, io: io))
     }
 }

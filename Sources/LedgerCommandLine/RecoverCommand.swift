@@ -6,7 +6,7 @@ enum RecoverCommand {
         words: ["recover"],
         summary: "retry every pending platform finish",
         help: """
-            usage: ledger recover --db FILE --catalog FILE [--environment E]
+            usage: ledger recover --db DB --catalog FILE [--environment E]
                      [--package NAME (--service-account FILE [--api-base URL] | --purchases FILE)]
 
             Retries every pending finish in the outbox through its store's port and prints a
@@ -17,7 +17,8 @@ enum RecoverCommand {
             are done at once. The database must exist.
 
             options:
-              --db FILE                 the ledger
+              --db DB                   the ledger: a SQLite file or a postgresql:// URL
+                                        (default: $LEDGER_DATABASE_URL)
               --catalog FILE            the product catalog
             \(StorePortOptions.help)
 
@@ -26,19 +27,19 @@ enum RecoverCommand {
             """,
         valueOptions: StorePortOptions.names.union(["db", "catalog"]),
         run: { arguments, io in
-            let database: String
+            let database: LedgerDatabase
             let catalogPath: String
             let ports: StorePortOptions
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
-                database = try arguments.required("db")
+                database = try LedgerDatabase(arguments, io: io)
                 catalogPath = try arguments.required("catalog")
                 ports = try StorePortOptions(arguments)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "recover")
             }
             do throws(LedgerError) {
-                let ledger = try LedgerSetup.ledger(
+                let ledger = try await LedgerSetup.ledger(
                     database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
                     createIfMissing: false)
                 let report = try await ledger.recover()

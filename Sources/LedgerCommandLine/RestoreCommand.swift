@@ -8,7 +8,7 @@ enum RestoreCommand {
         words: ["restore"],
         summary: "grant whatever is missing from a store list of a player's transactions",
         help: """
-            usage: ledger restore --db FILE --catalog FILE --player P [--transfer] [--environment E]
+            usage: ledger restore --db DB --catalog FILE --player P [--transfer] [--environment E]
                      [--package NAME (--service-account FILE [--api-base URL] | --purchases FILE)]
 
             Reads {"store": "test", "transactions": [...], "authoritative": false,
@@ -54,13 +54,13 @@ enum RestoreCommand {
     }
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let database: String
+        let database: LedgerDatabase
         let catalogPath: String
         let playerID: String
         let ports: StorePortOptions
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            database = try arguments.required("db")
+            database = try LedgerDatabase(arguments, io: io)
             catalogPath = try arguments.required("catalog")
             playerID = try arguments.required("player")
             ports = try StorePortOptions(arguments)
@@ -85,7 +85,7 @@ enum RestoreCommand {
             return LedgerCommandLine.inputError(error, expected: "a transaction list", io: io, command: "restore")
         }
         do throws(LedgerError) {
-            let ledger = try LedgerSetup.ledger(
+            let ledger = try await LedgerSetup.ledger(
                 database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports, createIfMissing: false,
                 ownershipTransfer: arguments.flag("transfer") ? .nonConsumablesOnRestore : .never)
             let store = input.store ?? .test

@@ -8,7 +8,7 @@ enum RevokeCommand {
         words: ["revoke"],
         summary: "apply one refund, partial refund, revoke or reversal read as JSON from stdin",
         help: """
-            usage: ledger revoke --db FILE --catalog FILE [--environment E]
+            usage: ledger revoke --db DB --catalog FILE [--environment E]
 
             Reads one revocation event as a JSON object on stdin, applies it exactly once
             (idempotent by eventID) and prints the outcome as one JSON object. An unknown
@@ -27,12 +27,12 @@ enum RevokeCommand {
             """,
         valueOptions: StorePortOptions.names.union(["db", "catalog"]),
         run: { arguments, io in
-            let database: String
+            let database: LedgerDatabase
             let catalogPath: String
             let ports: StorePortOptions
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
-                database = try arguments.required("db")
+                database = try LedgerDatabase(arguments, io: io)
                 catalogPath = try arguments.required("catalog")
                 ports = try StorePortOptions(arguments)
             } catch {
@@ -49,7 +49,7 @@ enum RevokeCommand {
                 return LedgerCommandLine.inputError(error, expected: "a revocation event", io: io, command: "revoke")
             }
             do throws(LedgerError) {
-                let ledger = try LedgerSetup.ledger(
+                let ledger = try await LedgerSetup.ledger(
                     database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
                     createIfMissing: false)
                 let outcome = try await ledger.applyRevocation(event)

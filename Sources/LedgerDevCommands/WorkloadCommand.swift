@@ -10,7 +10,7 @@ enum WorkloadCommand {
         words: ["workload"],
         summary: "fulfill a seeded stream of test purchases, printing each outcome (crash tests)",
         help: """
-            usage: ledger workload --db FILE --catalog FILE --seed S --count N
+            usage: ledger workload --db DB --catalog FILE --seed S --count N
 
             Fulfills N test-store purchases chosen by seed S, in order, and prints one JSON
             line per transaction ({"transactionID", "outcome", "playerID"}) as soon as its
@@ -29,13 +29,13 @@ enum WorkloadCommand {
     }
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        let database: String
+        let database: LedgerDatabase
         let catalogPath: String
         let seed: UInt64
         let count: Int
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            database = try arguments.required("db")
+            database = try LedgerDatabase(arguments, io: io)
             catalogPath = try arguments.required("catalog")
             guard let parsedSeed = UInt64(try arguments.required("seed")),
                 let parsedCount = Int(try arguments.required("count")), (0...CrashWorkload.countMax).contains(parsedCount)
@@ -45,7 +45,7 @@ enum WorkloadCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "workload")
         }
         do throws(LedgerError) {
-            let ledger = try LedgerSetup.ledger(database: database, catalogPath: catalogPath)
+            let ledger = try await LedgerSetup.ledger(database: database, catalogPath: catalogPath)
             for document in CrashWorkload.transactions(seed: seed, count: count, catalog: ledger.catalog) {
                 let outcome = try await ledger.fulfill(document.submission())
                 io.printJSON(Line(transactionID: document.transactionID, playerID: document.playerID, outcome: outcome.name))
