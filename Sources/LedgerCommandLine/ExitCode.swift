@@ -14,6 +14,9 @@ public enum ExitCode: Int32, Sendable {
     case noInput = 66
     /// EX_SOFTWARE: an internal check failed (a demo step did not behave as promised).
     case software = 70
+    /// EX_CANTCREAT: the output cannot be made (`ledger migrate` to a database that already
+    /// holds a ledger's rows).
+    case cannotCreate = 73
     /// EX_NOPERM: a push was refused because it did not authenticate.
     case noPermission = 77
 }

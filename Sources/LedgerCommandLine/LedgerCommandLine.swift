@@ -60,7 +60,7 @@ public enum LedgerCommandLine {
         InitCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
         FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
         EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
-        DoctorCommand.command, AppStoreVerifyCommand.command,
+        DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, PlayStoreCommands.verify,
         PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync,
     ]

@@ -61,7 +61,7 @@ package enum StoredForm {
     }
 
     /// Appends `value` as a JSON string literal (RFC 8259 escapes).
-    private static func appendJSONString(_ value: String, to text: inout String) {
+    package static func appendJSONString(_ value: String, to text: inout String) {
         text += "\""
         for scalar in value.unicodeScalars {
             switch scalar {

@@ -75,6 +75,16 @@ package final class SQLiteStatement {
         return rows
     }
 
+    /// Steps a query bound with `bind` to its next row and maps it; nil after the last row. The
+    /// caller steps it across calls and resets it with `reset()` when done.
+    func next<T>(_ map: (SQLiteRow) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
+        guard try step() else { return nil }
+        return try map(SQLiteRow(statement: handle))
+    }
+
+    /// Ends a query stepped with `next`, so the statement can run again.
+    func reset() { sqlite3_reset(handle) }
+
     /// Runs a query and maps the first row, if any.
     package func queryOne<T>(_ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
         try query(values, rowCountMax: 1, map).first
@@ -103,4 +113,15 @@ package struct SQLiteRow {
 
     /// Column `index` as text, or nil for NULL.
     func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+
+    /// Column `index` as an integer or text by its stored type; nil for a real or a blob,
+    /// which the ledger never stores.
+    func storedValue(_ index: Int32) -> SQLiteValue? {
+        switch sqlite3_column_type(statement, index) {
+        case SQLITE_NULL: .null
+        case SQLITE_INTEGER: .integer(int64(index))
+        case SQLITE_TEXT: .text(text(index))
+        default: nil
+        }
+    }
 }

@@ -1,0 +1,135 @@
+import Foundation
+import FulfillmentLedger
+import LedgerCommandLine
+import PostgresLedgerStoreTesting
+import Testing
+
+/// `ledger migrate`: a SQLite ledger made by this build moves to PostgreSQL with every row, and
+/// every player reads the same afterwards.
+@Suite(.enabled(if: PostgresScratchSchema.shouldRun, "no PostgreSQL test server (set LEDGER_TEST_POSTGRES_URL)"))
+struct MigrateCommandTests {
+    /// The purchases the source ledger holds, with the player each is for.
+    static var purchases: [[String: Any]] {
+        [
+            ["transactionID": "m1", "productID": "test.gems_small", "playerID": "p1"],
+            ["transactionID": "m2", "productID": "test.starter_bundle", "playerID": "p1"],
+            ["transactionID": "m3", "productID": "test.remove_ads", "playerID": "p2"],
+            ["transactionID": "m4", "productID": "test.gems_large", "playerID": "p3"],
+            ["transactionID": "m5", "productID": "test.coins_pack", "playerID": "p2"],
+            // Text that JSON must escape, and text outside ASCII, survive the copy.
+            ["transactionID": "q\"uote\\back\tslash é🎮", "productID": "test.gems_small", "playerID": "p\"4 ü"],
+        ]
+    }
+
+    /// A ledger that uses every table: grants, a pending finish, a spend, refunds that leave a
+    /// debt, a reset, a flag, a store notification and a sync cursor.
+    static func makeSource(at path: String) async throws {
+        for (index, purchase) in purchases.enumerated() {
+            let faults = index == 3 ? ["--fault", "insideFinish=error"] : []
+            try #require(try await fulfill(purchase, db: path, extra: faults).code == 0)
+        }
+        try await useLibrary(path)
+        for (id, transaction) in [("r1", "m2"), ("r2", "m5")] {
+            let refund: [String: Any] = [
+                "eventID": id, "store": "test", "transactionID": transaction, "kind": "fullRefund",
+                "eventDate": "2026-11-02T10:00:00Z",
+            ]
+            let run = try await RefundCommandTests.revoke(refund, db: path)
+            try #require(run.code == 0, "\(run.output) \(run.error)")
+        }
+        try #require(await ledger(["reset", "p2", "--db", path]).code == 0)
+    }
+
+    /// What only the library writes: a spend, a flag, a store notification and a sync cursor.
+    /// The ledger is released on return, so the commands after it can open the file.
+    static func useLibrary(_ path: String) async throws {
+        let library = try await LedgerSetup.ledger(database: LedgerDatabase(path), catalogPath: repoCatalogPath)
+        _ = try await library.apply(.spend(550, of: "gems", player: "p1", operationID: "spend-1"))
+        try await library.flagPlayer("p3", PlayerFlag(flag: "suspicious", detail: "test", transaction: nil, at: Date()))
+        _ = try await library.recordStoreNotification(
+            StoreNotificationRecord(
+                notificationID: "note-1", store: .test, type: "REFUND", transaction: TransactionKey(store: .test, transactionID: "m2"),
+                receivedAt: Date(), outcome: "recorded"))
+        try await library.saveSyncCursor(name: "voided", value: "12345")
+    }
+
+    @Test("every row moves; every player, history and pending finish reads the same; old purchases replay as alreadyFulfilled")
+    func migratesEverything() async throws {
+        let directory = try ScratchDirectory()
+        let file = directory.path("ledger.sqlite")
+        try await Self.makeSource(at: file)
+        let schema = try PostgresScratchSchema.create(prefix: "ledger_migrate")
+        defer { try? schema.drop() }
+        let url = schema.connectionString
+
+        let run = await ledger(["migrate", "--from", file, "--to", url, "--json"])
+        #expect(run.code == 0, "\(run.output) \(run.error)")
+        let report = try run.json()
+        #expect(report["outcome"] as? String == "copied")
+        #expect(report["sourceBalanceChecksum"] as? String == report["targetBalanceChecksum"] as? String)
+        let tables = try #require(report["tables"] as? [[String: Any]])
+        #expect(tables.count == 14)
+        for table in tables { #expect(table["sourceRowCount"] as? Int == table["targetRowCount"] as? Int, "\(table)") }
+        let nonEmpty = Set(tables.filter { ($0["sourceRowCount"] as? Int ?? 0) > 0 }.compactMap { $0["name"] as? String })
+        #expect(nonEmpty.isSuperset(of: [
+            "ledger_transactions", "balances", "inventory", "entitlements", "economy_operations", "events",
+            "revocation_events", "refund_states", "player_flags", "players", "store_notifications", "sync_cursors",
+        ]), "\(nonEmpty)")
+
+        for player in ["p1", "p2", "p3", "p\"4 ü"] {
+            let before = await ledger(["player", player, "--db", file])
+            let after = await ledger(["player", player, "--db", url])
+            #expect(before.code == 0 && before.output == after.output, "\(player): \(before.output) vs \(after.output)")
+            let historyBefore = await ledger(["history", "--db", file, "--player", player, "--json"])
+            let historyAfter = await ledger(["history", "--db", url, "--player", player, "--json"])
+            #expect(historyBefore.output == historyAfter.output, "\(player)")
+        }
+        let doctor = try await ledger(["doctor", "--db", url, "--json"]).json()
+        #expect(doctor["pendingFinishCount"] as? Int == 1)
+
+        for purchase in Self.purchases {
+            let replay = try await fulfill(purchase, db: url)
+            #expect(try replay.json()["outcome"] as? String == "alreadyFulfilled", "\(purchase)")
+        }
+        // New events continue the copied sequence rather than collide with it.
+        let lastSequence = try #require(
+            (try await ledger(["history", "--db", url, "--player", "p1", "--json"]).json()["events"] as? [[String: Any]])?
+                .compactMap { $0["sequence"] as? Int }.max())
+        #expect(try await fulfill(["transactionID": "m6", "productID": "test.gems_small", "playerID": "p1"], db: url).code == 0)
+        let events = try #require(try await ledger(["history", "--db", url, "--transaction", "test/m6", "--json"]).json()["events"] as? [[String: Any]])
+        #expect(events.compactMap { $0["sequence"] as? Int }.allSatisfy { $0 > lastSequence })
+    }
+
+    @Test("a target that holds ledger rows is refused (73) and left as it was; the source is never changed")
+    func refusesNonEmptyTarget() async throws {
+        let directory = try ScratchDirectory()
+        let file = directory.path("ledger.sqlite")
+        try await Self.makeSource(at: file)
+        let schema = try PostgresScratchSchema.create(prefix: "ledger_migrate")
+        defer { try? schema.drop() }
+        let url = schema.connectionString
+        #expect(try await fulfill(["transactionID": "x1", "productID": "test.gems_small", "playerID": "other"], db: url).code == 0)
+        let sourceBytes = try contents(file)
+
+        let run = await ledger(["migrate", "--from", file, "--to", url, "--json"])
+        #expect(run.code == 73, "\(run.output) \(run.error)")
+        let report = try run.json()
+        #expect(report["outcome"] as? String == "refusedTargetNotEmpty")
+        #expect((report["problems"] as? [String])?.contains { $0.hasPrefix("ledger_transactions already holds 1 rows") } == true)
+        #expect(try await ledger(["doctor", "--db", url, "--json"]).json()["transactionCount"] as? Int == 1)
+        #expect(try await balances("p1", db: url).isEmpty)
+        #expect(try contents(file) == sourceBytes)
+    }
+
+    @Test("--from must be an existing SQLite file and --to a postgresql:// URL")
+    func refusesWrongArguments() async throws {
+        let directory = try ScratchDirectory()
+        let missing = await ledger(["migrate", "--from", directory.path("none.sqlite"), "--to", "postgresql://127.0.0.1:1/x"])
+        #expect(missing.code == 66, "\(missing.error)")
+        #expect(try directory.fileNames().isEmpty)
+        let wrongTarget = await ledger(["migrate", "--from", directory.path("a.sqlite"), "--to", directory.path("b.sqlite")])
+        #expect(wrongTarget.code == 64 && wrongTarget.error.contains("--to takes a postgresql:// URL"))
+        let wrongSource = await ledger(["migrate", "--from", "postgresql://127.0.0.1:1/x", "--to", "postgresql://127.0.0.1:1/y"])
+        #expect(wrongSource.code == 64)
+    }
+}
