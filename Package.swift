@@ -79,8 +79,9 @@ let package = Package(
         .target(
             name: "LedgerDevCommands",
             dependencies: [
-                "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "FulfillmentLedgerTesting", "TestStoreAdapter",
-                "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "LedgerSimulation",
+                "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
+                "FulfillmentLedgerTesting", "TestStoreAdapter", "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter",
+                "PlayStoreSimulator", "LedgerSimulation",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCommandLine", "LedgerDevCommands"]),
         // The benchmark: the raw-SQLite baselines, the bulk pre-fill and the timed workloads.

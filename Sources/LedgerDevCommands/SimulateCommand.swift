@@ -2,7 +2,6 @@ import Foundation
 import FulfillmentLedger
 import LedgerCommandLine
 import LedgerSimulation
-import SQLiteLedgerStore
 
 /// `ledger simulate`: the deterministic fault simulation.
 enum SimulateCommand {
@@ -10,17 +9,19 @@ enum SimulateCommand {
         words: ["simulate"],
         summary: "seeded simulation of purchases under faults, checked against a model",
         help: """
-            usage: ledger simulate --seed S --runs N [--steps K] [--db-dir DIR] [--catalog FILE] [--json]
+            usage: ledger simulate --seed S --runs N [--steps K] [--db-dir DIR | --db URL]
+                     [--catalog FILE] [--json]
 
             Runs N seeded runs (run r uses seed S+r) of K steps (default 100): purchases
             (a quarter signed by a simulated App Store and verified offline as JWS, some
             verified through a simulated Google Play Developer API),
             duplicate and out-of-order deliveries, forged conflicting IDs, pending payments
             approved or cancelled, spends, Reset Game, restarts (the ledger is dropped and
-            the SQLite file reopened) and recoveries, with faults at every fault point and
+            the database reopened) and recoveries, with faults at every fault point and
             port (verify, grant, save, finish, finish timeout). After every step the ledger is
             compared with an independent model; each run ends with recovery, an
-            exactly-once check and PRAGMA integrity_check. Time is simulated.
+            exactly-once check and the engine's integrity check (PRAGMA integrity_check on
+            SQLite, the doctor's read on PostgreSQL). Time is simulated.
 
             Prints progress on a terminal, a summary and a final line `trace <hex>`: the
             same seed gives the same trace. A violation prints its seed, run and step, and
@@ -29,12 +30,15 @@ enum SimulateCommand {
             options:
               --db-dir DIR   where run databases go (default: /dev/shm if present, else the
                              temporary folder); each is removed after its run
+              --db URL       run every ledger on this PostgreSQL server instead (a
+                             postgresql:// URL), in a scratch schema per run that is
+                             dropped after it
               --catalog FILE the product catalog (default: the sample ProductCatalog.json
                              built into the tool)
 
             exit codes: 0 no violation, 1 a violation, 64 usage, 65/66 catalog invalid/missing
             """,
-        valueOptions: ["seed", "runs", "steps", "db-dir", "catalog"],
+        valueOptions: ["seed", "runs", "steps", "db-dir", "db", "catalog"],
         flagOptions: ["json"],
         run: { arguments, io in await run(arguments, io: io) })
 
@@ -42,6 +46,7 @@ enum SimulateCommand {
         let seed: UInt64
         let runs: Int
         let steps: Int
+        var serverURL: String?
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             guard let parsedSeed = UInt64(try arguments.required("seed")) else {
@@ -52,6 +57,15 @@ enum SimulateCommand {
             guard let parsedSteps = Int(arguments.value("steps") ?? "100"), (1...Simulator.stepCountMax).contains(parsedSteps)
             else { throw Arguments.UsageError(message: "--steps needs 1 to \(Simulator.stepCountMax)") }
             (seed, runs, steps) = (parsedSeed, parsedRuns, parsedSteps)
+            if let given = arguments.value("db") {
+                guard case .postgres(let url) = LedgerDatabase(given) else {
+                    throw Arguments.UsageError(message: "--db takes a postgresql:// URL; SQLite files go in --db-dir")
+                }
+                guard arguments.value("db-dir") == nil else {
+                    throw Arguments.UsageError(message: "--db and --db-dir are alternatives")
+                }
+                serverURL = url
+            }
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "simulate")
         }
@@ -62,26 +76,24 @@ enum SimulateCommand {
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "simulate", catalogPath: catalogChoice.path)
         }
-        let directory = databaseDirectory(arguments.value("db-dir"))
-        do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        } catch {
-            io.printError("ledger simulate: cannot create \(directory.path): \(error.localizedDescription)")
-            return .failure
+        let databases: SimulationDatabases
+        var folderToRemove: URL?
+        if let serverURL {
+            databases = SimulationEngines.postgres(serverURL: serverURL)
+        } else {
+            let directory = databaseDirectory(arguments.value("db-dir"))
+            do {
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            } catch {
+                io.printError("ledger simulate: cannot create \(directory.path): \(error.localizedDescription)")
+                return .failure
+            }
+            databases = SimulationEngines.sqlite(in: directory)
+            // Each run removes its database; the folder goes too unless the caller named it.
+            if arguments.value("db-dir") == nil { folderToRemove = directory }
         }
-        let options = SimulationOptions(
-            seed: seed, runCount: runs, stepCount: steps, catalog: catalog, databaseDirectory: directory,
-            openStore: { path throws(LedgerError) in try SQLiteLedgerStore(path: path) },
-            integrityCheck: { path in
-                do throws(LedgerError) {
-                    let report = try LedgerDoctor.examine(path: path)
-                    return report.integrity == ["ok"] ? nil : report.integrity.joined(separator: "; ")
-                } catch {
-                    return error.description
-                }
-            })
-        // Each run removes its database; the folder goes too unless the caller named it.
-        defer { if arguments.value("db-dir") == nil { try? FileManager.default.removeItem(at: directory) } }
+        defer { if let folderToRemove { try? FileManager.default.removeItem(at: folderToRemove) } }
+        let options = SimulationOptions(seed: seed, runCount: runs, stepCount: steps, catalog: catalog, databases: databases)
         let interactive = isatty(STDERR_FILENO) == 1
         let result = await Simulator.run(options) { done, total in
             if interactive && (done % 10 == 0 || done == total) { io.writeError("\rsimulate: run \(done)/\(total)") }

@@ -17,26 +17,18 @@ public struct SimulationOptions: Sendable {
     public var deliveryMemoryMax = 256
     /// The catalog.
     public var catalog: ProductCatalog
-    /// Where each run's database goes.
-    public var databaseDirectory: URL
-    /// Opens the store for a database path (the simulation drops and reopens it to restart).
-    public var openStore: @Sendable (String) throws(LedgerError) -> any LedgerStore
-    /// Runs an integrity check on a closed database path: nil when ok, else what is wrong.
-    public var integrityCheck: @Sendable (String) -> String?
+    /// Where each run's ledger lives: its engine, made fresh per run and removed after it.
+    public var databases: SimulationDatabases
 
     /// Creates options.
     public init(
-        seed: UInt64, runCount: Int, stepCount: Int, catalog: ProductCatalog, databaseDirectory: URL,
-        openStore: @escaping @Sendable (String) throws(LedgerError) -> any LedgerStore,
-        integrityCheck: @escaping @Sendable (String) -> String?
+        seed: UInt64, runCount: Int, stepCount: Int, catalog: ProductCatalog, databases: SimulationDatabases
     ) {
         self.seed = seed
         self.runCount = runCount
         self.stepCount = stepCount
         self.catalog = catalog
-        self.databaseDirectory = databaseDirectory
-        self.openStore = openStore
-        self.integrityCheck = integrityCheck
+        self.databases = databases
     }
 }
 

@@ -199,6 +199,6 @@ extension SimulationRun {
             }
         }
         ledger = nil
-        if let problem = options.integrityCheck(databasePath) { throw violation("integrity check: \(problem)") }
+        if let problem = await options.databases.integrityCheck(databaseLocation) { throw violation("integrity check: \(problem)") }
     }
 }

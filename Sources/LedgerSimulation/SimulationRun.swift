@@ -41,7 +41,8 @@ final class SimulationRun {
     /// A simulated Google Play Developer API: tokens verified by asking it, finished by consume/acknowledge.
     let playStore: PlayStoreSimulator
     let faults = ScriptedFaultInjector()
-    let databasePath: String
+    /// The run's database, once `run()` has made it.
+    var databaseLocation = ""
     var ledger: Ledger?
     var model = SimulationModel()
     /// Every version of every submission delivered or deliverable, with its document.
@@ -70,16 +71,38 @@ final class SimulationRun {
                 AppStoreVerifierConfiguration(
                     rootCertificates: [$0.rootCertificateDER], bundleID: Self.appStoreBundleID, environment: .sandbox))
         }
-        self.databasePath = options.databaseDirectory.appendingPathComponent("run-\(runSeed).sqlite").path
         self.players = (0..<options.playerCount).map { "player-\($0)" }
     }
 
     /// Runs every step; throws the first broken promise.
     func run() async throws(SimulationViolation) -> SimulationSummary {
-        removeDatabase()
-        defer { removeDatabase() }
-        try openLedger()
-        summary.runs = 1
+        do throws(LedgerError) {
+            databaseLocation = try await options.databases.create(runSeed)
+        } catch {
+            throw violation("cannot make the run's database: \(error)")
+        }
+        do throws(SimulationViolation) {
+            try await openLedger()
+            summary.runs = 1
+            try await steps()
+        } catch {
+            await closeLedger()
+            await options.databases.remove(databaseLocation)
+            throw error
+        }
+        await closeLedger()
+        await options.databases.remove(databaseLocation)
+        return summary
+    }
+
+    /// Drops the open ledger, so its store's connections close before the database is removed.
+    private func closeLedger() async {
+        ledger = nil
+        // A store closes its connections when the last reference goes; give it a turn to.
+        await Task.yield()
+    }
+
+    private func steps() async throws(SimulationViolation) {
         for index in 0..<options.stepCount {
             step = index
             try await takeStep()
@@ -88,7 +111,6 @@ final class SimulationRun {
         }
         try await finishRun()
         summary.trace = SHA256.hexDigest(Array(traceText.utf8))
-        return summary
     }
 
     /// Picks and performs one action.
@@ -122,9 +144,9 @@ final class SimulationRun {
         return ledger
     }
 
-    func openLedger() throws(SimulationViolation) {
+    func openLedger() async throws(SimulationViolation) {
         do {
-            let store = try options.openStore(databasePath)
+            let store = try await options.databases.open(databaseLocation)
             var verifiers: [PlatformStore: any TransactionVerifier] = [
                 .test: platform.verifier,
                 .playStore: PlayPurchaseVerifier(api: playStore, packageName: Self.appStoreBundleID, environment: .sandbox),
@@ -144,12 +166,6 @@ final class SimulationRun {
                 clock: clock, faults: faults, configuration: configuration)
         } catch {
             throw violation("cannot open the ledger: \(error)")
-        }
-    }
-
-    private func removeDatabase() {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: databasePath + suffix)
         }
     }
 
@@ -303,7 +319,7 @@ final class SimulationRun {
         ledger = nil
         summary.restarts += 1
         note("restart")
-        try openLedger()
+        try await openLedger()
         try await recover(after: "restart")
     }
 }

@@ -52,6 +52,20 @@ public struct PostgresScratchSchema: Sendable {
             name: name, connectionString: Self.connectionString(serverURL, searchPath: name), serverURL: serverURL)
     }
 
+    private init(name: String, connectionString: String, serverURL: String) {
+        self.name = name
+        self.connectionString = connectionString
+        self.serverURL = serverURL
+    }
+
+    /// The scratch schema `name` made earlier on the server at `serverURL` (by `create`, maybe in
+    /// another process), to open or drop. Throws for a name `create` would not have made.
+    public init(existing name: String, serverURL: String) throws(LedgerError) {
+        guard !name.isEmpty, name.utf8.count <= 63, name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") })
+        else { throw LedgerError.invalidArgument("\(name) is not a scratch schema's name") }
+        self.init(name: name, connectionString: Self.connectionString(serverURL, searchPath: name), serverURL: serverURL)
+    }
+
     /// Drops the schema and everything in it. Connections still open on it keep nothing alive.
     public func drop() throws(LedgerError) {
         try Self.execute("DROP SCHEMA IF EXISTS \(name) CASCADE", on: serverURL)

@@ -7,29 +7,31 @@ import Testing
 
 /// The seeded simulation: no violation, and the same seed replays the same trace.
 @Suite struct SimulationTests {
-    static func options(seed: UInt64, runs: Int, steps: Int = 60) throws -> SimulationOptions {
+    /// Options whose runs keep SQLite files in a new folder, and the folder.
+    static func options(seed: UInt64, runs: Int, steps: Int = 60) throws -> (SimulationOptions, URL) {
         let base = FileManager.default.fileExists(atPath: "/dev/shm")
             ? URL(fileURLWithPath: "/dev/shm") : FileManager.default.temporaryDirectory
         let directory = base.appendingPathComponent("fl-simulation-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return SimulationOptions(
+        let options = SimulationOptions(
             seed: seed, runCount: runs, stepCount: steps, catalog: try LedgerHarness.sampleCatalog(),
-            databaseDirectory: directory,
-            openStore: { path throws(LedgerError) in try SQLiteLedgerStore(path: path) },
-            integrityCheck: { path in
-                do throws(LedgerError) {
-                    let report = try LedgerDoctor.examine(path: path)
-                    return report.integrity == ["ok"] ? nil : report.integrity.joined(separator: "; ")
-                } catch {
-                    return error.description
-                }
-            })
+            databases: .files(
+                in: directory, open: { path throws(LedgerError) in try SQLiteLedgerStore(path: path) },
+                integrityCheck: { path in
+                    do throws(LedgerError) {
+                        let report = try LedgerDoctor.examine(path: path)
+                        return report.integrity == ["ok"] ? nil : report.integrity.joined(separator: "; ")
+                    } catch {
+                        return error.description
+                    }
+                }))
+        return (options, directory)
     }
 
     /// Runs a simulation and removes its database folder.
     static func run(seed: UInt64, runs: Int) async throws -> Simulator.Result {
-        let options = try Self.options(seed: seed, runs: runs)
-        defer { try? FileManager.default.removeItem(at: options.databaseDirectory) }
+        let (options, directory) = try Self.options(seed: seed, runs: runs)
+        defer { try? FileManager.default.removeItem(at: directory) }
         return await Simulator.run(options)
     }
 

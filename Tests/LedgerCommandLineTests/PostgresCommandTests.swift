@@ -103,3 +103,22 @@ struct PostgresCommandTests {
         }
     }
 }
+
+extension PostgresCommandTests {
+    @Test("simulate --db runs each seed on PostgreSQL with no violation and the same trace as on SQLite")
+    func simulationMatchesSQLite() async throws {
+        guard let server = PostgresScratchSchema.serverURL else {
+            Issue.record("\(PostgresScratchSchema.requireVariable)=1 but \(PostgresScratchSchema.serverVariable) is unset")
+            return
+        }
+        let arguments = ["simulate", "--seed", "11", "--runs", "3", "--steps", "60"]
+        let onSQLite = await ledger(arguments)
+        let onPostgres = await ledger(arguments + ["--db", server])
+        #expect(onSQLite.code == 0 && onPostgres.code == 0, "\(onPostgres.output) \(onPostgres.error)")
+        #expect(onPostgres.output.contains("violations 0"))
+        let trace = { (run: LedgerRun) in run.outputLines.first { $0.hasPrefix("trace ") } }
+        #expect(trace(onPostgres) != nil && trace(onPostgres) == trace(onSQLite))
+        let wrong = await ledger(arguments + ["--db", "ledger.sqlite"])
+        #expect(wrong.code == 64 && wrong.error.contains("--db takes a postgresql:// URL"))
+    }
+}
