@@ -185,6 +185,10 @@ struct ErrorOutput: Encodable {
         var name: String
         var message: String
         var problems: [CatalogProblem]?
+        /// For a storage failure: whether running the command again can succeed.
+        var retryable: Bool?
+        /// For a storage failure: whether the commit's outcome is unknown (a retry finds out).
+        var outcomeUnknown: Bool?
     }
 
     var error: Body
@@ -193,5 +197,9 @@ struct ErrorOutput: Encodable {
         var problems: [CatalogProblem]?
         if case .catalogInvalid(let list) = error { problems = list }
         self.error = Body(code: error.code, name: error.codeName, message: error.description, problems: problems)
+        if case .storage(let failure) = error {
+            self.error.retryable = failure.isRetryable
+            self.error.outcomeUnknown = failure.outcomeUnknown
+        }
     }
 }

@@ -91,18 +91,21 @@ import TestStoreAdapter
     /// Reopens, recovers, redelivers everything and checks exactly-once and integrity.
     static func verify(database: String, seed: UInt64, catalog: ProductCatalog, reportedGranted: [String]) async throws {
         let workload = CrashWorkload.transactions(seed: seed, count: workloadCount, catalog: catalog)
-        try await Self.redeliver(database: database, workload: workload, catalog: catalog, reportedGranted: reportedGranted)
+        try await Self.redeliver(
+            store: try SQLiteLedgerStore(path: database), workload: workload, catalog: catalog, reportedGranted: reportedGranted)
         let report = try LedgerDoctor.examine(path: database)
         #expect(report.integrity == ["ok"], "seed \(seed)")
         #expect(report.pendingFinishes.isEmpty, "seed \(seed)")
         #expect(report.transactionCount == Int64(workload.count), "seed \(seed)")
     }
 
-    private static func redeliver(
-        database: String, workload: [TestStoreTransaction], catalog: ProductCatalog, reportedGranted: [String]
+    /// Recovers, delivers the whole workload again and checks each player's balances are one
+    /// grant per transaction; a transaction reported granted must now be `alreadyFulfilled`.
+    static func redeliver(
+        store: any LedgerStore, workload: [TestStoreTransaction], catalog: ProductCatalog, reportedGranted: [String]
     ) async throws {
         let ledger = try Ledger(
-            catalog: catalog, store: try SQLiteLedgerStore(path: database), verifier: TestStoreVerifier(),
+            catalog: catalog, store: store, verifier: TestStoreVerifier(),
             finisher: TestStore(), configuration: .sandbox)
         _ = try await ledger.recover()
         var expected: [String: [String: Int64]] = [:]
