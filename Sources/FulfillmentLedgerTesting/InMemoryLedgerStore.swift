@@ -32,21 +32,13 @@ public final class InMemoryLedgerStore: LedgerStore {
     public func write<T: Sendable>(
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
-        var attempt = 0
-        while true {
-            do throws(LedgerError) {
-                return try state.withLock { (current: inout InMemoryLedgerState) throws(LedgerError) -> T in
-                    let session = InMemoryLedgerSession(current)
-                    let result = try body(session)
-                    try session.checkDeferredConstraints()
-                    current = session.state
-                    return result
-                }
-            } catch {
-                guard case .storage(let failure) = error, failure.isRetryable, attempt < Self.retryCountMax else {
-                    throw error
-                }
-                attempt += 1
+        try await WriteRetryPolicy(retryCountMax: Self.retryCountMax).run { () throws(LedgerError) -> T in
+            try state.withLock { (current: inout InMemoryLedgerState) throws(LedgerError) -> T in
+                let session = InMemoryLedgerSession(current)
+                let result = try body(session)
+                try session.checkDeferredConstraints()
+                current = session.state
+                return result
             }
         }
     }

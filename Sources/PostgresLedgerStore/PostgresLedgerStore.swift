@@ -91,8 +91,12 @@ public final class PostgresLedgerStore: LedgerStore {
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         let location = self.location
-        var conflictCount = 0
-        while true {
+        let conflictRetry = WriteRetryPolicy(
+            retryCountMax: options.conflictRetryCountMax, pauseMillisecondsBase: PostgresConnectionPool.retryBackoffMillisecondsBase,
+            pauseMillisecondsMax: PostgresConnectionPool.retryBackoffMillisecondsMax, jitter: true)
+        // A failure the pool already retried as a whole transaction arrives here as the core's
+        // error; what is retried here is the body's own report of a concurrent write.
+        return try await conflictRetry.run { () async throws(LedgerError) -> T in
             do throws(TransactionFailure) {
                 return try await pool.transaction(
                     isolation: .serializable, synchronousCommitOff: durability == .deferred,
@@ -101,11 +105,7 @@ public final class PostgresLedgerStore: LedgerStore {
                     try Self.run(body, on: PostgresLedgerSession(connection: connection, location: location))
                 }
             } catch {
-                guard case .ledger(.storage(let failure)) = error, failure.isRetryable, !failure.outcomeUnknown,
-                    conflictCount < options.conflictRetryCountMax, !Task.isCancelled
-                else { throw error.ledgerError }
-                conflictCount += 1
-                try? await Task.sleep(for: .milliseconds(PostgresConnectionPool.backoffMilliseconds(retryCount: conflictCount)))
+                throw error.ledgerError
             }
         }
     }

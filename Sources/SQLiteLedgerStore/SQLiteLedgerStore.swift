@@ -180,10 +180,11 @@ public final class SQLiteLedgerStore: LedgerStore {
     public func write<T: Sendable>(
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
-        var attempt = 0
-        while true {
+        var refused = false
+        // A full queue is the caller's signal to back off: it is refused at once, not retried.
+        return try await Self.writeRetry.run(retryable: { !refused && WriteRetryPolicy.allowsRetry($0) }) {
+            () async throws(LedgerError) -> T in
             let value = GroupWriteValue<T>()
-            var refused = false
             let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
                 let request = GroupWriteRequest(
                     durability: durability,
@@ -194,26 +195,21 @@ public final class SQLiteLedgerStore: LedgerStore {
                     continuation.resume(returning: .failure(refusal))
                 }
             }
-            switch result {
-            case .success(let value): return value
-            case .failure(let error) where refused:
-                // A full queue is the caller's signal to back off: it is refused at once, not retried.
-                throw error
-            case .failure(let error):
-                guard case .storage(let failure) = error, failure.isRetryable, !failure.outcomeUnknown,
-                    attempt < Self.writeRetryCountMax
-                else { throw error }
-                attempt += 1
-                // A short pause, longer each time, so a full queue or another process's lock can clear.
-                try? await Task.sleep(nanoseconds: UInt64(attempt) * Self.writeRetryPauseNanoseconds)
-            }
+            return try result.get()
         }
     }
 
+    /// How a write that failed retryably runs again: a short pause, longer each time, so
+    /// another process's lock can clear.
+    static let writeRetry = WriteRetryPolicy(
+        retryCountMax: writeRetryCountMax, pauseMillisecondsBase: writeRetryPauseMillisecondsBase,
+        pauseMillisecondsMax: writeRetryPauseMillisecondsMax)
+
     /// Most times a write that failed retryably is run again.
     public static let writeRetryCountMax = 3
-    /// The pause before the first retry; the n-th waits n times as long.
-    static let writeRetryPauseNanoseconds: UInt64 = 1_000_000
+    /// The pause before the first retry; each further retry doubles it, up to the maximum.
+    static let writeRetryPauseMillisecondsBase = 1
+    static let writeRetryPauseMillisecondsMax = 8
 
     /// Claims a file for this process. A claim whose file was deleted (its inode then free
     /// for reuse by a new file) is stale and yields.

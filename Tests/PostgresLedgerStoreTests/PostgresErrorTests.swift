@@ -64,14 +64,4 @@ import Testing
         let configuration = PostgresError(kind: .invalidConfiguration, message: "limits", statementSent: false)
         #expect(configuration.ledgerError.code == LedgerError.configuration("").code)
     }
-
-    @Test func backoffStaysWithinItsBounds() {
-        for retryCount in 1...40 {
-            let milliseconds = PostgresConnectionPool.backoffMilliseconds(retryCount: retryCount)
-            let ceiling = min(
-                PostgresConnectionPool.retryBackoffMillisecondsMax,
-                PostgresConnectionPool.retryBackoffMillisecondsBase << min(retryCount - 1, 16))
-            #expect((0...ceiling).contains(milliseconds))
-        }
-    }
 }

@@ -1,3 +1,5 @@
+import FulfillmentLedger
+
 /// Transactions with retries, the migration lock and the doctor's settings, through the pool.
 extension PostgresConnectionPool {
     /// Default for a transaction's `retryCountMax`.
@@ -31,28 +33,19 @@ extension PostgresConnectionPool {
                     message: "retryCountMax must be 0 to \(Self.transactionRetryCountMaxLimit), not \(retryCountMax)",
                     statementSent: false))
         }
-        var retryCount = 0
-        while true {
-            do throws(E) {
-                return try await withConnection { (connection) throws(E) -> T in
-                    try connection.transactionAttempt(
-                        isolation: isolation, readOnly: readOnly, synchronousCommitOff: synchronousCommitOff, body)
-                }
-            } catch {
-                guard retryCount < retryCountMax, error.postgresError?.allowsTransactionRetry == true, !Task.isCancelled
-                else { throw error }
-                retryCount += 1
-                recordTransactionRetry()
-                // A cancelled sleep ends early; the next attempt then sees the cancellation.
-                try? await Task.sleep(for: .milliseconds(Self.backoffMilliseconds(retryCount: retryCount)))
+        let policy = WriteRetryPolicy(
+            retryCountMax: retryCountMax, pauseMillisecondsBase: Self.retryBackoffMillisecondsBase,
+            pauseMillisecondsMax: Self.retryBackoffMillisecondsMax, jitter: true)
+        return try await policy.run(retryable: { (error: E) -> Bool in
+            guard error.postgresError?.allowsTransactionRetry == true else { return false }
+            recordTransactionRetry()
+            return true
+        }) { () async throws(E) -> T in
+            try await withConnection { (connection) throws(E) -> T in
+                try connection.transactionAttempt(
+                    isolation: isolation, readOnly: readOnly, synchronousCommitOff: synchronousCommitOff, body)
             }
         }
-    }
-
-    /// The random wait before retry number `retryCount` (1 for the first).
-    static func backoffMilliseconds(retryCount: Int) -> Int {
-        let ceiling = min(retryBackoffMillisecondsMax, retryBackoffMillisecondsBase << min(retryCount - 1, 16))
-        return Int.random(in: 0...ceiling)
     }
 
     /// Runs `body` in a transaction that first takes the advisory lock `key`
