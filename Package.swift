@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "PlayStoreSimulator", targets: ["PlayStoreSimulator"]),
         .library(name: "LedgerSimulation", targets: ["LedgerSimulation"]),
         .library(name: "PostgresLedgerStoreTesting", targets: ["PostgresLedgerStoreTesting"]),
+        .library(name: "LedgerStoreConformance", targets: ["LedgerStoreConformance"]),
         // Tools: the operator CLI (with the development commands apart) and the benchmark.
         .executable(name: "ledger", targets: ["ledger"]),
         .executable(name: "ledger-bench", targets: ["ledger-bench"]),
@@ -55,6 +56,8 @@ let package = Package(
         .target(name: "SQLiteFaultVFS", dependencies: ["SQLiteLedgerStore", "CSQLite"]),
         // Scratch schemas on a test server, for the PostgreSQL suites and simulation runs.
         .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]),
+        // The store port's conformance suite, for any test framework: it imports neither Testing nor XCTest.
+        .target(name: "LedgerStoreConformance", dependencies: ["FulfillmentLedger"]),
         .target(name: "AppStoreSimulator", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "COpenSSL"]),
         // Its RSA test keys report OpenSSL failures through the App Store simulator's helper.
         .target(
@@ -97,7 +100,7 @@ let package = Package(
             name: "FulfillmentLedgerTests",
             dependencies: [
                 "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "SQLiteLedgerStore", "SQLiteFaultVFS",
-                "LedgerSimulation", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
+                "LedgerSimulation", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerStoreConformance",
             ],
             // Ledger files written by earlier releases, read in place by the migration tests.
             exclude: ["Fixtures"]

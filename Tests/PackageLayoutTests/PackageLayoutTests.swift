@@ -23,7 +23,7 @@ struct PackageLayoutTests {
     /// The testing library products.
     static let testingProducts: Set = [
         "FulfillmentLedgerTesting", "SQLiteFaultVFS", "AppStoreSimulator", "PlayStoreSimulator", "LedgerSimulation",
-        "PostgresLedgerStoreTesting",
+        "PostgresLedgerStoreTesting", "LedgerStoreConformance",
     ]
     /// Every module of test, simulation, development or bench machinery.
     static let testingModules = testingProducts.union(["LedgerDevCommands", "LedgerBench"])
@@ -45,15 +45,20 @@ struct PackageLayoutTests {
         return files
     }
 
-    @Test("no file of a production target imports a testing module", arguments: productionTargets)
-    func productionSourcesImportNoTestingModule(target: String) throws {
-        let files = try Self.sources(of: target)
+    /// Expects `target` to have sources, none of which imports any of `modules`.
+    static func expectNoFileOf(_ target: String, toImport modules: Set<String>) throws {
+        let files = try sources(of: target)
         #expect(!files.isEmpty, "no sources found for \(target)")
         for file in files {
             let imported = ImportScanner.modules(in: try String(contentsOf: file, encoding: .utf8))
-            let testing = imported.intersection(Self.testingModules)
-            #expect(testing.isEmpty, "\(target)/\(file.lastPathComponent) imports \(testing.sorted())")
+            let forbidden = imported.intersection(modules)
+            #expect(forbidden.isEmpty, "\(target)/\(file.lastPathComponent) imports \(forbidden.sorted())")
         }
+    }
+
+    @Test("no file of a production target imports a testing module", arguments: productionTargets)
+    func productionSourcesImportNoTestingModule(target: String) throws {
+        try Self.expectNoFileOf(target, toImport: Self.testingModules)
     }
 
     @Test("no production target depends on a testing module", arguments: productionTargets)
@@ -78,6 +83,12 @@ struct PackageLayoutTests {
         #expect(manifest.closure(of: "LedgerBench").isSuperset(of: ["SQLiteLedgerStore", "SQLiteFaultVFS"]))
         #expect(manifest.dependencies["ledger"]?.sorted() == ["LedgerCommandLine", "LedgerDevCommands"])
         #expect(manifest.closure(of: "LedgerDevCommands").isSuperset(of: ["LedgerCommandLine", "LedgerSimulation"]))
+    }
+
+    /// The store conformance suite runs under any test framework, on the core alone.
+    @Test func theConformanceSuiteNeedsNoTestFrameworkAndNoEngine() throws {
+        #expect(try Self.manifest().dependencies["LedgerStoreConformance"] == ["FulfillmentLedger"])
+        try Self.expectNoFileOf("LedgerStoreConformance", toImport: ["Testing", "XCTest"])
     }
 
     @Test func theArchitectureDiagramHasOneArrowPerDependency() throws {
