@@ -22,7 +22,7 @@ final class ConformanceContext: Sendable {
     var failures: [ConformanceFailure] { recorded.withLock { $0 } }
 
     /// Records a failure at `file`:`line` of the suite.
-    func record(_ message: String, file: String, line: Int) {
+    func record(_ message: String, file: String = #fileID, line: Int = #line) {
         let failure = ConformanceFailure(caseName: caseName, message: message, file: file, line: line)
         recorded.withLock { $0.append(failure) }
     }

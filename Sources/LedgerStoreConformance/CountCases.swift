@@ -45,7 +45,7 @@ enum CountCases {
 
         let counts = try await store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
         guard let counts else {
-            context.record("the catalog counts were cut short on five records", file: #fileID, line: #line)
+            context.record("the catalog counts were cut short on five records")
             return
         }
         context.checkEqual(

@@ -5,7 +5,9 @@ import FulfillmentLedgerTesting
 /// committed all the same (and the error still reported), where a store must roll it all back.
 final class NoRollbackLedgerStore: ForwardingLedgerStore {
     /// The cases that can see the difference: those whose writes fail on purpose.
-    static let catchingCases: Set = ["duplicateEventIDFails", "refundStateNeedsLedgerRecord"]
+    static let catchingCases: Set = [
+        "duplicateEventIDFails", "refundStateNeedsLedgerRecord", "conflictingBodyRunsAgain",
+    ]
 
     let store: any LedgerStore = InMemoryLedgerStore()
 
