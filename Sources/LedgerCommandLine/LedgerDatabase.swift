@@ -50,12 +50,6 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Whether this is a SQLite file.
-    package var filePath: String? {
-        if case .sqlite(let path) = self { return path }
-        return nil
-    }
-
     /// Opens the store, migrating an older schema. Without `createIfMissing`, a missing file or
     /// an empty database is refused with `.ledgerMissing`, and nothing is created.
     package func open(createIfMissing: Bool) async throws(LedgerError) -> any LedgerStore {

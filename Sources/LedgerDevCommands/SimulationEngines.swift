@@ -15,14 +15,7 @@ enum SimulationEngines {
     static func sqlite(in directory: URL) -> SimulationDatabases {
         .files(
             in: directory, open: { path throws(LedgerError) in try SQLiteLedgerStore(path: path) },
-            integrityCheck: { path in
-                do throws(LedgerError) {
-                    let report = try LedgerDoctor.examine(path: path)
-                    return report.integrity == ["ok"] ? nil : report.integrity.joined(separator: "; ")
-                } catch {
-                    return error.description
-                }
-            })
+            integrityCheck: { path in LedgerDoctor.integrityProblem(path: path) })
     }
 
     /// A scratch schema per run on the PostgreSQL server at `serverURL`, dropped after the run;

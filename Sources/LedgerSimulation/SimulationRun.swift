@@ -86,20 +86,14 @@ final class SimulationRun {
             summary.runs = 1
             try await steps()
         } catch {
-            await closeLedger()
+            // Dropping the ledger releases its store (and its connections) before the database goes.
+            ledger = nil
             await options.databases.remove(databaseLocation)
             throw error
         }
-        await closeLedger()
+        ledger = nil
         await options.databases.remove(databaseLocation)
         return summary
-    }
-
-    /// Drops the open ledger, so its store's connections close before the database is removed.
-    private func closeLedger() async {
-        ledger = nil
-        // A store closes its connections when the last reference goes; give it a turn to.
-        await Task.yield()
     }
 
     private func steps() async throws(SimulationViolation) {

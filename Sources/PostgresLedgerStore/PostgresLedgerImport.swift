@@ -63,7 +63,20 @@ package enum PostgresLedgerImport {
         var options = PostgresLedgerStore.Options(connectionString: connectionString)
         options.pool.connectionCountMax = 1
         let store = try await PostgresLedgerStore(options: options)
-        defer { Task { await store.close() } }
+        do throws(LedgerError) {
+            let report = try await copyAndVerify(source: source, store: store)
+            await store.close()
+            return report
+        } catch {
+            await store.close()
+            throw error
+        }
+    }
+
+    /// The copy and its check, on an open store.
+    private static func copyAndVerify(
+        source: any LedgerRowSource, store: PostgresLedgerStore
+    ) async throws(LedgerError) -> PostgresImportReport {
         let target = store.location
         let sourceChecksum = try checksum(source: source)
         let counts = try await copy(source: source, pool: store.pool, location: target)

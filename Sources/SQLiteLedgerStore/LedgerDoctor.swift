@@ -38,6 +38,17 @@ public enum LedgerDoctor {
     /// How long the doctor waits for another process's lock.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
 
+    /// What a full integrity check of the closed ledger at `path` found, joined; nil when it is
+    /// ok. An unreadable file is a problem too: the simulation's end-of-run check.
+    public static func integrityProblem(path: String) -> String? {
+        do throws(LedgerError) {
+            let report = try examine(path: path)
+            return report.integrity == ["ok"] ? nil : report.integrity.joined(separator: "; ")
+        } catch {
+            return error.description
+        }
+    }
+
     /// Removes side files the doctor created, but never a -wal that holds data.
     private static func removeSideFiles(_ created: [String]) {
         let wal = created.first { $0.hasSuffix("-wal") }

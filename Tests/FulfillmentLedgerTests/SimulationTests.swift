@@ -17,14 +17,7 @@ import Testing
             seed: seed, runCount: runs, stepCount: steps, catalog: try LedgerHarness.sampleCatalog(),
             databases: .files(
                 in: directory, open: { path throws(LedgerError) in try SQLiteLedgerStore(path: path) },
-                integrityCheck: { path in
-                    do throws(LedgerError) {
-                        let report = try LedgerDoctor.examine(path: path)
-                        return report.integrity == ["ok"] ? nil : report.integrity.joined(separator: "; ")
-                    } catch {
-                        return error.description
-                    }
-                }))
+                integrityCheck: { path in LedgerDoctor.integrityProblem(path: path) }))
         return (options, directory)
     }
 
