@@ -57,6 +57,13 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
+    /// Sees every statement the store's connections send, once a handler is set: how the
+    /// benchmark records the statements of one fulfillment for its raw baseline.
+    package var statementTap: PostgresStatementTap { pool.statementTap }
+
+    /// The pool's counters so far: connections opened and discarded, waits, transactions run again.
+    package var poolStatistics: PostgresPoolStatistics { pool.statistics }
+
     /// Closes every connection; a call after this fails with a storage error (`poolClosed`).
     public func close() async { await pool.close() }
 

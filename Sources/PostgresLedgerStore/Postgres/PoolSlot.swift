@@ -26,7 +26,8 @@ final class PoolSlot: @unchecked Sendable {
     /// On `queue`: runs `body` on a usable connection, opening or replacing it first, then closes it
     /// if the use left it broken or stuck in a transaction.
     func use<T, E: PostgresErrorConvertible>(
-        _ configuration: PostgresPoolConfiguration, _ body: (PostgresConnection) throws(E) -> T
+        _ configuration: PostgresPoolConfiguration, tap: PostgresStatementTap,
+        _ body: (PostgresConnection) throws(E) -> T
     ) -> (Result<T, E>, UseReport) {
         dispatchPrecondition(condition: .onQueue(queue))
         var report = UseReport()
@@ -48,6 +49,7 @@ final class PoolSlot: @unchecked Sendable {
             }
             connection = checkedOut
             report.opened = true
+            checkedOut.tap = tap
         }
         let result = Result { () throws(E) -> T in try body(checkedOut) }
         // A body that left a transaction open must not hand it to the next caller.

@@ -35,6 +35,8 @@ package final class PostgresConnection {
 
     /// How many statements this connection has prepared (`PQprepare`), to check the cache.
     package private(set) var statementPrepareCount = 0
+    /// Sees every statement this connection sends, when set (the benchmark's recording).
+    var tap: PostgresStatementTap?
 
     /// Connects, blocking for at most `connectTimeoutSeconds` per host. The connection string reaches
     /// libpq untouched; only the connect timeout and the client encoding (UTF-8, which the result
@@ -140,6 +142,7 @@ package final class PostgresConnection {
         -> PostgresResult
     {
         try Self.refuseNUL(in: sql)
+        tap?.record(PostgresStatementTap.Statement(isPrepared: false, sql: sql, parameters: []))
         return try run(sql: sql, rowCountMax: rowCountMax) { handle in PQsendQuery(handle, sql) }
     }
 
@@ -162,6 +165,7 @@ package final class PostgresConnection {
                 sql: sql, statementSent: false)
         }
         let name = try preparedStatementName(for: sql)
+        tap?.record(PostgresStatementTap.Statement(isPrepared: true, sql: sql, parameters: parameters))
         do {
             return try CStringArray(values).withPointers { (pointers) throws(PostgresError) in
                 try run(sql: sql, rowCountMax: rowCountMax) { handle in

@@ -12,6 +12,8 @@ import Synchronization
 package final class PostgresConnectionPool: Sendable {
     /// Where the pool connects and its limits.
     package let configuration: PostgresPoolConfiguration
+    /// Sees every statement the pool's connections send (off unless a handler is set).
+    package let statementTap = PostgresStatementTap()
     private let state: Mutex<State>
     /// Runs the acquire timeouts.
     private let timerQueue = DispatchQueue(label: "FulfillmentLedger.PostgresConnectionPool.timer")
@@ -67,8 +69,9 @@ package final class PostgresConnectionPool: Sendable {
         case .failure(let error): throw E(postgresError: error)
         }
         let configuration = configuration
+        let tap = statementTap
         let (result, report) = await withCheckedContinuation { continuation in
-            slot.queue.async { continuation.resume(returning: slot.use(configuration, body)) }
+            slot.queue.async { continuation.resume(returning: slot.use(configuration, tap: tap, body)) }
         }
         release(slot, report: report)
         return try result.get()
