@@ -92,7 +92,7 @@ let package = Package(
             name: "LedgerBench",
             dependencies: [
                 "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "SQLiteFaultVFS", "AppStoreAdapter",
-                "AppStoreSimulator",
+                "AppStoreSimulator", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
             ]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"]),
 
@@ -126,7 +126,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LedgerBenchTests",
-            dependencies: ["LedgerBench", "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore"]
+            dependencies: [
+                "LedgerBench", "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore",
+                "PostgresLedgerStoreTesting",
+            ]
         ),
         .testTarget(
             name: "PlayStoreAdapterTests",

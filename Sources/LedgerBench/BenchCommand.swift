@@ -12,7 +12,7 @@ package enum BenchCommand {
         summary: "throughput benchmark: disk, raw SQLite, ledger fulfillment, JWS verification",
         help: """
             usage: ledger-bench [--json] [--count N] [--repeats K] [--dir DIR] [--prefill P]
-                                [--memory-count M] [--counts-only]
+                                [--memory-count M] [--counts-only] [--postgres URL [--postgres-only]]
 
             Run it from a release build: swift run -c release ledger-bench
 
@@ -38,6 +38,17 @@ package enum BenchCommand {
             R2/R1, R3/R2, R4/R2 (on this disk and the slower one) and R6 against an empty
             ledger (target: within 20%) with PASS or MISS, and group commit's requests per
             shared transaction in R4.
+
+            On PostgreSQL (--postgres URL; each repeat in new scratch schemas, dropped after):
+              P1  raw libpq: the statements one P2 fulfillment sends, recorded from the store
+                  through its statement tap and replayed on bare connections (the same SQL,
+                  prepared, and the same settings: SERIALIZABLE grants, the finish mark with
+                  synchronous_commit off), on 1 connection and on the pool's 8 at once
+              P2  ledger fulfillment of new transactions on PostgresLedgerStore
+              P3  duplicate deliveries of transactions already fulfilled
+              P4  64 concurrent fulfillment callers, total throughput
+              P5  one child process fulfilling N one after another, then 4 at once (together)
+            Then prints P2/P1 (target 0.7) and P5's 4 processes over one (target 2.5).
 
             Also:
               write counts: N sequential fulfillments at FULL on a fresh ledger, counted: WAL
@@ -65,6 +76,9 @@ package enum BenchCommand {
               --sync-latency-microseconds S
                                 extra time of every sync on the slower disk (default
                                 \(BenchOptions.syncLatencyDefault); 0 skips those runs)
+              --postgres URL    also measure on the PostgreSQL server at URL (a postgresql://
+                                URI or key=value pairs; its database must allow CREATE SCHEMA)
+              --postgres-only   only the PostgreSQL part
               --json            one JSON object with every figure
               --counts-only     only the write counts, no timings (what the callgrind runs do)
 
@@ -101,6 +115,10 @@ package enum BenchCommand {
         #if DEBUG
             io.printError("ledger-bench: WARNING: this is a debug build; figures are meaningless. Run: swift run -c release ledger-bench")
         #endif
+        if let child = options.postgresChild, let url = options.postgresURL {
+            return await BenchPostgresChild.run(
+                options, serverURL: url, schemaName: child.schemaName, prefix: child.prefix, io: io)
+        }
         let base = options.baseDirectory
         if base.standardizedFileURL.path.hasPrefix("/dev/shm") {
             io.printError("ledger-bench: WARNING: \(base.path) is in memory; R0, R1 and FULL figures will not reflect a disk")
@@ -120,6 +138,16 @@ package enum BenchCommand {
             do {
                 let counts = try await BenchWriteCounts.measure(directory: directory, count: options.count)
                 if options.json { io.printJSON(counts) } else { io.print(counts.textLines.joined(separator: "\n")) }
+                return .ok
+            } catch {
+                io.printError("ledger-bench: \(error)")
+                return .failure
+            }
+        }
+        if options.postgresOnly, let url = options.postgresURL {
+            do {
+                let figures = try await BenchPostgres.measure(options, serverURL: url, directory: directory, io: io)
+                if options.json { io.printJSON(figures) } else { io.print(figures.textLines.joined(separator: "\n")) }
                 return .ok
             } catch {
                 io.printError("ledger-bench: \(error)")
@@ -171,6 +199,10 @@ package enum BenchCommand {
         var counts = try await BenchWriteCounts.measure(directory: directory, count: options.count)
         (counts.instructionsPerFulfillment, counts.instructionsSource) = await BenchWriteCounts.instructions(
             directory: directory)
+        var postgres = BenchSection<BenchPostgresFigures>.absent("skipped (no --postgres URL)")
+        if let url = options.postgresURL {
+            postgres = .measured(try await BenchPostgres.measure(options, serverURL: url, directory: directory, io: io))
+        }
         let python = await BenchPython.measure(
             jws: signed.jws, rootCertificateDER: signed.configuration.rootCertificates.first ?? [],
             bundleID: BenchWorkloads.bundleID, count: options.count, repeats: options.repeats, directory: directory)
@@ -178,7 +210,7 @@ package enum BenchCommand {
             build: buildConfiguration, count: options.count, repeats: options.repeats,
             directory: options.baseDirectory.path, samples: samples, syncLatencyMicroseconds: options.syncLatencyMicroseconds,
             r6: prefilled.map { .measured(BenchR6Figures($0)) } ?? .absent("skipped (--prefill 0)"), memory: memory,
-            python: python, writeCounts: counts)
+            python: python, postgres: postgres, writeCounts: counts)
     }
 
     /// Runs every workload `repeats` times, interleaved (the order of FULL and NORMAL

@@ -26,10 +26,11 @@ struct BenchOptions {
 
     /// The options that take a value.
     static let valueOptionNames: Set<String> = [
-        "count", "repeats", "dir", "prefill", "memory-count", "sync-latency-microseconds",
+        "count", "repeats", "dir", "prefill", "memory-count", "sync-latency-microseconds", "postgres",
+        "postgres-child-schema", "postgres-child-prefix",
     ]
     /// The flags.
-    static let flagOptionNames: Set<String> = ["json", "counts-only"]
+    static let flagOptionNames: Set<String> = ["json", "counts-only", "postgres-only"]
 
     /// Operations per repeat.
     var count = countDefault
@@ -47,6 +48,12 @@ struct BenchOptions {
     var json = false
     /// Whether to run only the write counts (the callgrind child runs).
     var countsOnly = false
+    /// The PostgreSQL server of the PostgreSQL part; nil skips it.
+    var postgresURL: String?
+    /// Whether to run only the PostgreSQL part.
+    var postgresOnly = false
+    /// The schema and purchase-ID prefix of a P5 child run (hidden options the parent passes).
+    var postgresChild: (schemaName: String, prefix: String)?
 
     /// Reads and checks the options.
     init(_ arguments: Arguments) throws(Arguments.UsageError) {
@@ -64,6 +71,21 @@ struct BenchOptions {
         }
         json = arguments.flag("json")
         countsOnly = arguments.flag("counts-only")
+        if let url = arguments.value("postgres") {
+            guard !url.isEmpty else { throw Arguments.UsageError(message: "--postgres needs a server's connection string") }
+            postgresURL = url
+        }
+        postgresOnly = arguments.flag("postgres-only")
+        if postgresOnly && postgresURL == nil {
+            throw Arguments.UsageError(message: "--postgres-only needs --postgres URL")
+        }
+        switch (arguments.value("postgres-child-schema"), arguments.value("postgres-child-prefix")) {
+        case (nil, nil): break
+        case (let schema?, let prefix?) where postgresURL != nil && !schema.isEmpty && !prefix.isEmpty:
+            postgresChild = (schema, prefix)
+        default:
+            throw Arguments.UsageError(message: "a PostgreSQL child run needs --postgres, --postgres-child-schema and --postgres-child-prefix")
+        }
     }
 
     /// A whole number option in `range`; underscores may group digits (`10_000_000`).

@@ -104,6 +104,8 @@ struct BenchReport: Encodable {
     var memory: BenchSection<BenchMemoryFlatness>
     /// R5 with Apple's Python library, or why it is absent.
     var python: BenchSection<BenchPythonFigures>
+    /// The PostgreSQL part, or why it did not run.
+    var postgres: BenchSection<BenchPostgresFigures>
     /// Frames, pages read, syncs and instructions per sequential fulfillment.
     var writeCounts: BenchWriteCounts
     /// What this run did not measure, and why.
@@ -115,8 +117,9 @@ struct BenchReport: Encodable {
     init(
         build: String, count: Int, repeats: Int, directory: String, samples: [String: [Double]],
         syncLatencyMicroseconds: Int, r6: BenchSection<BenchR6Figures>, memory: BenchSection<BenchMemoryFlatness>,
-        python: BenchSection<BenchPythonFigures>, writeCounts: BenchWriteCounts
+        python: BenchSection<BenchPythonFigures>, postgres: BenchSection<BenchPostgresFigures>, writeCounts: BenchWriteCounts
     ) {
+        self.postgres = postgres
         self.writeCounts = writeCounts
         self.build = build
         self.count = count
@@ -154,6 +157,7 @@ struct BenchReport: Encodable {
         if case .absent(let reason) = r6 { notMeasured.append("R6: \(reason)") }
         if case .absent(let reason) = memory { notMeasured.append("memory flatness: \(reason)") }
         if case .absent(let reason) = python { notMeasured.append("R5 in Python: \(reason)") }
+        if case .absent(let reason) = postgres { notMeasured.append("PostgreSQL: \(reason)") }
         self.notMeasured = notMeasured
         self.notes = Self.notes
     }
@@ -204,6 +208,7 @@ struct BenchReport: Encodable {
         lines += [""] + writeCounts.textLines
         if let figures = memory.figures { lines += [""] + figures.textLines }
         if let figures = python.figures { lines += [""] + figures.textLines }
+        if let figures = postgres.figures { lines += [""] + figures.textLines }
         if !notMeasured.isEmpty { lines += ["", "not measured:"] + notMeasured.map { "  " + $0 } }
         lines += ["", "notes:"] + notes.map { "  " + $0 }
         return lines.joined(separator: "\n")
