@@ -49,6 +49,8 @@ enum FulfillCommand {
         var granted: [GrantLine]
         var finished: Bool
         var finishError: String?
+        /// Another call was finishing it (a concurrent duplicate delivery): not a failed finish.
+        var finishInProgressElsewhere = false
         var record: TransactionRecord?
     }
 
@@ -109,10 +111,12 @@ enum FulfillCommand {
             output.granted = receipt.record.grants
             output.finished = receipt.finished
             output.finishError = receipt.finishError
+            output.finishInProgressElsewhere = receipt.finishInProgressElsewhere
             output.record = receipt.record
         case .alreadyFulfilled(let receipt):
             output.finished = receipt.finished
             output.finishError = receipt.finishError
+            output.finishInProgressElsewhere = receipt.finishInProgressElsewhere
             output.record = receipt.record
         case .rejected(let rejection):
             output.reason = rejection.reason.rawValue

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
@@ -74,5 +75,70 @@ import Testing
         for purchase in purchases { #expect(try await ledger.fulfill(purchase).name == "alreadyFulfilled") }
         for player in 0..<8 { await #expect(try harness.balance("p\(player)", "gems") == 800) }
         await #expect(try harness.pendingFinishCount() == 0)
+    }
+}
+
+/// A finisher whose first call waits until the test opens the gate, so a second delivery of
+/// the same purchase arrives while the first call is still finishing it.
+private final class GatedFinisher: PlatformFinisher, Sendable {
+    private let state = Mutex<(callCount: Int, entered: Bool, gate: CheckedContinuation<Void, Never>?, isOpen: Bool)>(
+        (0, false, nil, false))
+
+    var callCount: Int { state.withLock { $0.callCount } }
+    var hasEntered: Bool { state.withLock { $0.entered } }
+
+    func finish(_ request: FinishRequest) async throws(LedgerError) {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                state.callCount += 1
+                state.entered = true
+                if state.isOpen { return true }
+                state.gate = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    func open() {
+        let gate = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.isOpen = true
+            defer { state.gate = nil }
+            return state.gate
+        }
+        gate?.resume()
+    }
+}
+
+@Suite struct FinishInProgressTests {
+    /// Most 1 ms polls for the first delivery to reach the platform finish.
+    static let enterPollCountMax = 5_000
+
+    @Test("a duplicate arriving while the first delivery finishes is reported as a finish in progress, not a failed one")
+    func concurrentDuplicateReportsFinishInProgress() async throws {
+        let clock = ManualClock()
+        let testStore = TestStore(clock: clock)
+        let finisher = GatedFinisher()
+        let ledger = try Ledger(
+            catalog: try LedgerHarness.sampleCatalog(), store: InMemoryLedgerStore(), verifier: testStore.verifier,
+            finisher: finisher, source: testStore, clock: clock, configuration: .sandbox)
+        let purchase = testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
+        let first = Task { try await ledger.fulfill(purchase) }
+        for _ in 0..<Self.enterPollCountMax where !finisher.hasEntered { try await Task.sleep(for: .milliseconds(1)) }
+        try #require(finisher.hasEntered, "the first delivery never reached the platform finish")
+
+        let duplicate = try await ledger.fulfill(purchase)
+        let receipt = try #require(duplicate.receipt)
+        #expect(duplicate.name == "alreadyFulfilled")
+        #expect(receipt.finishInProgressElsewhere)
+        #expect(!receipt.finished)
+        #expect(receipt.finishError == nil)
+
+        finisher.open()
+        let granted = try #require(try await first.value.receipt)
+        #expect(granted.finished && !granted.finishInProgressElsewhere && granted.finishError == nil)
+        #expect(finisher.callCount == 1, "the duplicate called the platform again")
+        let again = try #require(try await ledger.fulfill(purchase).receipt)
+        #expect(again.finished && !again.finishInProgressElsewhere)
     }
 }

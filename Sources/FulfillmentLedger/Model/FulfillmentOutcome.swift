@@ -41,11 +41,20 @@ public struct FulfillmentReceipt: Hashable, Sendable {
     public var finished: Bool
     /// Why the finish did not succeed during this call, if it was attempted and failed.
     public var finishError: String?
+    /// Whether another call in this process was finishing the transaction when this one
+    /// arrived (a concurrent duplicate delivery), so this call left the finish to it. Not a
+    /// failure: `finished` is false only because the other call had not ended yet, and
+    /// `finishError` is nil.
+    public var finishInProgressElsewhere: Bool
 
     /// Creates a receipt.
-    public init(record: TransactionRecord, finished: Bool, finishError: String? = nil) {
+    public init(
+        record: TransactionRecord, finished: Bool, finishError: String? = nil, finishInProgressElsewhere: Bool = false
+    ) {
+        precondition(!(finishInProgressElsewhere && (finished || finishError != nil)), "a finish left to another call has no result here")
         self.record = record
         self.finished = finished
         self.finishError = finishError
+        self.finishInProgressElsewhere = finishInProgressElsewhere
     }
 }

@@ -91,7 +91,7 @@ extension Ledger {
             return .granted(FulfillmentReceipt(record: record, finished: false, finishError: error.description))
         }
         let finish = await finishPending(record)
-        return .granted(FulfillmentReceipt(record: finish.record, finished: finish.finished, finishError: finish.error))
+        return .granted(finish.receipt)
     }
 
     /// Step 1: the verifier's verdict, checked against the submission, the player's
@@ -231,8 +231,7 @@ extension Ledger {
         }
         guard !existing.isFinished else { return .alreadyFulfilled(FulfillmentReceipt(record: existing, finished: true)) }
         let finish = await finishPending(existing)
-        return .alreadyFulfilled(
-            FulfillmentReceipt(record: finish.record, finished: finish.finished, finishError: finish.error))
+        return .alreadyFulfilled(finish.receipt)
     }
 
     /// Why verified facts disagree with what the caller submitted, if they do.

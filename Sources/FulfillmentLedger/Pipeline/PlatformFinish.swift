@@ -9,6 +9,11 @@ extension Ledger {
         var error: String?
         /// Another call in this process was already finishing it; not a failure.
         var inFlightElsewhere = false
+
+        /// The receipt a fulfillment reports for this attempt.
+        var receipt: FulfillmentReceipt {
+            FulfillmentReceipt(record: record, finished: finished, finishError: error, finishInProgressElsewhere: inFlightElsewhere)
+        }
     }
 
     /// Calls the platform finish for a committed transaction and marks it finished.
@@ -20,9 +25,7 @@ extension Ledger {
         // One finish per transaction at a time in this process; concurrent duplicate
         // deliveries leave it to the call already running.
         guard finishesInFlight.withLock({ $0.insert(key).inserted }) else {
-            return FinishAttempt(
-                record: record, finished: false, error: "a finish for \(key) is already running",
-                inFlightElsewhere: true)
+            return FinishAttempt(record: record, finished: false, error: nil, inFlightElsewhere: true)
         }
         defer { _ = finishesInFlight.withLock { $0.remove(key) } }
 
