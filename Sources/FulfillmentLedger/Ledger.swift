@@ -95,6 +95,9 @@ public final class Ledger: Sendable {
     /// Limits and environment.
     public let configuration: LedgerConfiguration
 
+    /// Sees every fulfillment, finish attempt, revocation, recovery and thrown error.
+    public let observer: any LedgerObserver
+
     /// Finishes running in this process, so concurrent deliveries call the platform once.
     let finishesInFlight = Mutex<Set<TransactionKey>>([])
 
@@ -108,6 +111,7 @@ public final class Ledger: Sendable {
         source: any TransactionSource = NoTransactionSource(),
         clock: any LedgerClock = SystemClock(),
         faults: any FaultInjector = NoFaults(),
+        observer: any LedgerObserver = NoObserver(),
         configuration: LedgerConfiguration
     ) throws(LedgerError) {
         guard verifier.supportedEnvironments.contains(configuration.environment) else {
@@ -133,6 +137,7 @@ public final class Ledger: Sendable {
         self.source = source
         self.clock = clock
         self.faults = faults
+        self.observer = observer
         self.configuration = configuration
     }
 
@@ -195,5 +200,14 @@ public final class Ledger: Sendable {
             throw LedgerError.invalidArgument(
                 "\(name) must lie between 1970-01-01T00:00:00.000Z and 2199-12-31T23:59:59.999Z")
         }
+    }
+}
+
+extension Ledger {
+    /// Hands `event` to the observer with the wall time since `start`.
+    func observe(_ event: LedgerObservation.Event, since start: ContinuousClock.Instant) {
+        let elapsed = (ContinuousClock.now - start).components
+        let microseconds = max(0, elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000)
+        observer.observe(LedgerObservation(event, durationMicroseconds: microseconds))
     }
 }

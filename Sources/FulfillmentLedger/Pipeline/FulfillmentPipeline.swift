@@ -23,6 +23,20 @@ extension Ledger {
     /// can still appear after the file is reopened. The retry then answers `alreadyFulfilled`;
     /// it never grants twice.
     public func fulfill(_ submission: TransactionSubmission) async throws(LedgerError) -> FulfillmentOutcome {
+        let start = ContinuousClock.now
+        do throws(LedgerError) {
+            let outcome = try await runFulfillment(submission)
+            observe(
+                .fulfillment(transaction: submission.key, playerID: submission.playerID, outcome: outcome), since: start)
+            return outcome
+        } catch {
+            observe(.failure(operation: "fulfill", error: error), since: start)
+            throw error
+        }
+    }
+
+    /// The pipeline itself, unobserved.
+    private func runFulfillment(_ submission: TransactionSubmission) async throws(LedgerError) -> FulfillmentOutcome {
         try checkStore(submission.store)
         try checkTransactionID(submission.transactionID)
         try checkIdentifier(submission.playerID, "playerID")

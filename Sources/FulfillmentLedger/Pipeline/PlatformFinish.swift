@@ -21,6 +21,18 @@ extension Ledger {
     /// Never throws: a failure leaves the outbox row in place for the next retry and is
     /// returned so the caller can report it.
     func finishPending(_ record: TransactionRecord) async -> FinishAttempt {
+        let start = ContinuousClock.now
+        let attempt = await runFinish(record)
+        observe(
+            .finishAttempt(
+                transaction: record.key, finished: attempt.finished, error: attempt.error,
+                inProgressElsewhere: attempt.inFlightElsewhere),
+            since: start)
+        return attempt
+    }
+
+    /// The finish itself, unobserved.
+    private func runFinish(_ record: TransactionRecord) async -> FinishAttempt {
         let key = record.key
         // One finish per transaction at a time in this process; concurrent duplicate
         // deliveries leave it to the call already running.

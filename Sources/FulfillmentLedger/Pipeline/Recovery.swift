@@ -23,6 +23,19 @@ extension Ledger {
     ///
     /// Throws only when the ledger itself cannot be read; port failures are in the report.
     public func recover() async throws(LedgerError) -> RecoveryReport {
+        let start = ContinuousClock.now
+        do throws(LedgerError) {
+            let report = try await runRecovery()
+            observe(.recovery(report), since: start)
+            return report
+        } catch {
+            observe(.failure(operation: "recover", error: error), since: start)
+            throw error
+        }
+    }
+
+    /// The recovery itself, unobserved.
+    private func runRecovery() async throws(LedgerError) -> RecoveryReport {
         var report = RecoveryReport()
         let limit = configuration.recoveryFinishCountMax
         let pending = try await store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: limit) }

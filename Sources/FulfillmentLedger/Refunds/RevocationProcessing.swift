@@ -33,6 +33,23 @@ extension Ledger {
     /// An event older (by store date) than one of the opposite kind already applied is
     /// stale and changes nothing, so late deliveries never overwrite newer state.
     public func applyRevocation(_ event: RevocationEvent) async throws(LedgerError) -> RevocationOutcome {
+        let start = ContinuousClock.now
+        do throws(LedgerError) {
+            let outcome = try await runRevocation(event)
+            observe(
+                .revocation(
+                    eventID: event.eventID, transaction: TransactionKey(store: event.store, transactionID: event.transactionID),
+                    outcome: outcome),
+                since: start)
+            return outcome
+        } catch {
+            observe(.failure(operation: "applyRevocation", error: error), since: start)
+            throw error
+        }
+    }
+
+    /// The revocation itself, unobserved.
+    private func runRevocation(_ event: RevocationEvent) async throws(LedgerError) -> RevocationOutcome {
         try checkLength(event.eventID, "eventID", max: configuration.eventIDByteCountMax)
         try checkStore(event.store)
         try checkTransactionID(event.transactionID)
