@@ -19,3 +19,24 @@ public struct NoObserver: LedgerObserver {
     /// Ignores the observation.
     public func observe(_ observation: LedgerObservation) {}
 }
+
+/// An observer that hands every observation to each of several, in order: logging and metrics
+/// at once.
+public struct CombinedLedgerObserver: LedgerObserver {
+    /// Most observers combined: each runs on the caller's task for every observation.
+    public static let observerCountMax = 16
+
+    /// The observers, in the order they see each observation.
+    public let observers: [any LedgerObserver]
+
+    /// Combines `observers` (at most `observerCountMax`).
+    public init(_ observers: [any LedgerObserver]) {
+        precondition(observers.count <= Self.observerCountMax, "at most \(Self.observerCountMax) observers")
+        self.observers = observers
+    }
+
+    /// Hands `observation` to each observer.
+    public func observe(_ observation: LedgerObservation) {
+        for observer in observers { observer.observe(observation) }
+    }
+}
