@@ -46,6 +46,31 @@ import TestStoreAdapter
         #expect(harness.testStore.finishCallCount(purchase.transactionID) == 1)
     }
 
+    /// A redelivery whose verified facts disagree with the record is refused, not replayed:
+    /// answering alreadyFulfilled would hide a store or client bug behind a success.
+    @Test(arguments: StoreKind.allCases)
+    func redeliveryWithOtherQuantityOrProductIsAConflict(kind: StoreKind) async throws {
+        let harness = try await LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1", quantity: 2)
+        #expect(try await harness.ledger.fulfill(purchase).name == "granted")
+        let before = try await harness.progress("p1")
+
+        let otherQuantity = try #require(harness.testStore.update(purchase.transactionID) { $0.quantity = 3 })
+        let quantityOutcome = try await harness.ledger.fulfill(otherQuantity)
+        #expect(quantityOutcome.rejection?.reason == .conflictQuantity, "\(quantityOutcome)")
+
+        let otherProduct = try #require(
+            harness.testStore.update(purchase.transactionID) {
+                $0.quantity = 2
+                $0.storeProductID = "test.gems_large"
+            })
+        let productOutcome = try await harness.ledger.fulfill(otherProduct)
+        #expect(productOutcome.rejection?.reason == .conflictProduct, "\(productOutcome)")
+
+        await #expect(try harness.progress("p1") == before, "a conflict grants nothing")
+        #expect(harness.testStore.finishCallCount(purchase.transactionID) == 1)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func cancelledPurchaseChangesNothing(kind: StoreKind) async throws {
         let harness = try await LedgerHarness(kind)
