@@ -188,6 +188,22 @@ import TestStoreAdapter
         await #expect(try harness.balance("p1", "gems") == 0)
     }
 
+    /// The ledger is asked before the state rules: a fulfilled purchase the store has since
+    /// revoked is still answered alreadyFulfilled when redelivered (its refund is a revocation
+    /// event's business), never re-judged as a new purchase.
+    @Test(arguments: StoreKind.allCases)
+    func aFulfilledPurchaseRedeliveredRevokedIsAlreadyFulfilled(kind: StoreKind) async throws {
+        let harness = try await LedgerHarness(kind)
+        let purchase = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
+        #expect(try await harness.ledger.fulfill(purchase).name == "granted")
+        harness.clock.advance(seconds: 1)
+        let revoked = try #require(harness.testStore.revoke(purchase.transactionID))
+        let outcome = try await harness.ledger.fulfill(revoked)
+        #expect(outcome.name == "alreadyFulfilled", "\(outcome)")
+        #expect(outcome.receipt?.record.key == purchase.key)
+        await #expect(try harness.balance("p1", "gems") == 100)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func unknownProductAndWrongEnvironmentAreRejected(kind: StoreKind) async throws {
         let harness = try await LedgerHarness(kind)
