@@ -94,4 +94,53 @@ import Testing
         }
         #expect(versions == versions.sorted() && Set(versions).count == versions.count, "\(versions)")
     }
+
+    /// A reversal dated before the refund it would undo arrived late: it is stale and gives
+    /// nothing back, so the newer refund stands.
+    @Test(arguments: StoreKind.allCases)
+    func aReversalOlderThanTheRefundIsStale(kind: StoreKind) async throws {
+        let harness = try await LedgerHarness(kind)
+        let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
+        let t0 = harness.clock.now()
+        _ = try await harness.ledger.fulfill(bundle)
+        let refund = try await harness.ledger.applyRevocation(
+            RevocationEvent(
+                eventID: "r1", store: bundle.store, transactionID: bundle.transactionID, kind: .fullRefund,
+                eventDate: t0.addingTimeInterval(10)))
+        #expect(refund.record?.disposition == .applied)
+        let refunded = try await harness.progress("p1")
+        let late = try await harness.ledger.applyRevocation(
+            RevocationEvent(
+                eventID: "v0", store: bundle.store, transactionID: bundle.transactionID, kind: .refundReversed,
+                eventDate: t0.addingTimeInterval(5)))
+        #expect(late.record?.disposition == .stale)
+        #expect(late.record?.effect.isEmpty == true)
+        await #expect(try harness.progress("p1") == refunded)
+    }
+
+    /// A refund is given back once: a second reversal of it (another event ID, a later date)
+    /// finds nothing left to give back.
+    @Test(arguments: StoreKind.allCases)
+    func aSecondReversalGivesNothingBack(kind: StoreKind) async throws {
+        let harness = try await LedgerHarness(kind)
+        let bundle = harness.testStore.purchase(storeProductID: "test.starter_bundle", playerID: "p1")
+        _ = try await harness.ledger.fulfill(bundle)
+        let granted = try await harness.progress("p1")
+        for (id, kind) in [("r1", RevocationKind.fullRefund), ("v1", .refundReversed)] {
+            harness.clock.advance(seconds: 1)
+            let outcome = try await harness.ledger.applyRevocation(
+                RevocationEvent(
+                    eventID: id, store: bundle.store, transactionID: bundle.transactionID, kind: kind,
+                    eventDate: harness.clock.now()))
+            #expect(outcome.record?.disposition == .applied, "\(id)")
+        }
+        await #expect(try harness.progress("p1") == granted)
+        harness.clock.advance(seconds: 1)
+        let again = try await harness.ledger.applyRevocation(
+            RevocationEvent(
+                eventID: "v2", store: bundle.store, transactionID: bundle.transactionID, kind: .refundReversed,
+                eventDate: harness.clock.now()))
+        #expect(again.record?.disposition == .noChange)
+        await #expect(try harness.progress("p1") == granted, "given back once, not twice")
+    }
 }
