@@ -38,6 +38,24 @@ import TestStoreAdapter
         await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
     }
 
+    /// An authoritative list whose reconciliation failed part-way proves nothing about what it
+    /// lacks: the restore revokes nothing and says why, so a retry can finish the job.
+    @Test(arguments: StoreKind.allCases)
+    func anAuthoritativeRestoreWithAFailedTransactionRevokesNothing(kind: StoreKind) async throws {
+        let harness = try await LedgerHarness(kind)
+        let ads = harness.testStore.purchase(storeProductID: "test.remove_ads", playerID: "p1")
+        _ = try await harness.ledger.fulfill(ads)
+        let gems = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
+        harness.clock.advance(seconds: 1)
+        harness.testStore.failNext(.verify)
+        let report = try await harness.ledger.restore(
+            playerID: "p1", query: .answered(store: .test, transactions: [gems], authoritativeAsOf: harness.clock.now()))
+        #expect(report.errors[gems.key] != nil)
+        #expect(report.revoked.isEmpty)
+        #expect(report.revocationSkipped != nil)
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func crossAccountReplayIsRejectedUnlessTransferIsAllowed(kind: StoreKind) async throws {
         let harness = try await LedgerHarness(kind)
@@ -59,7 +77,10 @@ import TestStoreAdapter
         configuration.ownershipTransfer = .nonConsumablesOnRestore
         let clock = ManualClock()
         let platform = TestStore(clock: clock)
-        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try await LedgerHarness(.sqlite).ledger.store
+        // On the engine under test; the harness lives to the end, since a PostgreSQL harness drops
+        // its scratch schema when it goes.
+        let backing = try await LedgerHarness(kind)
+        let store = backing.ledger.store
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
             clock: clock, configuration: configuration)
@@ -78,6 +99,7 @@ import TestStoreAdapter
         await #expect(try ledger.player("alice").events.first?.kind == .entitlementTransferred)
         await #expect(try ledger.player("bob").events.first?.kind == .entitlementTransferred)
         #expect(try await ledger.fulfill(direct).name == "alreadyFulfilled", "the record now belongs to bob")
+        withExtendedLifetime(backing) {}
     }
 
     /// A store whose reads fail, as an unreadable ledger would.
