@@ -97,6 +97,34 @@ import Testing
         await #expect(try setup.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
     }
 
+    /// A notification whose revocation the ledger rejects is not recorded as processed, so
+    /// Apple's redelivery is tried again rather than answered alreadyProcessed.
+    @Test func aRejectedRevocationIsNotRecordedAsProcessed() async throws {
+        let setup = try Setup()
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: setup.verifier, ledger: setup.ledger)
+        let purchase = try setup.buy("com.kibblestreet.td.remove_ads", for: "p1", type: .nonConsumable)
+        _ = try await setup.fulfill(purchase, as: "p1")
+        setup.clock.advance(seconds: 60)
+        _ = try setup.simulator.revoke(transactionID: purchase.transactionID)
+        let payload = try setup.simulator.notificationPayload(type: .refund, transactionID: purchase.transactionID)
+        // An event already recorded under the notification's UUID with other content.
+        let taken = RevocationEvent(
+            eventID: payload.notificationUUID, store: .appStore, transactionID: purchase.transactionID,
+            kind: .refundReversed, eventDate: setup.clock.now())
+        _ = try await setup.ledger.applyRevocation(taken)
+        let refund = try setup.simulator.sign(payload)
+        guard case .revocation(let outcome) = try await processor.process(refund) else {
+            Issue.record("a REFUND must become a revocation event")
+            return
+        }
+        #expect(outcome.rejection?.reason == .conflictEvent)
+        await #expect(try setup.ledger.storeNotification(id: payload.notificationUUID) == nil)
+        guard case .revocation = try await processor.process(refund) else {
+            Issue.record("the redelivery must be tried again, not answered alreadyProcessed")
+            return
+        }
+    }
+
     /// Apple delivers a restored non-consumable, or one on a new device, with a new
     /// `transactionId` and the purchase's `originalTransactionId`: one purchase, one grant.
     @Test func aRestoredNonConsumableIsAlreadyFulfilledAndGrantsNothing() async throws {
