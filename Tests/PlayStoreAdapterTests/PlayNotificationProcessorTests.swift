@@ -122,6 +122,27 @@ import Testing
         await #expect(try setup.gems("p1") == 0, "the listed void finds nothing left to take back")
     }
 
+    /// Only Google's list names the units of a partial refund: an unlisted partial void stays
+    /// unconfirmed even when purchases.products.get shows nothing left to refund, and the sync
+    /// applies it once Google lists it.
+    @Test func anUnlistedPartialVoidWaitsForTheListEvenWhenNothingIsRefundable() async throws {
+        let setup = try PlayLedgerSetup()
+        let token = try await setup.buyAndFulfill("gems_small", for: "p1", quantity: 2)
+        setup.clock.advance(seconds: 60)
+        setup.play.void(token: token, quantity: 2, listed: false)
+        guard case .unconfirmed(let waiting) = try await setup.push(setup.play.voidedBody(for: token, refundType: 2, messageID: "m-p"))
+        else {
+            Issue.record("an unlisted partial void must be left to the sync")
+            return
+        }
+        #expect(waiting.outcome.hasPrefix("unconfirmed:"))
+        await #expect(try setup.gems("p1") == 200)
+        setup.play.listUnlistedVoids()
+        let report = try await setup.sync().run()
+        #expect(report.recorded == 1)
+        await #expect(try setup.gems("p1") == 0)
+    }
+
     @Test func aCanceledPurchaseStateConfirmsAnUnlistedFullVoid() async throws {
         let setup = try PlayLedgerSetup()
         let token = try await setup.buyAndFulfill("remove_ads", for: "p1")
