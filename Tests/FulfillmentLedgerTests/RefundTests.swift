@@ -146,6 +146,40 @@ import Testing
         #expect(invalid.rejection?.reason == .invalidQuantity)
     }
 
+    /// A consumable may grant an entitlement (the catalog linter only warns): a partial refund
+    /// takes back its units' currency and leaves the entitlement, which goes only with the last unit.
+    @Test(arguments: StoreKind.allCases)
+    func aPartialRefundKeepsAConsumablesEntitlementUntilTheLastUnit(kind: StoreKind) async throws {
+        let harness = try await LedgerHarness(kind)
+        var json = String(decoding: try CatalogLoader.readBytes(path: LedgerHarness.catalogPath), as: UTF8.self)
+        let lastProduct = try #require(json.range(of: "\n    }\n  ]", options: .backwards))
+        json.replaceSubrange(
+            lastProduct,
+            with: """
+
+                },
+                {
+                  "id": "ads_pass", "name": "Ads Pass", "kind": "consumable",
+                  "storeProductIDs": { "test": "test.ads_pass" },
+                  "rewards": { "currencies": [{ "id": "gems", "amount": 10 }], "entitlements": ["remove_ads"] }
+                }
+              ]
+            """)
+        _ = harness.ledger.replaceCatalog(try CatalogLoader.parse(Array(json.utf8)))
+        let purchase = harness.testStore.purchase(storeProductID: "test.ads_pass", playerID: "p1", quantity: 2)
+        #expect(try await harness.ledger.fulfill(purchase).name == "granted")
+        harness.clock.advance(seconds: 1)
+        let partial = try await harness.ledger.applyRevocation(
+            Self.event("r1", purchase, .partialRefund, at: harness.clock.now(), quantity: 1))
+        #expect(partial.record?.effect == [GrantLine(kind: .currency, id: "gems", quantity: -10)])
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .owned)
+        harness.clock.advance(seconds: 1)
+        _ = try await harness.ledger.applyRevocation(
+            Self.event("r2", purchase, .partialRefund, at: harness.clock.now(), quantity: 1))
+        await #expect(try harness.ledger.entitlements("p1").statuses["remove_ads"] == .notOwned)
+        await #expect(try harness.balance("p1", "gems") == 0)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func eachEventAppliesOnceByID(kind: StoreKind) async throws {
         let harness = try await LedgerHarness(kind)
