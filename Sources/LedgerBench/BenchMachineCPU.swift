@@ -14,13 +14,8 @@ struct BenchMachineCPU {
     /// The machine's totals now, or nil where `/proc/stat` cannot be read (not Linux).
     static func now() -> BenchMachineCPU? {
         #if os(Linux)
-            let descriptor = open("/proc/stat", O_RDONLY)
-            guard descriptor >= 0 else { return nil }
-            defer { close(descriptor) }
-            var buffer = [UInt8](repeating: 0, count: statByteCountMax)
-            let length = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            guard length > 0 else { return nil }
-            let firstLine = String(decoding: buffer[0..<length], as: UTF8.self).prefix { $0 != "\n" }
+            guard let text = readProcFile("/proc/stat", byteCountMax: statByteCountMax) else { return nil }
+            let firstLine = text.prefix { $0 != "\n" }
             // cpu user nice system idle iowait irq softirq steal ...
             let fields = firstLine.split(separator: " ").dropFirst().compactMap { Int64($0) }
             guard fields.count >= 5 else { return nil }

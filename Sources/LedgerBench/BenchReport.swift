@@ -132,19 +132,8 @@ struct BenchReport: Encodable {
         let rates = medians.filter { !countKeys.contains($0.key) }
         self.rates = rates
         self.groupCommit = medians.filter { countKeys.contains($0.key) }
-        var breakdown: [String: Double] = [:]
-        for ratio in Self.breakdownRatios {
-            guard let numerator = rates[ratio.numerator], let denominator = rates[ratio.denominator] else { continue }
-            breakdown[ratio.key] = numerator / max(denominator, .leastNonzeroMagnitude)
-        }
-        self.breakdown = breakdown
-        var ratios: [String: Ratio] = [:]
-        for target in Self.ratioTargets {
-            guard let numerator = rates[target.numerator], let denominator = rates[target.denominator] else { continue }
-            let value = numerator / max(denominator, .leastNonzeroMagnitude)
-            ratios[target.key] = Ratio(name: target.name, value: value, target: target.target, pass: value >= target.target)
-        }
-        self.ratios = ratios
+        self.breakdown = Self.breakdown(Self.breakdownRatios, rates: rates)
+        self.ratios = Self.ratios(Self.ratioTargets, rates: rates)
         self.r6 = r6
         self.memory = memory
         if var figures = python.figures {
@@ -160,6 +149,32 @@ struct BenchReport: Encodable {
         if case .absent(let reason) = postgres { notMeasured.append("PostgreSQL: \(reason)") }
         self.notMeasured = notMeasured
         self.notes = Self.notes
+    }
+
+    /// `rates[numerator] / rates[denominator]` for each entry whose rates were both measured, by key.
+    static func breakdown(
+        _ entries: [(key: String, name: String, numerator: String, denominator: String)], rates: [String: Double]
+    ) -> [String: Double] {
+        var values: [String: Double] = [:]
+        for entry in entries {
+            guard let numerator = rates[entry.numerator], let denominator = rates[entry.denominator] else { continue }
+            values[entry.key] = numerator / max(denominator, .leastNonzeroMagnitude)
+        }
+        return values
+    }
+
+    /// Each target's ratio, measured against its target, for the targets whose rates were both measured.
+    static func ratios(
+        _ targets: [(key: String, name: String, numerator: String, denominator: String, target: Double)],
+        rates: [String: Double]
+    ) -> [String: Ratio] {
+        let values = breakdown(targets.map { ($0.key, $0.name, $0.numerator, $0.denominator) }, rates: rates)
+        var ratios: [String: Ratio] = [:]
+        for target in targets {
+            guard let value = values[target.key] else { continue }
+            ratios[target.key] = Ratio(name: target.name, value: value, target: target.target, pass: value >= target.target)
+        }
+        return ratios
     }
 
     /// The median of `values` (the mean of the middle two for an even count).

@@ -19,7 +19,11 @@ struct BenchPostgresFigures: Encodable {
     /// a conflict (per repeat of N fulfillments), and the fraction of the machine's processor
     /// time busy during each P5 run.
     static let otherLabels: [(key: String, label: String, format: String)] = [
-        ("p1RawConcurrentRetries", "P1 transactions run again after a conflict, 8 connections", "%12.0f"),
+        (
+            "p1RawConcurrentRetries",
+            "P1 transactions run again after a conflict, \(PostgresPoolConfiguration.connectionCountMaxDefault) connections",
+            "%12.0f"
+        ),
         ("p4Retries", "P4 transactions run again after a conflict", "%12.0f"),
         ("p5OneProcessBusy", "P5 processors busy, one process", "%12.2f"),
         ("p5ProcessesBusy", "P5 processors busy, \(BenchPostgres.processCount) processes", "%12.2f"),
@@ -72,21 +76,8 @@ struct BenchPostgresFigures: Encodable {
         let rates = medians.filter { !otherKeys.contains($0.key) }
         self.rates = rates
         self.others = medians.filter { otherKeys.contains($0.key) }
-        let ratio = { (numerator: String, denominator: String) -> Double? in
-            guard let top = rates[numerator], let bottom = rates[denominator] else { return nil }
-            return top / max(bottom, .leastNonzeroMagnitude)
-        }
-        var ratios: [String: BenchReport.Ratio] = [:]
-        for target in Self.ratioTargets {
-            guard let value = ratio(target.numerator, target.denominator) else { continue }
-            ratios[target.key] = BenchReport.Ratio(name: target.name, value: value, target: target.target, pass: value >= target.target)
-        }
-        self.ratios = ratios
-        var breakdown: [String: Double] = [:]
-        for entry in Self.breakdownRatios {
-            breakdown[entry.key] = ratio(entry.numerator, entry.denominator)
-        }
-        self.breakdown = breakdown
+        ratios = BenchReport.ratios(Self.ratioTargets, rates: rates)
+        breakdown = BenchReport.breakdown(Self.breakdownRatios, rates: rates)
     }
 
     /// The text report's lines.
