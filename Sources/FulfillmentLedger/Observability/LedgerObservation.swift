@@ -10,10 +10,17 @@ public struct LedgerObservation: Hashable, Sendable {
         /// An error the ledger threw: storage, configuration, a refused argument.
         case error
 
-        public static func < (left: Level, right: Level) -> Bool {
-            let order: [Level] = [.info, .warning, .error]
-            return order.firstIndex(of: left)! < order.firstIndex(of: right)!
+        /// Its place from least to most serious.
+        private var rank: Int {
+            switch self {
+            case .info: 0
+            case .warning: 1
+            case .error: 2
+            }
         }
+
+        /// Whether `left` matters less than `right`.
+        public static func < (left: Level, right: Level) -> Bool { left.rank < right.rank }
     }
 
     /// What happened.
