@@ -14,6 +14,8 @@ let package = Package(
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
         .library(name: "TestStoreAdapter", targets: ["TestStoreAdapter"]),
+        // HTTP-ready handlers: (method, path, headers, body) in, (status, headers, body) out.
+        .library(name: "LedgerHTTP", targets: ["LedgerHTTP"]),
         // Testing: fakes, simulators and fault machinery for test suites.
         .library(name: "FulfillmentLedgerTesting", targets: ["FulfillmentLedgerTesting"]),
         .library(name: "SQLiteFaultVFS", targets: ["SQLiteFaultVFS"]),
@@ -50,6 +52,7 @@ let package = Package(
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
         .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "CLibPQ"]),
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
+        .target(name: "LedgerHTTP", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter"]),
 
         // Testing library targets.
         .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),
