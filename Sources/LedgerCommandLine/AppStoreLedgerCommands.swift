@@ -97,19 +97,6 @@ enum AppStoreLedgerCommands {
         }
     }
 
-    struct NotifyOutput: Encodable {
-        var outcome: String
-        var error: String?
-        var code: Int?
-        /// For a refused payload value: its `AppStorePayloadError` code (7101-7105) and what it is.
-        var payloadCode: Int?
-        var detail: String?
-        var disposition: String?
-        var effect: [GrantLine]?
-        var consumptionInformation: ConsumptionInformation?
-        var notification: StoreNotificationRecord?
-    }
-
     static func runNotify(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let verifier: SignedDataVerifier
         let environment: AppStoreEnvironment
@@ -128,26 +115,13 @@ enum AppStoreLedgerCommands {
             let ledger = try await ledger(
                 arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false)
             let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
-            switch try await processor.process(jws) {
-            case .rejected(let error):
-                io.printJSON(
-                    NotifyOutput(
-                        outcome: "rejected", error: error.status.rawValue, code: error.status.code,
-                        payloadCode: error.payloadError?.code, detail: error.payloadError?.description))
-                return .rejected
-            case .alreadyProcessed(let record):
-                io.printJSON(NotifyOutput(outcome: "alreadyProcessed", notification: record))
-            case .revocation(let revocation):
-                io.printJSON(NotifyOutput(
-                    outcome: "revocation", error: revocation.rejection?.reason.rawValue,
-                    disposition: revocation.record?.disposition.rawValue, effect: revocation.record?.effect))
-                return revocation.record == nil ? .rejected : .ok
-            case .consumptionRequest(let answer):
-                io.printJSON(NotifyOutput(outcome: "consumptionRequest", consumptionInformation: answer))
-            case .logged(let record):
-                io.printJSON(NotifyOutput(outcome: "logged", notification: record))
+            let outcome = try await processor.process(jws)
+            io.printJSON(outcome)
+            switch outcome {
+            case .rejected: return .rejected
+            case .revocation(let revocation): return revocation.record == nil ? .rejected : .ok
+            case .alreadyProcessed, .consumptionRequest, .logged: return .ok
             }
-            return .ok
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore notify")
         }

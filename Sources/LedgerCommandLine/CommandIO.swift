@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedger
 import Synchronization
 
 /// Where a command reads and writes; the executable uses the process's streams, tests capture them.
@@ -41,17 +42,10 @@ public struct CommandIO: Sendable {
     /// Writes a line to standard error.
     package func printError(_ line: String) { writeError(line + "\n") }
 
-    /// Writes a value as one line of JSON with sorted keys and ISO 8601 dates.
+    /// Writes a value as one line of the ledger's JSON form (`LedgerJSON`: sorted keys, ISO 8601 dates).
     package func printJSON<T: Encodable>(_ value: T) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Milliseconds, the precision the ledger keeps.
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.ledgerISO8601)
-        }
         do {
-            print(String(decoding: try encoder.encode(value), as: UTF8.self))
+            print(String(decoding: try LedgerJSON.encoder().encode(value), as: UTF8.self))
         } catch {
             preconditionFailure("output types always encode: \(error)")
         }

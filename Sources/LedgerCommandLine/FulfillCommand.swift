@@ -21,9 +21,11 @@ enum FulfillCommand {
               playerID, quantity (1), state ("purchased"|"pending"|"cancelled"),
               verified (true; stands in for the signature), environment ("sandbox"),
               purchaseDate (ISO 8601, default now), revocationDate (ISO 8601, optional)
-            output fields: outcome ("granted"|"alreadyFulfilled"|"rejected"), reason,
-              transactionID, productID, playerID, granted (what this call granted),
-              finished, record (the ledger record)
+            output fields: outcome ("granted"|"alreadyFulfilled"|"rejected"),
+              transactionID, productID, playerID; when granted or alreadyFulfilled:
+              granted (what this call granted), finished, finishError,
+              finishInProgressElsewhere, record (the ledger record); when rejected:
+              reason, reasonCode, message
 
             options:
               --db DB          the ledger, created if missing: a SQLite file or a
@@ -38,20 +40,21 @@ enum FulfillCommand {
         valueOptions: ["db", "catalog", "fault"],
         run: { arguments, io in await run(arguments, io: io) })
 
+    /// The outcome in its shared JSON form (Docs/Integration.md, "JSON shapes") with the
+    /// submission's transaction, product and player beside it.
     struct Output: Encodable {
-        var outcome: String
-        var reason: String?
-        var reasonCode: Int?
-        var message: String?
+        var outcome: FulfillmentOutcome
         var transactionID: String
         var productID: String
         var playerID: String
-        var granted: [GrantLine]
-        var finished: Bool
-        var finishError: String?
-        /// Another call was finishing it (a concurrent duplicate delivery): not a failed finish.
-        var finishInProgressElsewhere = false
-        var record: TransactionRecord?
+
+        func encode(to encoder: any Encoder) throws {
+            try outcome.encode(to: encoder)
+            var container = encoder.container(keyedBy: LedgerJSONKey.self)
+            try container.encode(transactionID, forKey: "transactionID")
+            try container.encode(productID, forKey: "productID")
+            try container.encode(playerID, forKey: "playerID")
+        }
     }
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -103,27 +106,7 @@ enum FulfillCommand {
     }
 
     static func output(_ outcome: FulfillmentOutcome, transactionID: String, productID: String, playerID: String) -> Output {
-        var output = Output(
-            outcome: outcome.name, transactionID: transactionID, productID: productID, playerID: playerID, granted: [],
-            finished: false)
-        switch outcome {
-        case .granted(let receipt):
-            output.granted = receipt.record.grants
-            output.finished = receipt.finished
-            output.finishError = receipt.finishError
-            output.finishInProgressElsewhere = receipt.finishInProgressElsewhere
-            output.record = receipt.record
-        case .alreadyFulfilled(let receipt):
-            output.finished = receipt.finished
-            output.finishError = receipt.finishError
-            output.finishInProgressElsewhere = receipt.finishInProgressElsewhere
-            output.record = receipt.record
-        case .rejected(let rejection):
-            output.reason = rejection.reason.rawValue
-            output.reasonCode = rejection.reason.code
-            output.message = rejection.message
-        }
-        return output
+        Output(outcome: outcome, transactionID: transactionID, productID: productID, playerID: playerID)
     }
 
 }

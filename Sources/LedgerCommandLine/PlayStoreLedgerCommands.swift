@@ -86,17 +86,6 @@ enum PlayStoreLedgerCommands {
         )
     }
 
-    struct RTDNOutput: Encodable {
-        var outcome: String
-        var detail: String?
-        var disposition: String?
-        var effect: [GrantLine]?
-        var code: Int?
-        var httpStatus: Int?
-        var refundCheck: String?
-        var alreadyRecorded: Bool?
-    }
-
     /// The authenticator the push options describe: Google's key set from `--jwks FILE`, else
     /// fetched from Google.
     static func authenticator(_ arguments: Arguments) throws(Arguments.UsageError) -> PubSubPushAuthenticator {
@@ -142,36 +131,14 @@ enum PlayStoreLedgerCommands {
 
     /// Prints one outcome as JSON and returns its exit code.
     static func printRTDN(_ outcome: PlayNotificationOutcome, io: CommandIO) -> ExitCode {
+        io.printJSON(outcome)
         switch outcome {
-        case .unauthenticated(let failure):
-            io.printJSON(
-                RTDNOutput(
-                    outcome: "unauthenticated", detail: failure.description, code: failure.reason.code,
-                    httpStatus: failure.httpStatus))
-            return .noPermission
-        case .rejected(let rejection):
-            io.printJSON(RTDNOutput(outcome: "rejected", detail: rejection.description, code: rejection.reason.code))
-            return .rejected
-        case .alreadyProcessed(let record):
-            io.printJSON(RTDNOutput(outcome: "alreadyProcessed", detail: record.outcome))
-        case .fulfillment(let outcome):
-            io.printJSON(RTDNOutput(outcome: outcome.name, detail: outcome.rejection?.description))
-            return outcome.rejection == nil ? .ok : .rejected
-        case .unresolved(let record):
-            io.printJSON(RTDNOutput(outcome: "unresolved", detail: record.outcome))
-        case .revocation(let revocation, let check):
-            io.printJSON(
-                RTDNOutput(
-                    outcome: "revocation", detail: revocation.rejection?.description,
-                    disposition: revocation.record?.disposition.rawValue, effect: revocation.record?.effect,
-                    refundCheck: check?.description, alreadyRecorded: revocation.record.map { _ in revocation.isAlreadyRecorded }))
-            return revocation.record == nil ? .rejected : .ok
-        case .unconfirmed(let record):
-            io.printJSON(RTDNOutput(outcome: "unconfirmed", detail: record.outcome))
-        case .logged(let record):
-            io.printJSON(RTDNOutput(outcome: "logged", detail: record.type))
+        case .unauthenticated: return .noPermission
+        case .rejected: return .rejected
+        case .fulfillment(let fulfillment): return fulfillment.rejection == nil ? .ok : .rejected
+        case .revocation(let revocation, _): return revocation.record == nil ? .rejected : .ok
+        case .alreadyProcessed, .unresolved, .unconfirmed, .logged: return .ok
         }
-        return .ok
     }
 
     struct SyncOutput: Encodable {

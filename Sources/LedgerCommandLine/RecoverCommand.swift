@@ -43,7 +43,7 @@ enum RecoverCommand {
                     database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
                     createIfMissing: false)
                 let report = try await ledger.recover()
-                io.printJSON(Output(report))
+                io.printJSON(report)
                 for (key, reason) in report.finishesFailed.sorted(by: { $0.key < $1.key }) {
                     io.printError("ledger recover: \(key) is still pending: \(reason)")
                 }
@@ -52,39 +52,4 @@ enum RecoverCommand {
                 return LedgerCommandLine.report(error, io: io, command: "recover", catalogPath: catalogPath)
             }
         })
-
-    /// One transaction of the report; keys stay (store, ID) pairs, never joined strings.
-    struct Entry: Encodable {
-        var store: PlatformStore
-        var transactionID: String
-        var detail: String?
-    }
-
-    struct Output: Encodable {
-        var finished: [Entry]
-        var inFlightElsewhere: [Entry]
-        var stillPending: [Entry]
-        var resubmitted: [Entry]
-        var errors: [Entry]
-        var sourceError: String?
-        var clean: Bool
-
-        init(_ report: RecoveryReport) {
-            func entries<T>(_ values: [TransactionKey: T], _ detail: (T) -> String) -> [Entry] {
-                values.sorted { $0.key < $1.key }.map {
-                    Entry(store: $0.key.store, transactionID: $0.key.transactionID, detail: detail($0.value))
-                }
-            }
-            func keys(_ list: [TransactionKey]) -> [Entry] {
-                list.sorted().map { Entry(store: $0.store, transactionID: $0.transactionID) }
-            }
-            finished = keys(report.finishesSucceeded)
-            inFlightElsewhere = keys(report.finishesInFlight)
-            stillPending = entries(report.finishesFailed) { $0 }
-            resubmitted = entries(report.resubmitted) { $0.name }
-            errors = entries(report.resubmitErrors) { $0.description }
-            sourceError = report.sourceError?.description
-            clean = report.isClean
-        }
-    }
 }

@@ -36,23 +36,6 @@ enum RestoreCommand {
         var readAt: Date?
     }
 
-    /// One listed transaction's result; keys stay (store, ID) pairs, never joined strings.
-    struct Entry: Encodable {
-        var store: PlatformStore
-        var transactionID: String
-        var outcome: String?
-        var error: String?
-    }
-
-    struct Output: Encodable {
-        var playerID: String
-        var outcomes: [Entry]
-        var transferred: [Entry]
-        var revoked: [Entry]
-        var errors: [Entry]
-        var revocationSkipped: String?
-    }
-
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let database: LedgerDatabase
         let catalogPath: String
@@ -97,20 +80,7 @@ enum RestoreCommand {
             let query = RestoreQuery.answered(
                 store: store, transactions: input.transactions.map { $0.submission() }, authoritativeAsOf: readAt)
             let report = try await ledger.restore(playerID: playerID, query: query)
-            func entries<T>(_ values: [TransactionKey: T], _ describe: (T) -> (String?, String?)) -> [Entry] {
-                values.sorted { $0.key < $1.key }.map { key, value in
-                    let (outcome, error) = describe(value)
-                    return Entry(store: key.store, transactionID: key.transactionID, outcome: outcome, error: error)
-                }
-            }
-            func keys(_ list: [TransactionKey]) -> [Entry] {
-                list.sorted().map { Entry(store: $0.store, transactionID: $0.transactionID) }
-            }
-            io.printJSON(
-                Output(
-                    playerID: report.playerID, outcomes: entries(report.outcomes) { ($0.name, nil) },
-                    transferred: keys(report.transferred), revoked: keys(report.revoked),
-                    errors: entries(report.errors) { (nil, $0.description) }, revocationSkipped: report.revocationSkipped))
+            io.printJSON(report)
             return report.errors.isEmpty ? .ok : .failure
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "restore", catalogPath: catalogPath)

@@ -53,37 +53,10 @@ enum RevokeCommand {
                     database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
                     createIfMissing: false)
                 let outcome = try await ledger.applyRevocation(event)
-                io.printJSON(Output(outcome))
+                io.printJSON(outcome)
                 return outcome.record == nil ? .rejected : .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "revoke", catalogPath: catalogPath)
             }
         })
-
-    struct Output: Encodable {
-        var outcome: String
-        var reason: String?
-        var reasonCode: Int?
-        var message: String?
-        var eventID: String?
-        var disposition: String?
-        var effect: [GrantLine]?
-        var debtCreated: [String: Int64]?
-
-        init(_ outcome: RevocationOutcome) {
-            switch outcome {
-            case .recorded(let record), .alreadyRecorded(let record):
-                self.outcome = { if case .recorded = outcome { return "recorded" } else { return "alreadyRecorded" } }()
-                eventID = record.event.eventID
-                disposition = record.disposition.rawValue
-                effect = record.effect
-                debtCreated = record.debtCreated
-            case .rejected(let rejection):
-                self.outcome = "rejected"
-                reason = rejection.reason.rawValue
-                reasonCode = rejection.reason.code
-                message = rejection.message
-            }
-        }
-    }
 }

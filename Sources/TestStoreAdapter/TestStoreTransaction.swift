@@ -89,19 +89,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
     }
 
     /// The matching decoder: accepts ISO 8601 dates with or without fractional seconds.
-    public static func decoder() -> JSONDecoder {
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .custom { decoder in
-            let container = try decoder.singleValueContainer()
-            let text = try container.decode(String.self)
-            guard let date = TestStoreTransaction.parseDate(text) else {
-                throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "expected an ISO 8601 date such as 2026-11-29T12:00:00Z")
-            }
-            return date
-        }
-        return decoder
-    }
+    public static func decoder() -> JSONDecoder { LedgerJSON.decoder() }
 
     /// Formats a date as ISO 8601 UTC with milliseconds.
     public static func formatDate(_ date: Date) -> String {
@@ -109,15 +97,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
     }
 
     /// Parses ISO 8601 with or without fractional seconds.
-    public static func parseDate(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
-        }
-        if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
-            return date
-        }
-        return try? Date(text, strategy: .iso8601)
-    }
+    public static func parseDate(_ text: String) -> Date? { LedgerJSON.parseDate(text) }
 
     /// The submission a client would send for this document; the payload is the document itself.
     public func submission() -> TransactionSubmission {

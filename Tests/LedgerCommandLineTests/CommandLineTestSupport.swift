@@ -47,6 +47,15 @@ struct LedgerRun {
         return try #require(object as? [String: Any], "stdout is not a JSON object: \(output)", sourceLocation: sourceLocation)
     }
 
+    /// The stored revocation record of a notification's `revocation` outcome
+    /// (`{"revocation": {"outcome": …, "record": {…}}}`).
+    func revocationRecord(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        let revocation = try #require(
+            try json(sourceLocation: sourceLocation)["revocation"] as? [String: Any], "no revocation: \(output)",
+            sourceLocation: sourceLocation)
+        return try #require(revocation["record"] as? [String: Any], "no record: \(output)", sourceLocation: sourceLocation)
+    }
+
     /// Standard output parsed as one JSON object per line.
     func jsonLines() throws -> [[String: Any]] {
         try output.split(separator: "\n").map { line in

@@ -166,7 +166,7 @@ struct FaultRecoveryCommandTests {
         #expect((report["finished"] as? [Any])?.isEmpty == true)
         let pending = try #require(report["stillPending"] as? [[String: String]])
         #expect(pending.first?["store"] == "playStore" && pending.first?["transactionID"] == "t1")
-        #expect(pending.first?["detail"]?.contains("--service-account") == true)
+        #expect(pending.first?["error"]?.contains("--service-account") == true)
         #expect(recover.error.contains("--purchases FILE"))
         let doctor = await ledger(["doctor", "--db", db, "--json"])
         #expect((try doctor.json()["pendingFinishes"] as? [Any])?.count == 1, "never marked finished")

@@ -96,6 +96,6 @@ import Testing
             ["transactions": [["store": "test", "transactionID": "a/b", "productID": "test.gems_small", "playerID": "p1"]]],
             player: "p1", db: db)
         #expect(alone.code == 0)
-        #expect((try alone.json()["outcomes"] as? [[String: String]])?.first?["transactionID"] == "a/b")
+        #expect((try alone.json()["outcomes"] as? [[String: Any]])?.first?["transactionID"] as? String == "a/b")
     }
 }

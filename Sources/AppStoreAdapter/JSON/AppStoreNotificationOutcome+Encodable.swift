@@ -1,0 +1,45 @@
+import FulfillmentLedger
+
+/// An `AppStoreNotificationOutcome` in JSON, one object whose `outcome` names the case:
+///
+/// - `rejected`: `error` (`AppStoreVerificationError`: `status`, `code`, `detail`, and
+///   `payloadCode` for a refused payload value);
+/// - `alreadyProcessed` / `logged`: `notification` (the `StoreNotificationRecord`);
+/// - `revocation`: `revocation` (a `RevocationOutcome`);
+/// - `consumptionRequest`: `consumptionInformation`.
+extension AppStoreNotificationOutcome: Encodable {
+    /// `rejected`, `alreadyProcessed`, `revocation`, `consumptionRequest` or `logged`.
+    public var name: String {
+        switch self {
+        case .rejected: "rejected"
+        case .alreadyProcessed: "alreadyProcessed"
+        case .revocation: "revocation"
+        case .consumptionRequest: "consumptionRequest"
+        case .logged: "logged"
+        }
+    }
+
+    /// Encodes the object.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: LedgerJSONKey.self)
+        try container.encode(name, forKey: "outcome")
+        switch self {
+        case .rejected(let error): try container.encode(error, forKey: "error")
+        case .alreadyProcessed(let record), .logged(let record): try container.encode(record, forKey: "notification")
+        case .revocation(let outcome): try container.encode(outcome, forKey: "revocation")
+        case .consumptionRequest(let answer): try container.encode(answer, forKey: "consumptionInformation")
+        }
+    }
+}
+
+/// An `AppStoreVerificationError` in JSON: `{"status", "code", "detail", "payloadCode"?}`.
+extension AppStoreVerificationError: Encodable {
+    /// Encodes the status, its stable code, the detail and any payload error's code.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: LedgerJSONKey.self)
+        try container.encode(status.rawValue, forKey: "status")
+        try container.encode(status.code, forKey: "code")
+        try container.encode(detail, forKey: "detail")
+        try container.encodeIfPresent(payloadError?.code, forKey: "payloadCode")
+    }
+}
