@@ -52,7 +52,8 @@ let package = Package(
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
         .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "CLibPQ"]),
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
-        .target(name: "LedgerHTTP", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter"]),
+        .target(
+            name: "LedgerHTTP", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "TestStoreAdapter"]),
 
         // Testing library targets.
         .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),
@@ -145,6 +146,13 @@ let package = Package(
             name: "AppStoreAdapterTests",
             dependencies: [
                 "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL",
+            ]
+        ),
+        .testTarget(
+            name: "LedgerHTTPTests",
+            dependencies: [
+                "LedgerHTTP", "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "AppStoreAdapter",
+                "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "SQLiteLedgerStore",
             ]
         ),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.

@@ -1,0 +1,153 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+import PlayStoreAdapter
+
+/// The ledger's HTTP surface, framework-agnostic: a `LedgerHTTPRequest` in, a
+/// `LedgerHTTPResponse` out, so any server (Vapor, Hummingbird, `ledger serve`, a test) mounts
+/// it in a few lines. Every outcome is answered in the ledger's JSON form with the status of
+/// `LedgerHTTPStatus`; nothing here throws.
+///
+/// Routes (Docs/Integration.md, "HTTP handlers"):
+///
+/// | Route | What |
+/// |---|---|
+/// | `POST /purchases` | a client's purchase (`PurchaseSubmissionBody`), through `Ledger.fulfill` |
+/// | `GET /players/{playerID}` | `Ledger.player` |
+/// | `GET /players/{playerID}/entitlements` | `Ledger.entitlements` |
+/// | `POST /appstore/notifications` | App Store Server Notifications V2 (`{"signedPayload": …}`) |
+/// | `POST /playstore/notifications` | a Pub/Sub push of a Play RTDN, authenticated by its own token |
+/// | `GET /healthz` | 200 while the process runs |
+/// | `GET /readyz` | 200 when the ledger answers a read, else 503 |
+/// | `GET /metrics` | `LedgerMetrics` in Prometheus text, when configured |
+public struct LedgerHTTPHandler: Sendable {
+    /// The ledger the routes read and change.
+    public let ledger: Ledger
+    /// Applies App Store notifications; nil answers that route 404.
+    public let appStoreNotifications: AppStoreNotificationProcessor?
+    /// Applies Play pushes; nil answers that route 404.
+    public let playNotifications: PlayNotificationProcessor?
+    /// Renders `GET /metrics`; nil answers it 404. Pass the same instance as the ledger's observer.
+    public let metrics: LedgerMetrics?
+    /// The bearer token the game-facing routes (`/purchases`, `/players`) require; nil requires
+    /// none. Store routes authenticate themselves (Apple's signature, Pub/Sub's token).
+    public let bearerToken: String?
+    /// Largest body a route reads, in bytes; larger ones are answered 413 unread.
+    public let bodyByteCountMax: Int
+
+    /// Default body limit: 256 KiB, far above a signed transaction or notification (a few KiB).
+    public static let defaultBodyByteCountMax = 256 * 1024
+    /// Longest player ID read from a path, in bytes (the ledger refuses longer ones anyway).
+    static let playerIDByteCountMax = 1_024
+
+    /// Creates the handler.
+    public init(
+        ledger: Ledger, appStoreNotifications: AppStoreNotificationProcessor? = nil,
+        playNotifications: PlayNotificationProcessor? = nil, metrics: LedgerMetrics? = nil, bearerToken: String? = nil,
+        bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax
+    ) {
+        precondition(bodyByteCountMax > 0, "a body limit is positive")
+        precondition(bearerToken.map { !$0.isEmpty } ?? true, "an empty bearer token would accept anyone")
+        self.ledger = ledger
+        self.appStoreNotifications = appStoreNotifications
+        self.playNotifications = playNotifications
+        self.metrics = metrics
+        self.bearerToken = bearerToken
+        self.bodyByteCountMax = bodyByteCountMax
+    }
+
+    /// Answers one request.
+    public func handle(_ request: LedgerHTTPRequest) async -> LedgerHTTPResponse {
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        guard let route = LedgerHTTPRoute(segments) else {
+            return LedgerHTTPErrorBody(error: "http.notFound", message: "no route \(request.path)").response(404)
+        }
+        guard request.method == route.method else {
+            return LedgerHTTPErrorBody(
+                error: "http.methodNotAllowed", message: "\(request.path) takes \(route.method), not \(request.method)"
+            ).response(405, headers: [("Allow", route.method)])
+        }
+        guard request.body.count <= bodyByteCountMax else {
+            return LedgerHTTPErrorBody(
+                error: "http.bodyTooLarge", message: "the body is larger than \(bodyByteCountMax) bytes"
+            ).response(413)
+        }
+        if route.isGameFacing, let refusal = authorizationRefusal(request) { return refusal }
+        return await answer(route, request)
+    }
+
+    /// Runs the route.
+    private func answer(_ route: LedgerHTTPRoute, _ request: LedgerHTTPRequest) async -> LedgerHTTPResponse {
+        do throws(LedgerError) {
+            switch route {
+            case .purchases: return try await purchase(request.body)
+            case .player(let playerID): return .json(200, try await ledger.player(playerID))
+            case .entitlements(let playerID): return .json(200, try await ledger.entitlements(playerID))
+            case .appStoreNotifications: return try await appStoreNotification(request.body)
+            case .playNotifications: return try await playNotification(request)
+            case .health: return .text(200, "ok\n")
+            case .ready:
+                _ = try await ledger.pendingFinishGauge()
+                return .text(200, "ready\n")
+            case .metrics:
+                guard let metrics else { return notConfigured("/metrics") }
+                return .text(
+                    200, metrics.prometheusText(pending: try await ledger.pendingFinishGauge()),
+                    contentType: "text/plain; version=0.0.4; charset=utf-8")
+            }
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func purchase(_ body: Data) async throws(LedgerError) -> LedgerHTTPResponse {
+        switch PurchaseSubmissionBody.submission(from: body) {
+        case .failure(let refusal): return refusal.response(400)
+        case .success(let submission):
+            let outcome = try await ledger.fulfill(submission)
+            return .json(LedgerHTTPStatus.purchase(outcome), outcome)
+        }
+    }
+
+    private func appStoreNotification(_ body: Data) async throws(LedgerError) -> LedgerHTTPResponse {
+        guard let processor = appStoreNotifications else { return notConfigured("/appstore/notifications") }
+        struct Envelope: Decodable { let signedPayload: String }
+        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: body) else {
+            return LedgerHTTPErrorBody(error: "http.invalidBody", message: "expected {\"signedPayload\": \"<JWS>\"}")
+                .response(400)
+        }
+        let outcome = try await processor.process(envelope.signedPayload)
+        return .json(LedgerHTTPStatus.appStoreNotification(outcome), outcome)
+    }
+
+    private func playNotification(_ request: LedgerHTTPRequest) async throws(LedgerError) -> LedgerHTTPResponse {
+        guard let processor = playNotifications else { return notConfigured("/playstore/notifications") }
+        var headers: [String: String] = [:]
+        if let authorization = request.header("Authorization") { headers["Authorization"] = authorization }
+        let outcome = try await processor.process(headers: headers, body: request.body)
+        return .json(LedgerHTTPStatus.playNotification(outcome), outcome)
+    }
+
+    private func notConfigured(_ path: String) -> LedgerHTTPResponse {
+        LedgerHTTPErrorBody(error: "http.notFound", message: "\(path) is not configured on this server").response(404)
+    }
+
+    /// 401 unless the request carries `Authorization: Bearer <bearerToken>`, compared in time
+    /// independent of where the first difference is.
+    private func authorizationRefusal(_ request: LedgerHTTPRequest) -> LedgerHTTPResponse? {
+        guard let bearerToken else { return nil }
+        let presented = request.header("Authorization").flatMap { value -> Substring? in
+            value.hasPrefix("Bearer ") ? value.dropFirst("Bearer ".count) : nil
+        }
+        if let presented, Self.constantTimeEqual(Array(presented.utf8), Array(bearerToken.utf8)) { return nil }
+        return LedgerHTTPErrorBody(error: "http.unauthorized", message: "a valid bearer token is required")
+            .response(401, headers: [("WWW-Authenticate", "Bearer")])
+    }
+
+    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        var difference: UInt8 = 0
+        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
+        return difference == 0
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// One of `LedgerHTTPHandler`'s routes, parsed from the path's segments.
+enum LedgerHTTPRoute: Equatable {
+    case purchases
+    case player(String)
+    case entitlements(String)
+    case appStoreNotifications
+    case playNotifications
+    case health
+    case ready
+    case metrics
+
+    /// The route of `segments`, percent-decoded; nil when none matches.
+    init?(_ segments: [String]) {
+        switch segments.count {
+        case 1:
+            switch segments[0] {
+            case "purchases": self = .purchases
+            case "healthz": self = .health
+            case "readyz": self = .ready
+            case "metrics": self = .metrics
+            default: return nil
+            }
+        case 2 where segments[0] == "players":
+            guard let playerID = Self.decode(segments[1]) else { return nil }
+            self = .player(playerID)
+        case 2 where segments == ["appstore", "notifications"]: self = .appStoreNotifications
+        case 2 where segments == ["playstore", "notifications"]: self = .playNotifications
+        case 3 where segments[0] == "players" && segments[2] == "entitlements":
+            guard let playerID = Self.decode(segments[1]) else { return nil }
+            self = .entitlements(playerID)
+        default: return nil
+        }
+    }
+
+    /// The one method the route takes.
+    var method: String {
+        switch self {
+        case .purchases, .appStoreNotifications, .playNotifications: "POST"
+        case .player, .entitlements, .health, .ready, .metrics: "GET"
+        }
+    }
+
+    /// Whether the route serves the game (and so needs the bearer token when one is set).
+    var isGameFacing: Bool {
+        switch self {
+        case .purchases, .player, .entitlements: true
+        case .appStoreNotifications, .playNotifications, .health, .ready, .metrics: false
+        }
+    }
+
+    /// A path segment percent-decoded, when it is non-empty and within the ID limit.
+    private static func decode(_ segment: String) -> String? {
+        guard let decoded = segment.removingPercentEncoding, !decoded.isEmpty,
+            decoded.utf8.count <= LedgerHTTPHandler.playerIDByteCountMax
+        else { return nil }
+        return decoded
+    }
+}

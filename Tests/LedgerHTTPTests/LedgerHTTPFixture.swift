@@ -1,0 +1,94 @@
+import AppStoreAdapter
+import AppStoreSimulator
+import Foundation
+import FulfillmentLedger
+import FulfillmentLedgerTesting
+import LedgerHTTP
+import PlayStoreAdapter
+import PlayStoreSimulator
+import TestStoreAdapter
+import Testing
+
+/// One ledger serving the test store, a simulated App Store and a simulated Google Play, behind
+/// a `LedgerHTTPHandler`.
+struct LedgerHTTPFixture {
+    static let bundleID = "com.kibblestreet.td"
+    static let packageName = "com.kibblestreet.td"
+    static let catalogPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("ProductCatalog.json").path
+    /// One RSA key for every fixture: generating one is slow.
+    static let pushKey: RSATestKey = {
+        do { return try RSATestKey() } catch { preconditionFailure("cannot generate an RSA test key: \(error)") }
+    }()
+
+    let clock = ManualClock()
+    let testStore: TestStore
+    let appStore: AppStoreSimulator
+    let play: PlayStoreSimulator
+    let signer: PubSubPushSigner
+    let faults = ScriptedFaultInjector()
+    let metrics = LedgerMetrics()
+    let store = OutageLedgerStore()
+    let ledger: Ledger
+    let handler: LedgerHTTPHandler
+
+    init(bearerToken: String? = nil, bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax) throws {
+        testStore = TestStore(clock: clock)
+        appStore = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox, clock: clock)
+        play = PlayStoreSimulator(packageName: Self.packageName, clock: clock)
+        signer = try PubSubPushSigner(clock: clock, key: Self.pushKey)
+        let signedData = try SignedDataVerifier(
+            AppStoreVerifierConfiguration(
+                rootCertificates: [appStore.rootCertificateDER], bundleID: Self.bundleID, environment: .sandbox))
+        var configuration = LedgerConfiguration.sandbox
+        configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+        let verifier = StoreRoutingVerifier([
+            .test: testStore.verifier, .appStore: AppStoreTransactionVerifier(signedDataVerifier: signedData),
+            .playStore: PlayPurchaseVerifier(api: play, packageName: Self.packageName, environment: .sandbox, clock: clock),
+        ])
+        let finisher = StoreRoutingFinisher([
+            .test: testStore, .appStore: AppStoreFinisher(), .playStore: PlayFinisher(api: play, packageName: Self.packageName),
+        ])
+        ledger = try Ledger(
+            catalog: try CatalogLoader.load(path: Self.catalogPath), store: store, verifier: verifier,
+            finisher: finisher, source: testStore, clock: clock, faults: faults, observer: metrics,
+            configuration: configuration)
+        let playProcessor = PlayNotificationProcessor(
+            api: play, packageName: Self.packageName, ledger: ledger, authenticator: signer.authenticator(),
+            playerResolver: { $0 })
+        handler = LedgerHTTPHandler(
+            ledger: ledger, appStoreNotifications: AppStoreNotificationProcessor(signedDataVerifier: signedData, ledger: ledger),
+            playNotifications: playProcessor, metrics: metrics, bearerToken: bearerToken, bodyByteCountMax: bodyByteCountMax)
+    }
+
+    /// Sends a request through the handler.
+    func send(
+        _ method: String, _ target: String, json: Any? = nil, body: Data? = nil,
+        headers: [(name: String, value: String)] = []
+    ) async throws -> LedgerHTTPResponse {
+        let bytes = try body ?? json.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data()
+        return await handler.handle(LedgerHTTPRequest(method: method, target: target, headers: headers, body: bytes))
+    }
+
+    /// A test-store purchase body for `player`.
+    static func testPurchase(_ transactionID: String, _ storeProductID: String = "test.gems_small", player: String = "p1")
+        -> [String: Any]
+    {
+        ["store": "test", "transactionID": transactionID, "productID": storeProductID, "playerID": player]
+    }
+}
+
+extension LedgerHTTPResponse {
+    /// The body as a JSON object.
+    func object(sourceLocation: SourceLocation = #_sourceLocation) throws -> [String: Any] {
+        try #require(
+            try JSONSerialization.jsonObject(with: body) as? [String: Any], "not a JSON object: \(String(decoding: body, as: UTF8.self))",
+            sourceLocation: sourceLocation)
+    }
+
+    /// The `outcome` field of the body.
+    var outcomeName: String? { (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["outcome"] as? String }
+
+    /// The `error` field of the body, when it is a string code.
+    var errorCode: String? { (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? String }
+}

@@ -1,0 +1,157 @@
+import AppStoreAdapter
+import AppStoreSimulator
+import Foundation
+import FulfillmentLedger
+import LedgerHTTP
+import PlayStoreAdapter
+import PlayStoreSimulator
+import Testing
+
+/// The status table of Docs/Integration.md ("Status codes"), row by row, through the handler.
+struct LedgerHTTPHandlerTests {
+    // MARK: POST /purchases
+
+    @Test("a purchase is 200 granted, its redelivery 200 alreadyFulfilled, and it grants once")
+    func grantedThenAlreadyFulfilled() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let first = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        #expect(first.status == 200 && first.outcomeName == "granted", "\(String(decoding: first.body, as: UTF8.self))")
+        #expect(first.header("Content-Type") == "application/json")
+        let again = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        #expect(again.status == 200 && again.outcomeName == "alreadyFulfilled")
+        let decoded = try LedgerJSON.decoder().decode(FulfillmentOutcome.self, from: again.body)
+        #expect(decoded.receipt?.finished == true)
+        #expect(try await fixture.ledger.player("p1").balances == ["gems": 100])
+    }
+
+    @Test("a pending payment is 202, and 200 granted once it is paid")
+    func pending() async throws {
+        let fixture = try LedgerHTTPFixture()
+        var body = LedgerHTTPFixture.testPurchase("t1")
+        body["state"] = "pending"
+        let pending = try await fixture.send("POST", "/purchases", json: body)
+        #expect(try pending.status == 202 && (pending.object()["reason"] as? String) == "pending")
+        body["state"] = "purchased"
+        #expect(try await fixture.send("POST", "/purchases", json: body).status == 200)
+    }
+
+    @Test("a transaction already fulfilled for another player is 409; an unknown product 422; both change nothing")
+    func conflictAndRejection() async throws {
+        let fixture = try LedgerHTTPFixture()
+        _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        let stolen = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1", player: "p2"))
+        #expect(try stolen.status == 409 && (stolen.object()["reason"] as? String) == "ownedByAnotherPlayer")
+        let unknown = try await fixture.send(
+            "POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t2", "test.not_in_catalog"))
+        #expect(try unknown.status == 422 && (unknown.object()["reason"] as? String) == "unknownProduct")
+        #expect(try await fixture.ledger.player("p2").balances.isEmpty)
+    }
+
+    @Test("a body that names no purchase is 400 http.invalidBody and reaches no port")
+    func invalidBodies() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let bodies: [Data] = [
+            Data("not json".utf8), Data(#"{"playerID":"p1"}"#.utf8), Data(#"{"store":"appStore","playerID":"p1"}"#.utf8),
+            Data(#"{"store":"appStore","playerID":"p1","signedTransaction":"a.b.c"}"#.utf8),
+            Data(#"{"store":"playStore","playerID":"p1","purchaseToken":"tok"}"#.utf8),
+            Data(#"{"store":"steam","playerID":"p1"}"#.utf8),
+        ]
+        for body in bodies {
+            let response = try await fixture.send("POST", "/purchases", body: body)
+            #expect(response.status == 400 && response.errorCode == "http.invalidBody", "\(String(decoding: body, as: UTF8.self))")
+        }
+        #expect(fixture.testStore.finishCallCount("t1") == 0)
+    }
+
+    @Test("a verifier outage is 503 with Retry-After and the error's stable code; the retry then grants")
+    func verifierOutage() async throws {
+        let fixture = try LedgerHTTPFixture()
+        fixture.testStore.failNext(.verify)
+        let down = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        #expect(down.status == 503 && down.header("Retry-After") == "1")
+        #expect(try down.errorCode == "port.verifierUnavailable" && (down.object()["code"] as? Int) == 4001)
+        #expect(try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1")).status == 200)
+    }
+
+    @Test("a storage fault before the commit is 503 and grants nothing")
+    func storageFault() async throws {
+        let fixture = try LedgerHTTPFixture()
+        fixture.faults.arm(.beforeCommit)
+        let failed = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        #expect(failed.status == 503 && failed.errorCode == "fault.injected")
+        #expect(try await fixture.ledger.player("p1").balances.isEmpty)
+    }
+
+    @Test("a signed App Store transaction and a Play purchase token each grant through /purchases")
+    func storeSubmissions() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let signed = try fixture.appStore.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1"))
+        let apple = try await fixture.send(
+            "POST", "/purchases", json: ["store": "appStore", "playerID": "p1", "signedTransaction": signed.jws])
+        #expect(apple.status == 200 && apple.outcomeName == "granted", "\(String(decoding: apple.body, as: UTF8.self))")
+        // One binding for every store: the ledger maps a player to its App Store account token.
+        let token = fixture.play.purchase(productID: "gems_small", quantity: 1, accountID: AppAccountToken.forPlayer("p1"))
+        let google = try await fixture.send(
+            "POST", "/purchases",
+            json: ["store": "playStore", "playerID": "p1", "purchaseToken": token, "storeProductID": "gems_small"])
+        #expect(google.status == 200 && google.outcomeName == "granted", "\(String(decoding: google.body, as: UTF8.self))")
+        #expect(try await fixture.ledger.player("p1").balances == ["gems": 200])
+    }
+
+    // MARK: Routing, limits and the bearer token
+
+    @Test("an unknown route is 404, a wrong method 405 with Allow, an oversized body 413 unread")
+    func routing() async throws {
+        let fixture = try LedgerHTTPFixture(bodyByteCountMax: 1_024)
+        #expect(try await fixture.send("GET", "/nothing").status == 404)
+        let wrong = try await fixture.send("GET", "/purchases")
+        #expect(wrong.status == 405 && wrong.header("Allow") == "POST" && wrong.errorCode == "http.methodNotAllowed")
+        let large = try await fixture.send("POST", "/purchases", body: Data(count: 1_025))
+        #expect(large.status == 413 && large.errorCode == "http.bodyTooLarge")
+    }
+
+    @Test("with a bearer token, game routes need it (401 otherwise); store routes and health do not")
+    func bearerToken() async throws {
+        let fixture = try LedgerHTTPFixture(bearerToken: "s3cret")
+        let purchase = LedgerHTTPFixture.testPurchase("t1")
+        for header in [[], [("Authorization", "Bearer wrong")], [("Authorization", "s3cret")]] {
+            let refused = try await fixture.send("POST", "/purchases", json: purchase, headers: header)
+            #expect(refused.status == 401 && refused.header("WWW-Authenticate") == "Bearer")
+        }
+        #expect(try await fixture.send("GET", "/players/p1").status == 401)
+        #expect(try await fixture.ledger.player("p1").balances.isEmpty, "a refused request changes nothing")
+        let allowed = try await fixture.send("POST", "/purchases", json: purchase, headers: [("authorization", "Bearer s3cret")])
+        #expect(allowed.status == 200)
+        #expect(try await fixture.send("GET", "/healthz").status == 200)
+    }
+
+    // MARK: Reads
+
+    @Test("player and entitlement reads answer the snapshots, with a percent-encoded player ID")
+    func reads() async throws {
+        let fixture = try LedgerHTTPFixture()
+        _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1", player: "p 1"))
+        _ = try await fixture.send(
+            "POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t2", "test.remove_ads", player: "p 1"))
+        let player = try await fixture.send("GET", "/players/p%201")
+        #expect(try player.status == 200 && (player.object()["balances"] as? [String: Int]) == ["gems": 100])
+        let entitlements = try await fixture.send("GET", "/players/p%201/entitlements")
+        let snapshot = try LedgerJSON.decoder().decode(EntitlementSnapshot.self, from: entitlements.body)
+        #expect(entitlements.status == 200 && snapshot.statuses["remove_ads"] == .owned)
+    }
+
+    // MARK: Health and metrics
+
+    @Test("healthz and readyz are 200; metrics render the observations in Prometheus text")
+    func healthAndMetrics() async throws {
+        let fixture = try LedgerHTTPFixture()
+        _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        #expect(try await fixture.send("GET", "/healthz").status == 200)
+        #expect(try await fixture.send("GET", "/readyz").status == 200)
+        let metrics = try await fixture.send("GET", "/metrics")
+        let text = String(decoding: metrics.body, as: UTF8.self)
+        #expect(metrics.status == 200 && text.contains(#"ledger_observations_total{code="fulfillment.granted"} 1"#), "\(text)")
+        #expect(metrics.header("Content-Type")?.hasPrefix("text/plain; version=0.0.4") == true)
+    }
+}

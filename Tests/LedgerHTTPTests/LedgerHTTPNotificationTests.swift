@@ -1,0 +1,143 @@
+import AppStoreAdapter
+import AppStoreSimulator
+import Foundation
+import FulfillmentLedger
+import LedgerHTTP
+import PlayStoreAdapter
+import PlayStoreSimulator
+import Testing
+
+/// The store routes of the status table: App Store Server Notifications and Play pushes are
+/// 2xx only once their effect is durable or they can never be applied, and 5xx whenever a
+/// redelivery can succeed.
+struct LedgerHTTPNotificationTests {
+    /// A granted App Store purchase and the signed REFUND of it.
+    static func refundedAppStorePurchase(_ fixture: LedgerHTTPFixture) async throws -> (jws: String, body: [String: Any]) {
+        let signed = try fixture.appStore.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1"))
+        let granted = try await fixture.send(
+            "POST", "/purchases", json: ["store": "appStore", "playerID": "p1", "signedTransaction": signed.jws])
+        try #require(granted.status == 200)
+        _ = try fixture.appStore.revoke(transactionID: signed.transactionID)
+        let refund = try fixture.appStore.notification(type: .refund, transactionID: signed.transactionID)
+        return (refund, ["signedPayload": refund])
+    }
+
+    @Test("an App Store REFUND is 200 once applied, its redelivery 200 alreadyProcessed, and it takes back once")
+    func appStoreRefund() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let (_, body) = try await Self.refundedAppStorePurchase(fixture)
+        let applied = try await fixture.send("POST", "/appstore/notifications", json: body)
+        #expect(applied.status == 200 && applied.outcomeName == "revocation", "\(String(decoding: applied.body, as: UTF8.self))")
+        let again = try await fixture.send("POST", "/appstore/notifications", json: body)
+        #expect(again.status == 200 && again.outcomeName == "alreadyProcessed")
+        #expect(try await fixture.ledger.player("p1").balances.isEmpty)
+    }
+
+    @Test("a notification whose signature fails is 200 rejected (a resend cannot verify) and changes nothing")
+    func appStoreForgery() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let (jws, _) = try await Self.refundedAppStorePurchase(fixture)
+        var segments = jws.split(separator: ".").map(String.init)
+        segments[2] = String(segments[2].reversed())
+        let forged = try await fixture.send(
+            "POST", "/appstore/notifications", json: ["signedPayload": segments.joined(separator: ".")])
+        #expect(forged.status == 200 && forged.outcomeName == "rejected")
+        #expect(try await fixture.ledger.player("p1").balances == ["gems": 100])
+    }
+
+    @Test("a body that is not {signedPayload} is 400, so it is never acknowledged as applied")
+    func appStoreInvalidBody() async throws {
+        let fixture = try LedgerHTTPFixture()
+        for body in [Data("{}".utf8), Data("signedPayload=x".utf8), Data(#"{"signedPayload": 7}"#.utf8)] {
+            let response = try await fixture.send("POST", "/appstore/notifications", body: body)
+            #expect(response.status == 400 && response.errorCode == "http.invalidBody")
+        }
+    }
+
+    @Test("a storage fault while applying a notification is 503 and leaves it unprocessed, so the resend applies it")
+    func appStoreStorageFault() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let (_, body) = try await Self.refundedAppStorePurchase(fixture)
+        fixture.store.failNextWrites()
+        let failed = try await fixture.send("POST", "/appstore/notifications", json: body)
+        #expect(failed.status == 503 && failed.header("Retry-After") == "1", "\(String(decoding: failed.body, as: UTF8.self))")
+        #expect(try await fixture.ledger.player("p1").balances == ["gems": 100])
+        let resent = try await fixture.send("POST", "/appstore/notifications", json: body)
+        #expect(resent.status == 200 && resent.outcomeName == "revocation")
+        #expect(try await fixture.ledger.player("p1").balances.isEmpty)
+    }
+
+    @Test("a verification that may pass on a retry is 503; every other App Store outcome is 200")
+    func appStoreStatusRows() {
+        let retryable = AppStoreVerificationError(.retryableVerificationFailure, "the chain could not be checked now")
+        #expect(LedgerHTTPStatus.appStoreNotification(.rejected(retryable)) == 503)
+        for status in AppStoreVerificationError.Status.allCases where status != .retryableVerificationFailure {
+            #expect(LedgerHTTPStatus.appStoreNotification(.rejected(AppStoreVerificationError(status, "x"))) == 200)
+        }
+    }
+
+    @Test("a Play push is 204 once applied, 401 without a token and 403 with a forged one, and grants once")
+    func playPush() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let token = fixture.play.purchase(productID: "gems_small", quantity: 1, accountID: AppAccountToken.forPlayer("p1"))
+        let body = fixture.play.rtdnBody(for: token, type: 1, messageID: "m-1")
+        let missing = try await fixture.send("POST", "/playstore/notifications", body: body)
+        #expect(missing.status == 401 && missing.outcomeName == "unauthenticated")
+        var expired = PubSubPushSigner.Token()
+        expired.lifetimeSeconds = -60
+        let forged = try await fixture.send(
+            "POST", "/playstore/notifications", body: body,
+            headers: [("Authorization", "Bearer " + (try fixture.signer.token(expired)))])
+        #expect(forged.status == 403)
+        #expect(try await fixture.ledger.player(AppAccountToken.forPlayer("p1")).balances.isEmpty)
+        let genuine = [("Authorization", "Bearer " + (try fixture.signer.token()))]
+        let applied = try await fixture.send("POST", "/playstore/notifications", body: body, headers: genuine)
+        #expect(applied.status == 204 && applied.outcomeName == "fulfillment", "\(String(decoding: applied.body, as: UTF8.self))")
+        let again = try await fixture.send("POST", "/playstore/notifications", body: body, headers: genuine)
+        #expect(again.status == 204 && again.outcomeName == "alreadyProcessed")
+    }
+
+    @Test("a Play API outage while applying a push is 503, so Pub/Sub redelivers it")
+    func playOutage() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let token = fixture.play.purchase(productID: "gems_small", quantity: 1, accountID: AppAccountToken.forPlayer("p1"))
+        fixture.play.fail(.get, with: .retryable("503 from Google"))
+        let body = fixture.play.rtdnBody(for: token, type: 1, messageID: "m-1")
+        let genuine = [("Authorization", "Bearer " + (try fixture.signer.token()))]
+        let failed = try await fixture.send("POST", "/playstore/notifications", body: body, headers: genuine)
+        #expect(failed.status == 503, "\(String(decoding: failed.body, as: UTF8.self))")
+        let redelivered = try await fixture.send("POST", "/playstore/notifications", body: body, headers: genuine)
+        #expect(redelivered.status == 204 && redelivered.outcomeName == "fulfillment")
+    }
+
+    /// One row per `LedgerError` case: never 2xx, and 5xx exactly when a retry can succeed or
+    /// an operator must act.
+    static let errorRows: [(LedgerError, Int)] = [
+        (.notALedger(location: "l", detail: "d"), 500), (.foreignDatabase(location: "l", applicationID: 1), 500),
+        (.newerSchema(location: "l", found: 9, supported: 6), 500), (.integrityCheckFailed(location: "l", detail: "d"), 500),
+        (.ledgerMissing(location: "l"), 500), (.ledgerInUse(location: "l"), 503),
+        (.storage(StorageFailure(engine: "sqlite", code: "5", message: "busy", sql: nil, isRetryable: true)), 503),
+        (.catalogInvalid([]), 500), (.catalogUnreadable(path: "p", detail: "d"), 500), (.configuration("c"), 500),
+        (.invalidArgument("a"), 400), (.verifierUnavailable("v"), 503), (.finishFailed("f"), 503),
+        (.transactionSourceUnavailable("s"), 503), (.injectedFault(.beforeCommit), 503),
+        (.amountOverflow(playerID: "p", assetID: "gems"), 422),
+    ]
+
+    @Test("each thrown ledger error maps to its row of the table", arguments: errorRows)
+    func errorRow(error: LedgerError, status: Int) {
+        #expect(LedgerHTTPStatus.error(error) == status)
+    }
+
+    /// Every rejection reason: 202 only for pending, 409 for the conflicts, else 422.
+    @Test("each rejection reason of a purchase maps to its row of the table", arguments: RejectionReason.allCases)
+    func rejectionRow(reason: RejectionReason) {
+        let expected =
+            switch reason {
+            case .pending: 202
+            case .conflictProduct, .ownedByAnotherPlayer, .conflictQuantity, .conflictEvent: 409
+            default: 422
+            }
+        #expect(LedgerHTTPStatus.purchase(.rejected(Rejection(reason, "m"))) == expected)
+    }
+}
