@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "TestStoreAdapter", targets: ["TestStoreAdapter"]),
         // HTTP-ready handlers: (method, path, headers, body) in, (status, headers, body) out.
         .library(name: "LedgerHTTP", targets: ["LedgerHTTP"]),
+        // A small bounded HTTP/1.1 server on POSIX sockets that runs any LedgerHTTP handler.
+        .library(name: "LedgerHTTPServer", targets: ["LedgerHTTPServer"]),
         // Testing: fakes, simulators and fault machinery for test suites.
         .library(name: "FulfillmentLedgerTesting", targets: ["FulfillmentLedgerTesting"]),
         .library(name: "SQLiteFaultVFS", targets: ["SQLiteFaultVFS"]),
@@ -54,6 +56,7 @@ let package = Package(
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
         .target(
             name: "LedgerHTTP", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "TestStoreAdapter"]),
+        .target(name: "LedgerHTTPServer", dependencies: ["LedgerHTTP"]),
 
         // Testing library targets.
         .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),

@@ -13,12 +13,12 @@ struct PackageLayoutTests {
     /// What a game server or an operator links: the production libraries and the operator commands.
     static let productionTargets = [
         "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "TestStoreAdapter", "LedgerHTTP", "LedgerCommandLine",
+        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerCommandLine",
     ]
     /// The production library products.
     static let productionProducts: Set = [
         "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "TestStoreAdapter", "LedgerHTTP",
+        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer",
     ]
     /// The testing library products.
     static let testingProducts: Set = [

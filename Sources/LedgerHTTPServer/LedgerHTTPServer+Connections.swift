@@ -1,0 +1,96 @@
+import Foundation
+import LedgerHTTP
+
+/// The accept loop and what the connection threads ask of the server.
+extension LedgerHTTPServer {
+    /// How long accepting pauses when the process is out of descriptors or memory.
+    static let acceptBackoffMicroseconds: UInt32 = 50_000
+
+    /// Accepts connections until shutdown begins, then closes the listening socket.
+    func acceptLoop(listener: Int32, wake: WakePipe) {
+        while true {
+            let readable = Int16(POLLIN)
+            guard let seen = SocketSystem.poll([(listener, readable), (wake.readEnd, readable)], timeoutMilliseconds: -1),
+                seen[1] == 0
+            else { break }
+            guard seen[0] != 0 else { continue }
+            let descriptor = SocketSystem.accept(listener)
+            if descriptor >= 0 {
+                admit(descriptor, wake: wake)
+            } else if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(errno) {
+                usleep(Self.acceptBackoffMicroseconds)
+            }
+        }
+        SocketSystem.close(listener)
+        state.withLock { $0.isAccepting = false }
+    }
+
+    /// Serves `descriptor` on a new thread, or answers 503 and closes it when the server is
+    /// at its connection limit.
+    private func admit(_ descriptor: Int32, wake: WakePipe) {
+        let number = state.withLock { state -> Int? in
+            guard state.phase == .running, state.connections.count < configuration.limits.connectionCountMax else {
+                state.statistics.connectionsRefused += 1
+                return nil
+            }
+            let number = state.nextConnectionNumber
+            state.nextConnectionNumber += 1
+            state.connections[number] = ServerState.Connection(descriptor: descriptor)
+            state.statistics.connectionsAccepted += 1
+            return number
+        }
+        guard let number else {
+            refuse(descriptor)
+            return
+        }
+        SocketSystem.setNoDelay(descriptor)
+        let acceptedAt = ContinuousClock.now
+        let thread = Thread { [self] in
+            let channel = ConnectionChannel(descriptor: descriptor)
+            ConnectionSession(server: self, number: number, channel: channel, wake: wake, acceptedAt: acceptedAt).run()
+        }
+        thread.name = "LedgerHTTPServer connection \(number)"
+        thread.start()
+    }
+
+    /// Writes the 503 answer without waiting (it fits a fresh socket's buffer) and closes.
+    private func refuse(_ descriptor: Int32) {
+        let bytes = HTTPResponseSerializer.bytes(for: HTTPRejection.busy.response, omittingBody: false, connection: "close")
+        _ = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, SocketSystem.sendFlags) }
+        SocketSystem.shutdown(descriptor)
+        SocketSystem.close(descriptor)
+    }
+
+    /// Removes connection `number` from the table, then closes its socket: a descriptor is
+    /// never closed while shutdown may still shut it.
+    func connectionEnded(number: Int, descriptor: Int32) {
+        _ = state.withLock { $0.connections.removeValue(forKey: number) }
+        SocketSystem.close(descriptor)
+    }
+
+    /// The handler's response to `request`, from connection `number`'s thread.
+    func respond(to request: LedgerHTTPRequest, connection number: Int) -> LedgerHTTPResponse {
+        let call = HandlerCall()
+        let task = call.start(handler, on: request)
+        state.withLock { $0.connections[number]?.handlerTask = task }
+        let response = call.wait()
+        state.withLock { state in
+            state.connections[number]?.handlerTask = nil
+            state.statistics.requestsHandled += 1
+        }
+        return response
+    }
+
+    /// Counts an answer the server gave itself (and a read timeout, for 408).
+    func count(_ rejection: HTTPRejection) {
+        state.withLock { state in
+            state.statistics.requestsRejected[rejection.status, default: 0] += 1
+            if rejection.status == 408 { state.statistics.timeouts += 1 }
+        }
+    }
+
+    /// Counts a write cut off by the write timeout.
+    func countWriteTimeout() {
+        state.withLock { $0.statistics.timeouts += 1 }
+    }
+}

@@ -1,0 +1,34 @@
+/// A snapshot of a `LedgerHTTPServer`'s counters since it started. The counters move only
+/// with what clients do, so a test can expect exact values.
+public struct LedgerHTTPServerStatistics: Sendable, Hashable {
+    /// Connections accepted and served (those refused over the limit not included).
+    public var connectionsAccepted: Int
+    /// Connections accepted only to be answered 503 and closed, over `connectionCountMax`.
+    public var connectionsRefused: Int
+    /// Requests that reached the handler.
+    public var requestsHandled: Int
+    /// Requests the server answered itself with an error, by status (400, 408, 413, 417, 431,
+    /// 501, 505); none of them reached the handler.
+    public var requestsRejected: [Int: Int]
+    /// Reads cut off by `readTimeoutMilliseconds` (each also counted under 408) and writes cut
+    /// off by `writeTimeoutMilliseconds`; idle keep-alive connections closed are not counted.
+    public var timeouts: Int
+    /// Connections open now.
+    public var currentConnections: Int
+
+    /// Creates a snapshot; every counter defaults to 0.
+    public init(
+        connectionsAccepted: Int = 0, connectionsRefused: Int = 0, requestsHandled: Int = 0,
+        requestsRejected: [Int: Int] = [:], timeouts: Int = 0, currentConnections: Int = 0
+    ) {
+        self.connectionsAccepted = connectionsAccepted
+        self.connectionsRefused = connectionsRefused
+        self.requestsHandled = requestsHandled
+        self.requestsRejected = requestsRejected
+        self.timeouts = timeouts
+        self.currentConnections = currentConnections
+    }
+
+    /// Requests the server answered itself, all statuses together.
+    public var requestsRejectedTotal: Int { requestsRejected.values.reduce(0, +) }
+}
