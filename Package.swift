@@ -158,6 +158,7 @@ let package = Package(
                 "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "SQLiteLedgerStore",
             ]
         ),
+        .testTarget(name: "LedgerHTTPServerTests", dependencies: ["LedgerHTTPServer", "LedgerHTTP"]),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.
         .testTarget(name: "PackageLayoutTests"),
     ],

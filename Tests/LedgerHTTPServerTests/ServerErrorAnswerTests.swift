@@ -1,0 +1,160 @@
+import Foundation
+import LedgerHTTP
+import LedgerHTTPServer
+import Testing
+
+/// The answers the server gives itself, over raw sockets: each is short JSON, closes the
+/// connection and never reaches the handler.
+@Suite("HTTP server error answers")
+struct ServerErrorAnswerTests {
+    /// A request the server must refuse, the status and the stable code it must answer.
+    struct Case: Sendable, CustomTestStringConvertible {
+        var name: String
+        var request: String
+        var status: Int
+        var code: String
+        var testDescription: String { name }
+    }
+
+    /// A request answered 400 `malformed_request`.
+    static func malformed(_ name: String, _ request: String) -> Case {
+        Case(name: name, request: request, status: 400, code: "malformed_request")
+    }
+
+    static let cases: [Case] = [
+        malformed("request line of two words", "GET /\r\nHost: a\r\n\r\n"),
+        malformed("double space in request line", "GET  / HTTP/1.1\r\n\r\n"),
+        malformed("not HTTP", "HELLO THERE FRIEND\r\n\r\n"),
+        malformed("bare LF", "GET / HTTP/1.1\nHost: a\r\n\r\n"),
+        malformed("obs-fold", "GET / HTTP/1.1\r\nX-A: 1\r\n  2\r\n\r\n"),
+        malformed("space before colon", "GET / HTTP/1.1\r\nHost : a\r\n\r\n"),
+        malformed("bad field name", "GET / HTTP/1.1\r\nX(A): 1\r\n\r\n"),
+        malformed("differing Content-Length", "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\nabcd"),
+        malformed("negative Content-Length", "POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n"),
+        malformed("non-numeric Content-Length", "POST / HTTP/1.1\r\nContent-Length: 12a\r\n\r\n"),
+        malformed("Content-Length beside chunked", "POST / HTTP/1.1\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        malformed("two Host fields", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"),
+        malformed("bad chunk size", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
+        malformed("chunked in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        Case(
+            name: "gzip transfer coding", request: "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501,
+            code: "unsupported_transfer_coding"),
+        Case(name: "HTTP/2.0", request: "GET / HTTP/2.0\r\n\r\n", status: 505, code: "http_version_not_supported"),
+        Case(name: "HTTP/0.9 style", request: "GET / HTTP/0.9\r\n\r\n", status: 505, code: "http_version_not_supported"),
+        Case(
+            name: "Expect other than 100-continue", request: "POST / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 1\r\n\r\nx",
+            status: 417, code: "expectation_failed"),
+    ]
+
+    @Test("a bad request is answered by the server, as JSON, and closed", arguments: cases)
+    func badRequestIsAnswered(testCase: Case) async throws {
+        let handled = try await TestServer.with { server, port in
+            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, testCase.request) }
+            let answer = try #require(response)
+            #expect(answer.status == testCase.status)
+            #expect(answer.header("Content-Type") == "application/json")
+            #expect(answer.header("Connection") == "close")
+            let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: String]
+            #expect(json?["error"] == testCase.code)
+            #expect(json?["message"]?.isEmpty == false)
+            #expect(closed)
+            #expect(server.statistics.requestsRejected == [testCase.status: 1])
+            return server.statistics.requestsHandled
+        }
+        #expect(handled == 0)
+    }
+
+    @Test func aHeadOverTheHeaderLimitIs431() async throws {
+        let limits = LedgerHTTPServerLimits(headerByteCountMax: 1024, readTimeoutMilliseconds: 1_500)
+        try await TestServer.with(limits: limits) { server, port in
+            let request = "GET / HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n"
+            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
+            #expect(response?.status == 431)
+            #expect(response?.text.contains("header_too_large") == true)
+            #expect(closed)
+            #expect(server.statistics.requestsHandled == 0)
+        }
+    }
+
+    @Test func moreHeaderFieldsThanTheLimitIs431() async throws {
+        let limits = LedgerHTTPServerLimits(headerFieldCountMax: 5, readTimeoutMilliseconds: 1_500)
+        try await TestServer.with(limits: limits) { _, port in
+            let fields = (0..<6).map { "X-\($0): v\r\n" }.joined()
+            let (response, _) = try await onThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\n\(fields)\r\n") }
+            #expect(response?.status == 431)
+        }
+    }
+
+    /// Decided from `Content-Length` alone: no byte of the body is sent, the answer comes anyway.
+    @Test func aDeclaredBodyOverTheLimitIs413BeforeTheBodyIsRead() async throws {
+        try await TestServer.with { server, port in
+            let request = "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: \(2 << 20)\r\n\r\n"
+            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
+            #expect(response?.status == 413)
+            #expect(response?.text.contains("body_too_large") == true)
+            #expect(closed)
+            #expect(server.statistics.requestsRejected == [413: 1])
+        }
+    }
+
+    @Test func aChunkedBodyOverTheLimitIs413WhileReading() async throws {
+        let limits = LedgerHTTPServerLimits(bodyByteCountMax: 10, readTimeoutMilliseconds: 1_500)
+        try await TestServer.with(limits: limits) { _, port in
+            let request = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n"
+            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
+            #expect(response?.status == 413)
+            #expect(closed)
+        }
+    }
+
+    /// Half a request, then silence: cut off with 408 once the read timeout has run out.
+    @Test func aClientThatStopsSendingIsCutOffWith408() async throws {
+        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 300)
+        try await TestServer.with(limits: limits) { server, port in
+            let started = ContinuousClock.now
+            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: a\r\n") }
+            let elapsed = ContinuousClock.now - started
+            #expect(response?.status == 408)
+            #expect(response?.text.contains("request_timeout") == true)
+            #expect(closed)
+            #expect(elapsed >= .milliseconds(250) && elapsed < .milliseconds(1_500))
+            #expect(server.statistics.timeouts == 1)
+        }
+    }
+
+    /// A body that trickles in too slowly is cut off too: the timeout bounds head and body together.
+    @Test func aBodyThatDoesNotArriveInTimeIs408() async throws {
+        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 300)
+        try await TestServer.with(limits: limits) { _, port in
+            let (response, _) = try await onThread {
+                try RawHTTPClient.exchange(port: port, "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
+            }
+            #expect(response?.status == 408)
+        }
+    }
+
+    @Test func aConnectionOverTheLimitIsAnswered503AndClosed() async throws {
+        let limits = LedgerHTTPServerLimits(connectionCountMax: 2, readTimeoutMilliseconds: 1_500)
+        try await TestServer.with(limits: limits) { server, port in
+            let refused = try await onThread { () -> (RawResponse?, Bool, [Int]) in
+                // Two connections served and kept open, then a third.
+                let held = try (0..<2).map { _ in try RawHTTPClient(port: port) }
+                var statuses: [Int] = []
+                for client in held {
+                    try client.send("GET / HTTP/1.1\r\nHost: a\r\n\r\n")
+                    statuses.append(try client.readResponse()?.status ?? 0)
+                }
+                let third = try RawHTTPClient(port: port)
+                let response = try third.readResponse()
+                return (response, third.isClosedByServer(), statuses)
+            }
+            #expect(refused.2 == [200, 200])
+            #expect(refused.0?.status == 503)
+            #expect(refused.0?.text.contains("server_busy") == true)
+            #expect(refused.0?.header("Connection") == "close")
+            #expect(refused.1)
+            #expect(server.statistics.connectionsRefused == 1)
+            #expect(server.statistics.connectionsAccepted == 2)
+        }
+    }
+}

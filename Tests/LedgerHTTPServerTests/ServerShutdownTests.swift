@@ -1,0 +1,109 @@
+import Foundation
+import LedgerHTTP
+import LedgerHTTPServer
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// Graceful shutdown: requests in flight finish, new connections are refused, it returns.
+@Suite("HTTP server shutdown")
+struct ServerShutdownTests {
+    /// A handler that holds `/slow` requests at `gate` and echoes the rest.
+    static func handler(_ gate: Gate) -> LedgerHTTPServer.Handler {
+        { request in
+            if request.path == "/slow" { await gate.enter() }
+            return TestServer.echo(request)
+        }
+    }
+
+    @Test func aRequestInFlightIsAnsweredWhileNewConnectionsAreRefused() async throws {
+        let gate = Gate()
+        let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits), handler: Self.handler(gate))
+        let port = try server.start()
+        let inFlight = Task { try await onThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
+        await gate.waitUntilEntered()
+        let started = ContinuousClock.now
+        let shutdown = Task { await server.shutdown() }
+        #expect(await TestServer.eventually { RawHTTPClient.isRefused(port: port) })
+        #expect(server.isShuttingDown)
+        gate.release()
+        let (response, closed) = try await inFlight.value
+        #expect(response?.status == 200)
+        #expect(response?.text == "GET /slow")
+        #expect(response?.header("Connection") == "close")
+        #expect(closed)
+        await shutdown.value
+        #expect(ContinuousClock.now - started < .milliseconds(1_000))
+        #expect(server.statistics.currentConnections == 0)
+        #expect(RawHTTPClient.isRefused(port: port))
+    }
+
+    /// An idle kept-alive connection does not hold shutdown up; a second call just waits.
+    @Test func shutdownClosesIdleConnectionsAndIsIdempotent() async throws {
+        let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
+        let port = try server.start()
+        // The client stays connected, idle and kept alive, until the server closes it.
+        let client = Task {
+            try await onThread { () -> Bool in
+                let client = try RawHTTPClient(port: port)
+                try client.send("GET / HTTP/1.1\r\n\r\n")
+                _ = try client.readResponse()
+                return client.isClosedByServer(within: 1_500)
+            }
+        }
+        #expect(await TestServer.eventually { server.statistics.requestsHandled == 1 })
+        let started = ContinuousClock.now
+        async let first: Void = server.shutdown()
+        async let second: Void = server.shutdown()
+        _ = await (first, second)
+        await server.shutdown()
+        await server.waitUntilStopped()
+        #expect(ContinuousClock.now - started < .milliseconds(1_000))
+        #expect(try await client.value)
+    }
+
+    /// Past the grace, a handler still running is cancelled and its connection shut.
+    @Test func shutdownGivesUpOnAStuckHandlerAfterTheGrace() async throws {
+        let gate = Gate()
+        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 1_500, shutdownGraceMilliseconds: 200)
+        let server = LedgerHTTPServer(configuration: .init(limits: limits), handler: Self.handler(gate))
+        let port = try server.start()
+        let inFlight = Task { try await onThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
+        await gate.waitUntilEntered()
+        let started = ContinuousClock.now
+        await server.shutdown()
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(180) && elapsed < .milliseconds(1_000))
+        gate.release()
+        let (response, _) = try await inFlight.value
+        #expect(response == nil)
+    }
+
+    @Test func shutdownBeforeStartStopsTheServer() async {
+        let server = LedgerHTTPServer { TestServer.echo($0) }
+        await server.shutdown()
+        await server.waitUntilStopped()
+        #expect(throws: LedgerHTTPServerError.alreadyStarted) { try server.start() }
+    }
+
+    /// SIGTERM to this process shuts the server down gracefully. The signal is ignored first,
+    /// and sent again until the server has stopped, so that neither a signal sent before the
+    /// watcher's source is in place nor one sent after can end the test process.
+    @Test func sigtermShutsTheServerDown() async throws {
+        signal(SIGTERM, SIG_IGN)
+        let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
+        let port = try server.start()
+        let running = Task { await server.runUntilSignalled([SIGTERM]) }
+        var stopped = false
+        let deadline = ContinuousClock.now + .milliseconds(1_500)
+        while !stopped, ContinuousClock.now < deadline {
+            kill(getpid(), SIGTERM)
+            stopped = await TestServer.eventually(within: 50) { RawHTTPClient.isRefused(port: port) }
+        }
+        #expect(stopped)
+        await running.value
+        #expect(server.isShuttingDown)
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import LedgerHTTP
+import LedgerHTTPServer
+import Synchronization
+import Testing
+
+/// The servers the tests drive: each test starts its own on an ephemeral loopback port.
+enum TestServer {
+    /// Small limits that keep the tests fast; each test overrides what it exercises.
+    static let limits = LedgerHTTPServerLimits(
+        readTimeoutMilliseconds: 1_500, writeTimeoutMilliseconds: 1_500, idleTimeoutMilliseconds: 1_500,
+        shutdownGraceMilliseconds: 1_500)
+
+    /// Echoes the request: status 200, the method and target in `X-Method` and `X-Target`, the
+    /// body (with its `Content-Type`) when there is one, else `<method> <target>` as text.
+    /// `/status/<code>` answers that status instead.
+    static func echo(_ request: LedgerHTTPRequest) -> LedgerHTTPResponse {
+        var status = 200
+        if request.path.hasPrefix("/status/"), let code = Int(request.path.dropFirst("/status/".count)) { status = code }
+        let body = request.body.isEmpty ? Data("\(request.method) \(request.target)".utf8) : request.body
+        return LedgerHTTPResponse(
+            status: status,
+            headers: [
+                ("Content-Type", request.header("Content-Type") ?? "text/plain"), ("X-Method", request.method),
+                ("X-Target", request.target),
+            ], body: body)
+    }
+
+    /// Runs `body` with a started echo server (or `handler`'s) and its port, then shuts it down.
+    static func with<T>(
+        limits: LedgerHTTPServerLimits = TestServer.limits, host: String = "127.0.0.1",
+        handler: @escaping LedgerHTTPServer.Handler = { TestServer.echo($0) },
+        _ body: (LedgerHTTPServer, Int) async throws -> T
+    ) async throws -> T {
+        let server = LedgerHTTPServer(configuration: .init(host: host, port: 0, limits: limits), handler: handler)
+        let port = try server.start()
+        do {
+            let result = try await body(server, port)
+            await server.shutdown()
+            return result
+        } catch {
+            await server.shutdown()
+            throw error
+        }
+    }
+
+    /// Polls `condition` every 5 ms for up to `milliseconds`; whether it came true.
+    static func eventually(within milliseconds: Int = 1_500, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(milliseconds)
+        while ContinuousClock.now < deadline {
+            if condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition()
+    }
+}
+
+/// Runs blocking client work on a thread of its own, so that blocking socket reads and child
+/// processes never hold a thread of the concurrency pool the server's handler tasks need.
+func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try work() }) }.start()
+    }
+}
+
+/// A handler the test holds: `enter()` records that a request arrived and waits until the
+/// test calls `release()`.
+final class Gate: Sendable {
+    private struct State {
+        var entered = 0
+        var released = false
+        var enteredWaiters: [CheckedContinuation<Void, Never>] = []
+        var releaseWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// How many requests have entered.
+    var enteredCount: Int { state.withLock { $0.entered } }
+
+    /// Records the arrival and waits for `release()`.
+    func enter() async {
+        let waiters = state.withLock { state in
+            state.entered += 1
+            defer { state.enteredWaiters = [] }
+            return state.enteredWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let released = state.withLock { state in
+                if !state.released { state.releaseWaiters.append(waiter) }
+                return state.released
+            }
+            if released { waiter.resume() }
+        }
+    }
+
+    /// Returns once a request has entered.
+    func waitUntilEntered() async {
+        await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+            let entered = state.withLock { state in
+                if state.entered == 0 { state.enteredWaiters.append(waiter) }
+                return state.entered > 0
+            }
+            if entered { waiter.resume() }
+        }
+    }
+
+    /// Lets every waiting and later request through.
+    func release() {
+        let waiters = state.withLock { state in
+            state.released = true
+            defer { state.releaseWaiters = [] }
+            return state.releaseWaiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
