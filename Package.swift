@@ -82,7 +82,7 @@ let package = Package(
             name: "LedgerCommandLine",
             dependencies: [
                 "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "TestStoreAdapter", "AppStoreAdapter",
-                "PlayStoreAdapter",
+                "PlayStoreAdapter", "LedgerHTTP", "LedgerHTTPServer",
             ]
         ),
         // demo, simulate and workload: built on the testing products, registered apart by `ledger`.

@@ -20,7 +20,9 @@ enum AppStoreCommands {
         """
 
     /// The signed-data verifier the options describe.
-    static func signedDataVerifier(_ arguments: Arguments) throws(Arguments.UsageError) -> (SignedDataVerifier, AppStoreEnvironment) {
+    static func signedDataVerifier(_ arguments: Arguments, environmentOption: String = "environment")
+        throws(Arguments.UsageError) -> (SignedDataVerifier, AppStoreEnvironment)
+    {
         let roots = arguments.values("root")
         guard !roots.isEmpty else { throw Arguments.UsageError(message: "--root is required (DER certificate)") }
         var certificates: [[UInt8]] = []
@@ -30,9 +32,9 @@ enum AppStoreCommands {
             }
             certificates.append(Array(data))
         }
-        let environment = AppStoreEnvironment(rawValue: try arguments.required("environment"))
+        let environment = AppStoreEnvironment(rawValue: try arguments.required(environmentOption))
         guard [.production, .sandbox, .xcode, .localTesting].contains(environment) else {
-            throw Arguments.UsageError(message: "--environment must be Production, Sandbox, Xcode or LocalTesting")
+            throw Arguments.UsageError(message: "--\(environmentOption) must be Production, Sandbox, Xcode or LocalTesting")
         }
         var appAppleID: Int64?
         if let text = arguments.value("app-apple-id") {

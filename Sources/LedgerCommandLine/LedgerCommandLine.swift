@@ -62,7 +62,7 @@ public enum LedgerCommandLine {
         EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
         DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, PlayStoreCommands.verify,
-        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync,
+        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
     ]
 
     /// Runs the operator commands with `arguments` (without the program name) and returns the exit code.

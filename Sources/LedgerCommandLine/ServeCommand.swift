@@ -1,0 +1,188 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+import LedgerHTTP
+import LedgerHTTPServer
+import PlayStoreAdapter
+
+/// `ledger serve`: the `LedgerHTTPHandler` routes on HTTP/1.1, for game servers in any
+/// language. It recovers at start and on an interval, and shuts down gracefully on SIGTERM.
+enum ServeCommand {
+    /// Default interval between `recover()` runs, in seconds.
+    static let recoverIntervalSecondsDefault = 60
+    /// Longest interval accepted, in seconds (a day).
+    static let recoverIntervalSecondsMax = 86_400
+
+    static let command = Command(
+        words: ["serve"],
+        summary: "serve the ledger's HTTP handlers (purchases, notifications, reads, metrics)",
+        help: """
+            usage: ledger serve --db DB --catalog FILE [--host H] [--port P] [options]
+
+            Serves POST /purchases, GET /players/P, GET /players/P/entitlements,
+            POST /appstore/notifications, POST /playstore/notifications, GET /healthz,
+            GET /readyz and GET /metrics (Docs/Integration.md, "HTTP handlers"). Prints
+            {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
+            it stops accepting, finishes requests in flight, and exits 0.
+
+            options:
+              --db DB                 the ledger, created if missing: a SQLite file or a
+                                      postgresql:// URL (default: $LEDGER_DATABASE_URL)
+              --catalog FILE          the product catalog
+              --host H                address to bind (default 127.0.0.1: loopback only)
+              --port P                port (default 8080; 0 picks a free one)
+              --bearer-token-env VAR  require "Authorization: Bearer $VAR" on /purchases and
+                                      /players (the token is read from the environment,
+                                      never from the command line)
+              --recover-interval-seconds N
+                                      run recover() at start and every N seconds (default
+                                      60; 0 only at start; at most 86400)
+              --account-binding B     identity (default: the store's account ID is the player
+                                      ID) or app-account-token (AppAccountToken.forPlayer)
+            \(StorePortOptions.help)
+              --root CERT.der         App Store: Apple's root (repeatable), with --bundle-id ID
+                                      and --app-store-environment E (Production, Sandbox,
+                                      Xcode, LocalTesting), [--app-apple-id N]: enables signed
+                                      transactions and /appstore/notifications
+              --audience AUD          Google Play push: the Pub/Sub audience, with
+                                      --push-service-account EMAIL [--jwks FILE]: enables
+                                      /playstore/notifications (needs the Play API options)
+
+            exit codes: 0 stopped by a signal, 1 infrastructure error (the port is taken),
+              64 usage, 65 invalid catalog, 66 database or catalog missing
+            """,
+        valueOptions: StorePortOptions.names.union([
+            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "account-binding", "root",
+            "bundle-id", "app-store-environment", "app-apple-id", "audience", "push-service-account", "jwks",
+        ]),
+        run: { arguments, io in await run(arguments, io: io) })
+
+    /// What the flags configure, read before anything opens.
+    struct Options {
+        var database: LedgerDatabase
+        var catalogPath: String
+        var ports: StorePortOptions
+        var host: String
+        var port: Int
+        var bearerToken: String?
+        var recoverIntervalSeconds: Int
+        var hashesAccounts: Bool
+        var appStore: SignedDataVerifier?
+        var playPush: PubSubPushAuthenticator?
+
+        init(_ arguments: Arguments, io: CommandIO) throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 0)
+            database = try LedgerDatabase(arguments, io: io)
+            catalogPath = try arguments.required("catalog")
+            ports = try StorePortOptions(arguments)
+            host = arguments.value("host") ?? "127.0.0.1"
+            port = try Self.integer(arguments, "port", default: 8080, range: 0...65_535)
+            recoverIntervalSeconds = try Self.integer(
+                arguments, "recover-interval-seconds", default: ServeCommand.recoverIntervalSecondsDefault,
+                range: 0...ServeCommand.recoverIntervalSecondsMax)
+            if let variable = arguments.value("bearer-token-env") {
+                guard let token = io.environmentValue(variable), !token.isEmpty else {
+                    throw Arguments.UsageError(message: "--bearer-token-env \(variable): the variable is unset or empty")
+                }
+                bearerToken = token
+            }
+            switch arguments.value("account-binding") ?? "identity" {
+            case "identity": hashesAccounts = false
+            case "app-account-token": hashesAccounts = true
+            case let other: throw Arguments.UsageError(message: "--account-binding \(other): expected identity or app-account-token")
+            }
+            if arguments.value("root") != nil {
+                appStore = try AppStoreCommands.signedDataVerifier(arguments, environmentOption: "app-store-environment").0
+            }
+            if arguments.value("audience") != nil { playPush = try PlayStoreLedgerCommands.authenticator(arguments) }
+        }
+
+        static func integer(_ arguments: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>)
+            throws(Arguments.UsageError) -> Int
+        {
+            guard let text = arguments.value(name) else { return value }
+            guard let number = Int(text), range.contains(number) else {
+                throw Arguments.UsageError(message: "--\(name) \(text): expected a whole number in \(range)")
+            }
+            return number
+        }
+    }
+
+    static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let options: Options
+        do throws(Arguments.UsageError) {
+            options = try Options(arguments, io: io)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "serve")
+        }
+        let handler: LedgerHTTPHandler
+        let ledger: Ledger
+        do throws(LedgerError) {
+            (ledger, handler) = try await Self.handler(options, arguments: arguments)
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "serve", catalogPath: options.catalogPath)
+        }
+        let server = LedgerHTTPServer(
+            configuration: LedgerHTTPServerConfiguration(host: options.host, port: options.port),
+            handler: { request in await handler.handle(request) })
+        let port: Int
+        do throws(LedgerHTTPServerError) {
+            port = try server.start()
+        } catch {
+            io.printError("ledger serve: \(error)")
+            return .failure
+        }
+        io.printJSON(["listening": "\(options.host):\(port)"])
+        let recovery = Task { await Self.recoverLoop(ledger, intervalSeconds: options.recoverIntervalSeconds, io: io) }
+        await server.runUntilSignalled()
+        recovery.cancel()
+        _ = await recovery.value
+        io.printError("ledger serve: stopped")
+        return .ok
+    }
+
+    /// The ledger with the ports the flags configure, and the handler over it.
+    static func handler(_ options: Options, arguments: Arguments) async throws(LedgerError) -> (Ledger, LedgerHTTPHandler) {
+        let metrics = LedgerMetrics()
+        var verifier = options.ports.verifier
+        if let appStore = options.appStore, let routing = verifier as? StoreRoutingVerifier {
+            var verifiers = routing.verifiers
+            verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStore)
+            verifier = StoreRoutingVerifier(verifiers)
+        }
+        var configuration = LedgerConfiguration(environment: options.ports.environment)
+        if options.hashesAccounts { configuration.accountBinding = { AppAccountToken.forPlayer($0) } }
+        let ledger = try Ledger(
+            catalog: try CatalogLoader.load(path: options.catalogPath), store: try await options.database.open(createIfMissing: true),
+            verifier: verifier, finisher: options.ports.finisher, observer: metrics, configuration: configuration)
+        var play: PlayNotificationProcessor?
+        if let authenticator = options.playPush {
+            guard let api = try? PlayStoreCommands.api(arguments), let package = arguments.value("package") else {
+                throw LedgerError.configuration("--audience needs the Play API options: \(StorePortOptions.playHint)")
+            }
+            let hashes = options.hashesAccounts
+            play = PlayNotificationProcessor(
+                api: api, packageName: package, ledger: ledger, authenticator: authenticator,
+                playerResolver: { account in hashes ? nil : account })
+        }
+        let handler = LedgerHTTPHandler(
+            ledger: ledger,
+            appStoreNotifications: options.appStore.map { AppStoreNotificationProcessor(signedDataVerifier: $0, ledger: ledger) },
+            playNotifications: play, metrics: metrics, bearerToken: options.bearerToken)
+        return (ledger, handler)
+    }
+
+    /// `recover()` now and then every `intervalSeconds` (never again when 0), until cancelled.
+    static func recoverLoop(_ ledger: Ledger, intervalSeconds: Int, io: CommandIO) async {
+        while !Task.isCancelled {
+            do throws(LedgerError) {
+                let report = try await ledger.recover()
+                if !report.isClean { io.printError("ledger serve: recovery left work pending: \(report.finishesFailed.count) finish(es)") }
+            } catch {
+                io.printError("ledger serve: recovery failed: \(error)")
+            }
+            guard intervalSeconds > 0 else { return }
+            try? await Task.sleep(for: .seconds(intervalSeconds))
+        }
+    }
+}

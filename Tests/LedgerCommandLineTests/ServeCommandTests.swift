@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+/// `ledger serve` as a real process, driven by `curl` and Python's `http.client`: purchases,
+/// a duplicate, an oversized body, the bearer token, metrics, and a clean stop on SIGTERM.
+@Suite(.serialized) struct ServeCommandTests {
+    /// A running `ledger serve` and the port it bound.
+    final class Served {
+        let process = Process()
+        let port: Int
+        private let output = Pipe()
+        private let errors = Pipe()
+
+        init(db: String, environment: [String: String] = [:], extra: [String] = []) throws {
+            let executable = try #require(CrashAtFaultPointTests.executable, "build the ledger executable first (swift build)")
+            process.executableURL = executable
+            process.arguments =
+                ["serve", "--db", db, "--catalog", CrashAtFaultPointTests.catalogPath, "--port", "0"] + extra
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            // The first line is {"listening": "HOST:PORT"}.
+            var line = Data()
+            while !line.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                try #require(!chunk.isEmpty, "ledger serve exited before listening")
+                line.append(chunk)
+            }
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: String])
+            port = try #require(object["listening"]?.split(separator: ":").last.flatMap { Int($0) })
+        }
+
+        /// Sends SIGTERM and waits for the exit; returns the status and standard error.
+        func terminate() -> (status: Int32, error: String) {
+            process.terminate()
+            process.waitUntilExit()
+            return (process.terminationStatus, String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+        }
+    }
+
+    /// Runs a tool and returns its standard output; a missing tool fails the test.
+    static func tool(_ name: String, _ arguments: [String]) throws -> String {
+        let path = try #require(
+            ["/usr/bin/\(name)", "/usr/local/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
+                ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/\(name)" }
+                .first { FileManager.default.isExecutableFile(atPath: $0) },
+            "\(name) is required for this test: install it")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text
+    }
+
+    static let purchase = #"{"store":"test","transactionID":"t1","productID":"test.gems_small","playerID":"p1"}"#
+
+    @Test func curlPurchasesOnceAndTheServerStopsCleanlyOnSIGTERM() throws {
+        let scratch = try ScratchDirectory()
+        let served = try Served(db: scratch.path("ledger.sqlite"))
+        let base = "http://127.0.0.1:\(served.port)"
+        let curl = ["-s", "-o", "/dev/null", "-w", "%{http_code}"]
+        let post = curl + ["-X", "POST", "-H", "Content-Type: application/json", "--data-binary", Self.purchase]
+        #expect(try Self.tool("curl", post + ["\(base)/purchases"]) == "200")
+        let again = try Self.tool("curl", ["-s", "-X", "POST", "--data-binary", Self.purchase, "\(base)/purchases"])
+        #expect(again.contains(#""outcome":"alreadyFulfilled""#), "\(again)")
+        let player = try Self.tool("curl", ["-s", "\(base)/players/p1"])
+        #expect(player.contains(#""balances":{"gems":100}"#), "\(player)")
+        let largeBody = scratch.path("large.json")
+        try Data(count: 2_000_000).write(to: URL(fileURLWithPath: largeBody))
+        let large = try Self.tool("curl", curl + ["-X", "POST", "--data-binary", "@\(largeBody)", "\(base)/purchases"])
+        #expect(large == "413")
+        let metrics = try Self.tool("curl", ["-s", "\(base)/metrics"])
+        #expect(metrics.contains(#"ledger_observations_total{code="fulfillment.granted"} 1"#), "\(metrics)")
+        let stopped = served.terminate()
+        #expect(stopped.status == 0 && stopped.error.contains("ledger serve: stopped"), "\(stopped)")
+    }
+
+    @Test func pythonClientsNeedTheBearerTokenOnGameRoutesOnly() throws {
+        let scratch = try ScratchDirectory()
+        let served = try Served(
+            db: scratch.path("ledger.sqlite"), environment: ["SERVE_TOKEN": "s3cret"],
+            extra: ["--bearer-token-env", "SERVE_TOKEN"])
+        let script = """
+            import http.client, json, sys
+            c = http.client.HTTPConnection("127.0.0.1", \(served.port), timeout=10)
+            body = sys.argv[1]
+            c.request("POST", "/purchases", body=body); r = c.getresponse(); r.read(); print(r.status)
+            c.request("POST", "/purchases", body=body, headers={"Authorization": "Bearer s3cret"})
+            r = c.getresponse(); print(r.status, json.loads(r.read())["outcome"])
+            c.request("GET", "/healthz"); r = c.getresponse(); r.read(); print(r.status)
+            """
+        let output = try Self.tool("python3", ["-c", script, Self.purchase])
+        #expect(output.split(separator: "\n") == ["401", "200 granted", "200"], "\(output)")
+        #expect(served.terminate().status == 0)
+    }
+
+    @Test func usageMistakesExit64() async throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("ledger.sqlite")
+        let common = ["serve", "--db", db, "--catalog", CrashAtFaultPointTests.catalogPath]
+        #expect(await ledger(common + ["--port", "70000"]).code == 64)
+        #expect(await ledger(common + ["--recover-interval-seconds", "-1"]).code == 64)
+        #expect(await ledger(common + ["--bearer-token-env", "NO_SUCH_VARIABLE_SET"]).code == 64)
+        #expect(await ledger(common + ["--account-binding", "guess"]).code == 64)
+    }
+}
