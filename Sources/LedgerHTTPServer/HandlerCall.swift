@@ -11,14 +11,15 @@ final class HandlerCall: Sendable {
     /// Signalled once, when the response is in.
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts `handler` on `request` in a new task and returns the task.
+    /// Starts `handler` on `request` in a new task on the server's `HandlerExecutor` and
+    /// returns the task.
     func start(
         _ handler: @escaping @Sendable (LedgerHTTPRequest) async -> LedgerHTTPResponse, on request: LedgerHTTPRequest
     ) -> Task<Void, Never> {
-        Task {
+        Task(executorPreference: HandlerExecutor.shared) {
             let answer = await handler(request)
-            response.withLock { $0 = answer }
-            finished.signal()
+            self.response.withLock { $0 = answer }
+            self.finished.signal()
         }
     }
 

@@ -38,7 +38,7 @@ final class RawHTTPClient {
     private var buffer: [UInt8] = []
 
     /// Connects to `host`:`port` (IPv4, or IPv6 when `host` holds a colon).
-    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 3) throws {
+    init(port: Int, host: String = "127.0.0.1", timeoutSeconds: Int = 30) throws {
         let isIPv6 = host.contains(":")
         descriptor = socket(isIPv6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
@@ -132,7 +132,7 @@ final class RawHTTPClient {
 
     /// Whether the server has closed the connection: within `milliseconds`, the next read
     /// sees the end of the stream (or a reset) and no bytes.
-    func isClosedByServer(within milliseconds: Int32 = 500) -> Bool {
+    func isClosedByServer(within milliseconds: Int32 = Int32(TestServer.hangMilliseconds)) -> Bool {
         guard buffer.isEmpty else { return false }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&entry, 1, milliseconds) == 1 else { return false }
@@ -157,21 +157,27 @@ final class RawHTTPClient {
 }
 
 extension RawHTTPClient {
-    /// Connects, sends `request`, reads one response and whether the server then closed.
-    static func exchange(port: Int, _ request: String) throws -> (response: RawResponse?, closed: Bool) {
-        let (responses, closed) = try conversation(port: port, [request])
+    /// Connects, sends `request`, reads one response and whether the server then closed
+    /// (waiting up to `closeWithinMilliseconds` for it; a test that expects no close passes a
+    /// short wait).
+    static func exchange(
+        port: Int, _ request: String, closeWithinMilliseconds: Int32 = Int32(TestServer.hangMilliseconds)
+    ) throws -> (response: RawResponse?, closed: Bool) {
+        let (responses, closed) = try conversation(port: port, [request], closeWithinMilliseconds: closeWithinMilliseconds)
         return (responses[0], closed)
     }
 
     /// Connects and, for each of `requests` in turn, sends it and reads one response; the
     /// responses and whether the server then closed.
-    static func conversation(port: Int, _ requests: [String]) throws -> (responses: [RawResponse?], closed: Bool) {
+    static func conversation(
+        port: Int, _ requests: [String], closeWithinMilliseconds: Int32 = Int32(TestServer.hangMilliseconds)
+    ) throws -> (responses: [RawResponse?], closed: Bool) {
         let client = try RawHTTPClient(port: port)
         var responses: [RawResponse?] = []
         for request in requests {
             try client.send(request)
             responses.append(try client.readResponse(answeringHead: request.hasPrefix("HEAD ")))
         }
-        return (responses, client.isClosedByServer())
+        return (responses, client.isClosedByServer(within: closeWithinMilliseconds))
     }
 }

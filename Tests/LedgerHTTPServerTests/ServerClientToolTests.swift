@@ -21,7 +21,7 @@ struct ServerClientToolTests {
             let outcome = try await ProcessRunner.run(
                 curl,
                 [
-                    "--silent", "--show-error", "--max-time", "5", "--include", "--header", "Content-Type: application/json",
+                    "--silent", "--show-error", "--max-time", "60", "--include", "--header", "Content-Type: application/json",
                     "--data-binary", #"{"sku":"gems_100","quantity":2}"#, "http://127.0.0.1:\(port)/echo",
                 ])
             #expect(outcome.status == 0, "\(outcome.errorOutput)")
@@ -40,7 +40,7 @@ struct ServerClientToolTests {
             let outcome = try await ProcessRunner.run(
                 curl,
                 [
-                    "--silent", "--max-time", "5", "--output", "/dev/null", "--write-out", "%{http_code}", "--data-binary",
+                    "--silent", "--max-time", "60", "--output", "/dev/null", "--write-out", "%{http_code}", "--data-binary",
                     "@\(file.path)", "http://127.0.0.1:\(port)/echo",
                 ])
             #expect(outcome.output == "413", "\(outcome.errorOutput)")
@@ -56,7 +56,7 @@ struct ServerClientToolTests {
         let script = """
             import http.client, json, socket, sys
             port = int(sys.argv[1])
-            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
             connection.request("GET", "/hello?x=1")
             first = connection.getresponse()
             first_body = first.read().decode()
@@ -65,7 +65,7 @@ struct ServerClientToolTests {
             second = connection.getresponse()
             second_body = second.read().decode()
             same = connection.sock is sock
-            raw = socket.create_connection(("127.0.0.1", port), timeout=5)
+            raw = socket.create_connection(("127.0.0.1", port), timeout=60)
             raw.sendall(b"GET /\\x01 HTTP/1.1\\r\\n\\r\\n")
             answer = b""
             while True:

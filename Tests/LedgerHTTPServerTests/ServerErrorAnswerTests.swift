@@ -117,7 +117,7 @@ struct ServerErrorAnswerTests {
             #expect(response?.status == 408)
             #expect(response?.text.contains("request_timeout") == true)
             #expect(closed)
-            #expect(elapsed >= .milliseconds(250) && elapsed < .milliseconds(1_500))
+            #expect(elapsed >= .milliseconds(250) && elapsed < .milliseconds(TestServer.hangMilliseconds))
             #expect(server.statistics.timeouts == 1)
         }
     }

@@ -44,8 +44,12 @@ enum TestServer {
         }
     }
 
+    /// How long a test waits before it calls something hung. Only a hang fails: these machines
+    /// are noisy and the suite runs beside every other, so no test asserts that anything is fast.
+    static let hangMilliseconds = 30_000
+
     /// Polls `condition` every 5 ms for up to `milliseconds`; whether it came true.
-    static func eventually(within milliseconds: Int = 1_500, _ condition: () -> Bool) async -> Bool {
+    static func eventually(within milliseconds: Int = TestServer.hangMilliseconds, _ condition: () -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(milliseconds)
         while ContinuousClock.now < deadline {
             if condition() { return true }
