@@ -67,7 +67,7 @@ struct ServerConnectionTests {
     }
 
     @Test func anIdleKeptAliveConnectionIsClosedWithoutAnAnswer() async throws {
-        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 1_500, idleTimeoutMilliseconds: 200)
+        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: TestServer.patientMilliseconds, idleTimeoutMilliseconds: 200)
         try await TestServer.with(limits: limits) { server, port in
             let started = ContinuousClock.now
             let (response, closed) = try await onThread {
@@ -81,7 +81,7 @@ struct ServerConnectionTests {
     }
 
     @Test func theLastRequestAllowedOnAConnectionIsAnsweredWithClose() async throws {
-        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 1_500, requestCountPerConnectionMax: 2)
+        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: TestServer.patientMilliseconds, requestCountPerConnectionMax: 2)
         try await TestServer.with(limits: limits) { _, port in
             let (connections, closed) = try await onThread { () -> ([String?], Bool) in
                 let client = try RawHTTPClient(port: port)

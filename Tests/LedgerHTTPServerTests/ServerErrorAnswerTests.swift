@@ -65,7 +65,7 @@ struct ServerErrorAnswerTests {
     }
 
     @Test func aHeadOverTheHeaderLimitIs431() async throws {
-        let limits = LedgerHTTPServerLimits(headerByteCountMax: 1024, readTimeoutMilliseconds: 1_500)
+        let limits = LedgerHTTPServerLimits(headerByteCountMax: 1024, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { server, port in
             let request = "GET / HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n"
             let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
@@ -77,7 +77,7 @@ struct ServerErrorAnswerTests {
     }
 
     @Test func moreHeaderFieldsThanTheLimitIs431() async throws {
-        let limits = LedgerHTTPServerLimits(headerFieldCountMax: 5, readTimeoutMilliseconds: 1_500)
+        let limits = LedgerHTTPServerLimits(headerFieldCountMax: 5, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { _, port in
             let fields = (0..<6).map { "X-\($0): v\r\n" }.joined()
             let (response, _) = try await onThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\n\(fields)\r\n") }
@@ -98,7 +98,7 @@ struct ServerErrorAnswerTests {
     }
 
     @Test func aChunkedBodyOverTheLimitIs413WhileReading() async throws {
-        let limits = LedgerHTTPServerLimits(bodyByteCountMax: 10, readTimeoutMilliseconds: 1_500)
+        let limits = LedgerHTTPServerLimits(bodyByteCountMax: 10, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { _, port in
             let request = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n"
             let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
@@ -134,7 +134,7 @@ struct ServerErrorAnswerTests {
     }
 
     @Test func aConnectionOverTheLimitIsAnswered503AndClosed() async throws {
-        let limits = LedgerHTTPServerLimits(connectionCountMax: 2, readTimeoutMilliseconds: 1_500)
+        let limits = LedgerHTTPServerLimits(connectionCountMax: 2, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { server, port in
             let refused = try await onThread { () -> (RawResponse?, Bool, [Int]) in
                 // Two connections served and kept open, then a third.

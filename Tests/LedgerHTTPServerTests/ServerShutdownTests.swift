@@ -67,7 +67,7 @@ struct ServerShutdownTests {
     /// Past the grace, a handler still running is cancelled and its connection shut.
     @Test func shutdownGivesUpOnAStuckHandlerAfterTheGrace() async throws {
         let gate = Gate()
-        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 1_500, shutdownGraceMilliseconds: 200)
+        let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: TestServer.patientMilliseconds, shutdownGraceMilliseconds: 200)
         let server = LedgerHTTPServer(configuration: .init(limits: limits), handler: Self.handler(gate))
         let port = try server.start()
         let inFlight = Task { try await onThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }

@@ -6,10 +6,14 @@ import Testing
 
 /// The servers the tests drive: each test starts its own on an ephemeral loopback port.
 enum TestServer {
-    /// Small limits that keep the tests fast; each test overrides what it exercises.
+    /// How long the server waits for a client that is merely slow because the machine is busy.
+    /// Generous, so that no test fails on a stalled thread; a test of a timeout sets its own.
+    static let patientMilliseconds = 10_000
+
+    /// Limits that only a hung peer reaches; each test overrides what it exercises.
     static let limits = LedgerHTTPServerLimits(
-        readTimeoutMilliseconds: 1_500, writeTimeoutMilliseconds: 1_500, idleTimeoutMilliseconds: 1_500,
-        shutdownGraceMilliseconds: 1_500)
+        readTimeoutMilliseconds: patientMilliseconds, writeTimeoutMilliseconds: patientMilliseconds,
+        idleTimeoutMilliseconds: patientMilliseconds, shutdownGraceMilliseconds: patientMilliseconds)
 
     /// Echoes the request: status 200, the method and target in `X-Method` and `X-Target`, the
     /// body (with its `Content-Type`) when there is one, else `<method> <target>` as text.
