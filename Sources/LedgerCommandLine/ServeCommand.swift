@@ -74,7 +74,10 @@ enum ServeCommand {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
             catalogPath = try arguments.required("catalog")
-            ports = try StorePortOptions(arguments)
+            if arguments.value("root") != nil {
+                appStore = try AppStoreCommands.signedDataVerifier(arguments, environmentOption: "app-store-environment").0
+            }
+            ports = try StorePortOptions(arguments, appStore: appStore)
             host = arguments.value("host") ?? "127.0.0.1"
             port = try Self.integer(arguments, "port", default: 8080, range: 0...65_535)
             recoverIntervalSeconds = try Self.integer(
@@ -91,10 +94,12 @@ enum ServeCommand {
             case "app-account-token": hashesAccounts = true
             case let other: throw Arguments.UsageError(message: "--account-binding \(other): expected identity or app-account-token")
             }
-            if arguments.value("root") != nil {
-                appStore = try AppStoreCommands.signedDataVerifier(arguments, environmentOption: "app-store-environment").0
+            if arguments.value("audience") != nil {
+                guard ports.play != nil else {
+                    throw Arguments.UsageError(message: "--audience needs the Play API options: \(StorePortOptions.playHint)")
+                }
+                playPush = try PlayStoreLedgerCommands.authenticator(arguments)
             }
-            if arguments.value("audience") != nil { playPush = try PlayStoreLedgerCommands.authenticator(arguments) }
         }
 
         static func integer(_ arguments: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>)
@@ -118,12 +123,15 @@ enum ServeCommand {
         let handler: LedgerHTTPHandler
         let ledger: Ledger
         do throws(LedgerError) {
-            (ledger, handler) = try await Self.handler(options, arguments: arguments)
+            (ledger, handler) = try await Self.handler(options)
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "serve", catalogPath: options.catalogPath)
         }
+        // The server refuses a body over the handler's limit before reading it, so neither reads
+        // more than the handler would decode.
+        let limits = LedgerHTTPServerLimits(bodyByteCountMax: handler.bodyByteCountMax)
         let server = LedgerHTTPServer(
-            configuration: LedgerHTTPServerConfiguration(host: options.host, port: options.port),
+            configuration: LedgerHTTPServerConfiguration(host: options.host, port: options.port, limits: limits),
             handler: { request in await handler.handle(request) })
         let port: Int
         do throws(LedgerHTTPServerError) {
@@ -142,24 +150,15 @@ enum ServeCommand {
     }
 
     /// The ledger with the ports the flags configure, and the handler over it.
-    static func handler(_ options: Options, arguments: Arguments) async throws(LedgerError) -> (Ledger, LedgerHTTPHandler) {
+    static func handler(_ options: Options) async throws(LedgerError) -> (Ledger, LedgerHTTPHandler) {
         let metrics = LedgerMetrics()
-        var verifier = options.ports.verifier
-        if let appStore = options.appStore, let routing = verifier as? StoreRoutingVerifier {
-            var verifiers = routing.verifiers
-            verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStore)
-            verifier = StoreRoutingVerifier(verifiers)
-        }
         var configuration = LedgerConfiguration(environment: options.ports.environment)
         if options.hashesAccounts { configuration.accountBinding = { AppAccountToken.forPlayer($0) } }
         let ledger = try Ledger(
             catalog: try CatalogLoader.load(path: options.catalogPath), store: try await options.database.open(createIfMissing: true),
-            verifier: verifier, finisher: options.ports.finisher, observer: metrics, configuration: configuration)
+            verifier: options.ports.verifier, finisher: options.ports.finisher, observer: metrics, configuration: configuration)
         var play: PlayNotificationProcessor?
-        if let authenticator = options.playPush {
-            guard let api = try? PlayStoreCommands.api(arguments), let package = arguments.value("package") else {
-                throw LedgerError.configuration("--audience needs the Play API options: \(StorePortOptions.playHint)")
-            }
+        if let authenticator = options.playPush, let (api, package) = options.ports.play {
             let hashes = options.hashesAccounts
             play = PlayNotificationProcessor(
                 api: api, packageName: package, ledger: ledger, authenticator: authenticator,

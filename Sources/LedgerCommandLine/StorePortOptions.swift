@@ -11,7 +11,8 @@ import TestStoreAdapter
 ///   Developer API) or `--purchases FILE` (offline trials).
 /// - App Store: the finish port's documented meaning (`AppStoreFinisher`: the client calls
 ///   `Transaction.finish()` once told; the server has nothing to call). App Store transactions
-///   are verified by `ledger appstore fulfill`.
+///   are verified by the command's own signed-data verifier when it has one (`ledger serve
+///   --root …`, `ledger appstore fulfill`), else refused.
 /// - The test store, for `test` transactions only, and only on a sandbox ledger.
 struct StorePortOptions {
     /// The options every command that builds a ledger takes.
@@ -33,9 +34,12 @@ struct StorePortOptions {
     var environment: StoreEnvironment
     var verifier: any TransactionVerifier
     var finisher: any PlatformFinisher
+    /// The Play Developer API and package the flags name, when they name one.
+    var play: (api: any PlayPurchasesAPI, packageName: String)?
 
-    /// Reads the options; a malformed one is a usage error.
-    init(_ arguments: Arguments) throws(Arguments.UsageError) {
+    /// Reads the options; a malformed one is a usage error. App Store transactions are
+    /// verified with `appStore` when the command built one from its own flags.
+    init(_ arguments: Arguments, appStore: SignedDataVerifier? = nil) throws(Arguments.UsageError) {
         environment = try PlayStoreCommands.environment(arguments)
         var verifiers: [PlatformStore: any TransactionVerifier] = [
             .appStore: UnconfiguredStore(store: .appStore, hint: "verify App Store transactions with ledger appstore fulfill"),
@@ -50,9 +54,11 @@ struct StorePortOptions {
             let package = try arguments.required("package")
             verifiers[.playStore] = PlayPurchaseVerifier(api: api, packageName: package, environment: environment)
             finishers[.playStore] = PlayFinisher(api: api, packageName: package)
+            play = (api, package)
         } else if arguments.value("package") != nil || arguments.value("api-base") != nil {
             throw Arguments.UsageError(message: "--package and --api-base need --service-account or --purchases")
         }
+        if let appStore { verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStore) }
         if environment != .production {
             verifiers[.test] = TestStoreVerifier()
             finishers[.test] = TestStoreFinisher()

@@ -32,7 +32,8 @@ public struct LedgerHTTPHandler: Sendable {
     /// The bearer token the game-facing routes (`/purchases`, `/players`) require; nil requires
     /// none. Store routes authenticate themselves (Apple's signature, Pub/Sub's token).
     public let bearerToken: String?
-    /// Largest body a route reads, in bytes; larger ones are answered 413 unread.
+    /// Largest body a route decodes, in bytes; larger ones are answered 413. Give the HTTP
+    /// server the same limit so that it refuses such a body before reading it.
     public let bodyByteCountMax: Int
 
     /// Default body limit: 256 KiB, far above a signed transaction or notification (a few KiB).

@@ -1,4 +1,7 @@
+import AppStoreAdapter
+import AppStoreSimulator
 import Foundation
+import FulfillmentLedger
 import Testing
 
 /// `ledger serve` as a real process, driven by `curl` and Python's `http.client`: purchases,
@@ -86,6 +89,11 @@ import Testing
         try Data(count: 2_000_000).write(to: URL(fileURLWithPath: largeBody))
         let large = try Self.tool("curl", curl + ["-X", "POST", "--data-binary", "@\(largeBody)", "\(base)/purchases"])
         #expect(large == "413")
+        // Over the handler's 256 KiB but under the server's default 1 MiB: the server refuses it
+        // itself, before reading the body, because serve gives it the handler's limit.
+        try Data(count: 300_000).write(to: URL(fileURLWithPath: largeBody))
+        let refused = try Self.tool("curl", ["-s", "-X", "POST", "--data-binary", "@\(largeBody)", "\(base)/purchases"])
+        #expect(refused.contains(#""error":"body_too_large""#) && refused.contains("262144"), "\(refused)")
         let metrics = try Self.tool("curl", ["-s", "\(base)/metrics"])
         #expect(metrics.contains(#"ledger_observations_total{code="fulfillment.granted"} 1"#), "\(metrics)")
         let stopped = served.terminate()
@@ -115,6 +123,42 @@ import Testing
         #expect(served.terminate().status == 0)
     }
 
+    /// With `--root`, serve verifies App Store purchases and notifications with that root: a
+    /// signed purchase is granted once, and a refund notification applies once.
+    @Test func appStorePurchasesAndNotificationsUseTheGivenRoot() async throws {
+        try await Self.onThread { try Self.appStoreThroughServe() }
+    }
+
+    static func appStoreThroughServe() throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try AppStoreCommandTests.simulatedStore(in: scratch)
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.remove_ads", appAccountToken: AppAccountToken.forPlayer("p1"),
+            type: .nonConsumable)
+        let served = try Served(
+            db: scratch.path("ledger.sqlite"),
+            extra: [
+                "--root", root, "--bundle-id", AppStoreCommandTests.bundleID, "--app-store-environment", "Sandbox",
+                "--account-binding", "app-account-token",
+            ])
+        let base = "http://127.0.0.1:\(served.port)"
+        let body = try JSONSerialization.data(withJSONObject: [
+            "store": "appStore", "playerID": "p1", "signedTransaction": purchase.jws,
+        ])
+        let bodyFile = try scratch.write(String(decoding: body, as: UTF8.self), to: "purchase.json")
+        let post = ["-s", "-X", "POST", "--data-binary", "@\(bodyFile)", "\(base)/purchases"]
+        let granted = try Self.tool("curl", post)
+        #expect(granted.contains(#""outcome":"granted""#), "\(granted)")
+        #expect(try Self.tool("curl", post).contains(#""outcome":"alreadyFulfilled""#))
+        _ = try simulator.revoke(transactionID: purchase.transactionID)
+        let signed = try simulator.notification(type: .refund, transactionID: purchase.transactionID)
+        let notification = try scratch.write(#"{"signedPayload":"\#(signed)"}"#, to: "refund.json")
+        let refund = ["-s", "-X", "POST", "--data-binary", "@\(notification)", "\(base)/appstore/notifications"]
+        #expect(try Self.tool("curl", refund).contains(#""outcome":"revocation""#))
+        #expect(try Self.tool("curl", refund).contains(#""outcome":"alreadyProcessed""#))
+        #expect(served.terminate().status == 0)
+    }
+
     @Test func usageMistakesExit64() async throws {
         let scratch = try ScratchDirectory()
         let db = scratch.path("ledger.sqlite")
@@ -123,5 +167,8 @@ import Testing
         #expect(await ledger(common + ["--recover-interval-seconds", "-1"]).code == 64)
         #expect(await ledger(common + ["--bearer-token-env", "NO_SUCH_VARIABLE_SET"]).code == 64)
         #expect(await ledger(common + ["--account-binding", "guess"]).code == 64)
+        let push = common + ["--audience", "https://example.com/push", "--push-service-account", "push@example.com"]
+        let noPlayAPI = await ledger(push)
+        #expect(noPlayAPI.code == 64 && noPlayAPI.error.contains("--audience needs the Play API options"), "\(noPlayAPI)")
     }
 }
