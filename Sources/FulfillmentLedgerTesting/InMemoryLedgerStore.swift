@@ -286,6 +286,11 @@ extension InMemoryLedgerSession {
         Array(state.events.lazy.filter { $0.transaction == key && $0.sequence > sequence }.prefix(max(0, limit)))
     }
 
+    /// Writes are serialized, so append order is commit order.
+    func changes(afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        Array(state.events.lazy.filter { $0.kind.isPlayerChange && $0.sequence > sequence }.prefix(max(0, limit)))
+    }
+
     /// A stored revocation event by ID.
     func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord? { state.revocationEvents[id] }
 

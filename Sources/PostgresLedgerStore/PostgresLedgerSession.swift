@@ -13,6 +13,8 @@ final class PostgresLedgerSession: LedgerWriter {
     let location: String
     /// The first failure of the transaction, if any.
     private(set) var firstFailure: PostgresError?
+    /// Whether this transaction holds the change feed's lock (`EventsTable.feedLockSQL`).
+    var holdsFeedLock = false
 
     init(connection: PostgresConnection, location: String) {
         self.connection = connection

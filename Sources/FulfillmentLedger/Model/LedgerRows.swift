@@ -75,6 +75,12 @@ public struct LedgerEventKind: OpenStringEnumeration {
     public static let entitlementKept = LedgerEventKind(rawValue: "entitlementKept")
     /// A reversal after a Reset Game: what the reset cleared is not given back.
     public static let reversalAfterReset = LedgerEventKind(rawValue: "reversalAfterReset")
+
+    /// Whether the change feed carries events of this kind: every kind that records a change to
+    /// a player. Finish results are bookkeeping of the store's platform finish, not a change to
+    /// what the player has, and their commits are deferred (not synced on their own), so the
+    /// feed leaves them out.
+    public var isPlayerChange: Bool { self != .finishSucceeded && self != .finishFailed }
 }
 
 /// One entry of the append-only event log.

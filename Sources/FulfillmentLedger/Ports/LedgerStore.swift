@@ -101,6 +101,11 @@ public protocol LedgerReader {
     func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A transaction's events with a sequence above `sequence`, oldest first, at most `limit`.
     func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
+    /// The change feed: events whose kind `isPlayerChange`, with a sequence above `sequence`,
+    /// in sequence order, at most `limit`. A store assigns the sequences of such events in
+    /// commit order, so a reader that saves the last sequence it read and asks again after it
+    /// never misses a committed change and never sees one out of order.
+    func changes(afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A stored revocation event, if its ID was seen.
     func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord?
     /// The revocation events of the purchase keyed `key` (`RevocationRecord.purchase`), by

@@ -2,8 +2,15 @@ import Foundation
 import FulfillmentLedger
 
 /// `events`: the append-only event log. A trigger refuses UPDATE and DELETE, so history cannot
-/// be rewritten through SQL either. Sequences come from an identity column: they only grow,
-/// though concurrent transactions may commit them out of order.
+/// be rewritten through SQL either. Sequences come from an identity column: they only grow.
+///
+/// The change feed needs the sequences of player changes in commit order, which an identity
+/// column alone does not give: two transactions may take 10 and 11 and commit 11 first, and a
+/// reader that saw 11 would never go back for 10. So a transaction takes the feed lock, a
+/// transaction-level advisory lock, before it appends its first change, and holds it until it
+/// ends: sequences of changes are taken by one transaction at a time, and each is visible
+/// before the next transaction can take one. Finish results (`isPlayerChange` false) are not
+/// in the feed and take no lock.
 enum EventsTable {
     static let createSQL = """
         CREATE TABLE events (
@@ -31,6 +38,15 @@ enum EventsTable {
         SELECT \(columns) FROM events WHERE store = $1 AND transaction_id = $2 AND sequence > $3
         ORDER BY sequence LIMIT $4
         """
+    /// The change feed after a sequence, by the primary key.
+    static let changesSQL = """
+        SELECT \(columns) FROM events
+        WHERE sequence > $1 AND kind NOT IN ('\(LedgerEventKind.finishSucceeded.rawValue)', '\(LedgerEventKind.finishFailed.rawValue)')
+        ORDER BY sequence LIMIT $2
+        """
+    /// The feed lock: "FLDGFEED". Held until the transaction ends, released on rollback too.
+    static let feedLockKey: Int64 = 0x464C_4447_4645_4544
+    static let feedLockSQL = "SELECT pg_advisory_xact_lock(\(feedLockKey))"
     static let insertSQL = """
         INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES ($1, $2, $3, $4, $5, $6)
         RETURNING sequence
@@ -67,7 +83,16 @@ extension PostgresLedgerSession {
             EventsTable.decode)
     }
 
+    /// The change feed: changes after `sequence`, in commit order.
+    func changes(afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try rows(EventsTable.changesSQL, [.int64(sequence), .count(limit)], limit: limit, EventsTable.decode)
+    }
+
     func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64 {
+        if event.kind.isPlayerChange, !holdsFeedLock {
+            _ = try one(EventsTable.feedLockSQL, []) { (_) throws(PostgresError) in () }
+            holdsFeedLock = true
+        }
         let sequence = try one(
             EventsTable.insertSQL,
             [

@@ -60,6 +60,14 @@ package enum EventsTable {
         SELECT \(columns) FROM events WHERE store = ?1 AND transaction_id = ?2 AND sequence > ?3
         ORDER BY sequence LIMIT ?4
         """
+    /// The change feed after a sequence, by the primary key. One writer commits at a time, so
+    /// sequences are assigned in commit order. Finish results are left out: their commits are
+    /// not synced on their own, and a power loss could give a lost one's sequence to a later
+    /// event; every change the feed returns was synced with everything before it.
+    static let changesSQL = """
+        SELECT \(columns) FROM events WHERE sequence > ?1 AND kind NOT IN ('\(LedgerEventKind.finishSucceeded.rawValue)', '\(LedgerEventKind.finishFailed.rawValue)')
+        ORDER BY sequence LIMIT ?2
+        """
     package static let insertSQL =
         "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)"
 
@@ -105,6 +113,14 @@ extension SQLiteLedgerSession {
             try connection.statement(EventsTable.byTransactionSQL).query(
                 [.text(key.store.rawValue), .text(key.transactionID), .integer(sequence), .integer(Int64(limit))],
                 rowCountMax: limit, EventsTable.decode)
+        }
+    }
+
+    /// The change feed: changes after `sequence`, in commit order.
+    func changes(afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try sql { () throws(SQLiteError) in
+            try connection.statement(EventsTable.changesSQL).query(
+                [.integer(sequence), .integer(Int64(limit))], rowCountMax: limit, EventsTable.decode)
         }
     }
 
