@@ -15,6 +15,7 @@ import PlayStoreAdapter
 /// | `POST /purchases` | a client's purchase (`PurchaseSubmissionBody`), through `Ledger.fulfill` |
 /// | `GET /players/{playerID}` | `Ledger.player` |
 /// | `GET /players/{playerID}/entitlements` | `Ledger.entitlements` |
+/// | `GET /changes?after=N&limit=M` | a page of the change feed, `Ledger.changes(after:limit:)` |
 /// | `POST /appstore/notifications` | App Store Server Notifications V2 (`{"signedPayload": …}`) |
 /// | `POST /playstore/notifications` | a Pub/Sub push of a Play RTDN, authenticated by its own token |
 /// | `GET /healthz` | 200 while the process runs |
@@ -32,6 +33,8 @@ public struct LedgerHTTPHandler: Sendable {
     /// The bearer token the game-facing routes (`/purchases`, `/players`) require; nil requires
     /// none. Store routes authenticate themselves (Apple's signature, Pub/Sub's token).
     public let bearerToken: String?
+    /// Most query items a target may carry; the routes take two at most.
+    static let queryItemCountMax = 8
     /// Largest body a route decodes, in bytes; larger ones are answered 413. Give the HTTP
     /// server the same limit so that it refuses such a body before reading it.
     public let bodyByteCountMax: Int
@@ -84,6 +87,7 @@ public struct LedgerHTTPHandler: Sendable {
             case .purchases: return try await purchase(request.body)
             case .player(let playerID): return .json(200, try await ledger.player(playerID))
             case .entitlements(let playerID): return .json(200, try await ledger.entitlements(playerID))
+            case .changes: return try await changes(request)
             case .appStoreNotifications: return try await appStoreNotification(request.body)
             case .playNotifications: return try await playNotification(request)
             case .health: return .text(200, "ok\n")
@@ -108,6 +112,32 @@ public struct LedgerHTTPHandler: Sendable {
             let outcome = try await ledger.fulfill(submission)
             return .json(LedgerHTTPStatus.purchase(outcome), outcome)
         }
+    }
+
+    /// `GET /changes?after=N&limit=M`: one page of the change feed (`LedgerChangePage`).
+    private func changes(_ request: LedgerHTTPRequest) async throws(LedgerError) -> LedgerHTTPResponse {
+        var after: Int64 = 0
+        var limit = Ledger.changePageCountMax
+        let items = request.queryItems
+        guard items.count <= Self.queryItemCountMax else {
+            return invalidQuery("at most \(Self.queryItemCountMax) query parameters")
+        }
+        for (name, value) in items {
+            switch name {
+            case "after":
+                guard let number = Int64(value) else { return invalidQuery("after must be a whole number") }
+                after = number
+            case "limit":
+                guard let number = Int(value) else { return invalidQuery("limit must be a whole number") }
+                limit = number
+            default: return invalidQuery("unknown query parameter \(name); expected after and limit")
+            }
+        }
+        return .json(200, try await ledger.changes(after: after, limit: limit))
+    }
+
+    private func invalidQuery(_ message: String) -> LedgerHTTPResponse {
+        LedgerHTTPErrorBody(error: "http.invalidQuery", message: message).response(400)
     }
 
     private func appStoreNotification(_ body: Data) async throws(LedgerError) -> LedgerHTTPResponse {

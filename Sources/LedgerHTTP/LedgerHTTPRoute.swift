@@ -5,6 +5,7 @@ enum LedgerHTTPRoute: Equatable {
     case purchases
     case player(String)
     case entitlements(String)
+    case changes
     case appStoreNotifications
     case playNotifications
     case health
@@ -20,6 +21,7 @@ enum LedgerHTTPRoute: Equatable {
             case "healthz": self = .health
             case "readyz": self = .ready
             case "metrics": self = .metrics
+            case "changes": self = .changes
             default: return nil
             }
         case 2 where segments[0] == "players":
@@ -38,14 +40,14 @@ enum LedgerHTTPRoute: Equatable {
     var method: String {
         switch self {
         case .purchases, .appStoreNotifications, .playNotifications: "POST"
-        case .player, .entitlements, .health, .ready, .metrics: "GET"
+        case .player, .entitlements, .changes, .health, .ready, .metrics: "GET"
         }
     }
 
     /// Whether the route serves the game (and so needs the bearer token when one is set).
     var isGameFacing: Bool {
         switch self {
-        case .purchases, .player, .entitlements: true
+        case .purchases, .player, .entitlements, .changes: true
         case .appStoreNotifications, .playNotifications, .health, .ready, .metrics: false
         }
     }

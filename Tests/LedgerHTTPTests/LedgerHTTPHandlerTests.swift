@@ -141,6 +141,38 @@ struct LedgerHTTPHandlerTests {
         #expect(entitlements.status == 200 && snapshot.statuses["remove_ads"] == .owned)
     }
 
+    @Test("GET /changes pages the change feed after a cursor; a bad query is 400; with a token it needs one")
+    func changes() async throws {
+        let fixture = try LedgerHTTPFixture()
+        for (index, player) in ["p1", "p2", "p3"].enumerated() {
+            _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t\(index)", player: player))
+        }
+        let all = try await fixture.send("GET", "/changes")
+        let page = try LedgerJSON.decoder().decode(LedgerChangePage.self, from: all.body)
+        #expect(all.status == 200 && page.changes.map(\.playerID) == ["p1", "p2", "p3"])
+        let first = try await fixture.send("GET", "/changes?limit=1")
+        let firstPage = try LedgerJSON.decoder().decode(LedgerChangePage.self, from: first.body)
+        #expect(firstPage.changes.map(\.playerID) == ["p1"])
+        let rest = try await fixture.send("GET", "/changes?after=\(firstPage.next)&limit=10")
+        #expect(try LedgerJSON.decoder().decode(LedgerChangePage.self, from: rest.body).changes.map(\.playerID) == ["p2", "p3"])
+        let caughtUp = try await fixture.send("GET", "/changes?after=\(page.next)")
+        #expect(try (caughtUp.object()["changes"] as? [Any])?.isEmpty == true && caughtUp.object()["next"] as? Int64 == page.next)
+        for target in [
+            "/changes?after=ten", "/changes?limit=0", "/changes?limit=1001", "/changes?after=-1", "/changes?from=3",
+            "/changes?" + Array(repeating: "after=1", count: 9).joined(separator: "&"),
+        ] {
+            let refused = try await fixture.send("GET", target)
+            #expect(refused.status == 400, "\(target)")
+        }
+        #expect(try await fixture.send("GET", "/changes?from=3").errorCode == "http.invalidQuery")
+        #expect(try await fixture.send("POST", "/changes").status == 405)
+
+        let guarded = try LedgerHTTPFixture(bearerToken: "s3cret")
+        #expect(try await guarded.send("GET", "/changes").status == 401)
+        let authorized = try await guarded.send("GET", "/changes", headers: [("Authorization", "Bearer s3cret")])
+        #expect(authorized.status == 200)
+    }
+
     // MARK: Health and metrics
 
     @Test("healthz and readyz are 200; metrics render the observations in Prometheus text")
