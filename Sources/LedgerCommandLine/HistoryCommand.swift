@@ -1,6 +1,7 @@
 import FulfillmentLedger
 
-/// `ledger history`: every event of a player or a transaction, in order, a page at a time.
+/// `ledger history`: every event of a player or a transaction, or the change feed of every
+/// player, in order, a page at a time.
 enum HistoryCommand {
     /// Most events printed by one call (`--limit` is 1 to this; the default).
     static let eventCountMax = 10_000
@@ -9,11 +10,13 @@ enum HistoryCommand {
         words: ["history"],
         summary: "print every event of a player or a transaction, oldest first",
         help: """
-            usage: ledger history --db DB (--player P | --transaction STORE/ID)
+            usage: ledger history --db DB (--player P | --transaction STORE/ID | --changes)
                      [--limit N] [--after SEQUENCE] [--json]
 
             Prints the event log in order: purchases granted, finishes, refunds and
-            reversals, debt recorded and repaid, transfers, resets. The database must exist.
+            reversals, debt recorded and repaid, transfers, resets. With --changes, the
+            change feed: every player's changes in commit order, without finish results
+            (what GET /changes serves). The database must exist.
             One call prints at most N events (default and most \(eventCountMax)), oldest
             first, starting after event SEQUENCE (default: from the first). When more follow,
             it says so and names the --after value of the next page.
@@ -26,7 +29,7 @@ enum HistoryCommand {
             exit codes: 0 ok, 1 unreadable ledger, 64 usage, 66 database missing
             """,
         valueOptions: ["db", "player", "transaction", "limit", "after"],
-        flagOptions: ["json"],
+        flagOptions: ["json", "changes"],
         run: { arguments, io in
             let database: LedgerDatabase
             let subject: Subject
@@ -47,6 +50,7 @@ enum HistoryCommand {
                     switch subject {
                     case .player(let player): try reader.events(playerID: player, afterSequence: page.after, limit: read)
                     case .transaction(let key): try reader.events(transaction: key, afterSequence: page.after, limit: read)
+                    case .changes: try reader.changes(afterSequence: page.after, limit: read)
                     }
                 }
                 let truncated = events.count > page.limit
@@ -102,17 +106,19 @@ enum HistoryCommand {
     enum Subject {
         case player(String)
         case transaction(TransactionKey)
+        case changes
 
         init(_ arguments: Arguments) throws(Arguments.UsageError) {
-            switch (arguments.value("player"), arguments.value("transaction")) {
-            case (let player?, nil): self = .player(player)
-            case (nil, let text?):
+            switch (arguments.value("player"), arguments.value("transaction"), arguments.flag("changes")) {
+            case (let player?, nil, false): self = .player(player)
+            case (nil, nil, true): self = .changes
+            case (nil, let text?, false):
                 let parts = text.split(separator: "/", maxSplits: 1).map(String.init)
                 guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                     throw Arguments.UsageError(message: "--transaction takes STORE/ID, such as test/test-000001")
                 }
                 self = .transaction(TransactionKey(store: PlatformStore(rawValue: parts[0]), transactionID: parts[1]))
-            default: throw Arguments.UsageError(message: "give exactly one of --player and --transaction")
+            default: throw Arguments.UsageError(message: "give exactly one of --player, --transaction and --changes")
             }
         }
     }

@@ -67,6 +67,25 @@ import Testing
         #expect(pages == 2)
     }
 
+    @Test("history --changes prints every player's changes in commit order, a page at a time")
+    func historyChangesPagesTheFeed() async throws {
+        let directory = try ScratchDirectory()
+        let db = directory.path("ledger.sqlite")
+        for (transaction, player) in [("t1", "p1"), ("t2", "p2")] {
+            let document = ["transactionID": transaction, "productID": "test.gems_small", "playerID": player]
+            try #require(try await fulfill(document, db: db).code == 0)
+        }
+        let first = try await ledger(["history", "--db", db, "--changes", "--limit", "1", "--json"]).json()
+        let firstEvents = try #require(first["events"] as? [[String: Any]])
+        #expect(firstEvents.map { $0["playerID"] as? String } == ["p1"])
+        let next = try #require(first["nextAfter"] as? Int)
+        let rest = try await ledger(["history", "--db", db, "--changes", "--after", "\(next)", "--json"]).json()
+        #expect(try #require(rest["events"] as? [[String: Any]]).map { $0["playerID"] as? String } == ["p2"])
+        #expect(rest["truncated"] as? Bool == false)
+        let both = await ledger(["history", "--db", db, "--changes", "--player", "p1"])
+        #expect(both.code == 64)
+    }
+
     @Test("history and doctor refuse a bad --limit or --after with exit 64",
         arguments: [
             ["history", "--player", "p1", "--limit", "0"], ["history", "--player", "p1", "--limit", "10001"],
