@@ -65,6 +65,12 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Closes a store `open` made, for a command that stops before the process exits: a
+    /// PostgreSQL pool closes its connections; a SQLite store closes its own when released.
+    package static func close(_ store: any LedgerStore) async {
+        if let postgres = store as? PostgresLedgerStore { await postgres.close() }
+    }
+
     /// The schema version this build writes on this engine.
     package var schemaVersionSupported: Int {
         switch self {

@@ -20,10 +20,10 @@ enum ServeCommand {
             usage: ledger serve --db DB --catalog FILE [--host H] [--port P] [options]
 
             Serves POST /purchases, GET /players/P, GET /players/P/entitlements,
-            POST /appstore/notifications, POST /playstore/notifications, GET /healthz,
+            GET /changes?after=N, POST /appstore/notifications, POST /playstore/notifications, GET /healthz,
             GET /readyz and GET /metrics (Docs/Integration.md, "HTTP handlers"). Prints
             {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
-            it stops accepting, finishes requests in flight, and exits 0.
+            it stops accepting, finishes requests in flight, closes the store, and exits 0.
 
             options:
               --db DB                 the ledger, created if missing: a SQLite file or a
@@ -145,6 +145,8 @@ enum ServeCommand {
         await server.runUntilSignalled()
         recovery.cancel()
         _ = await recovery.value
+        // Every request has been answered (or cut off past the grace): nothing uses the store now.
+        await LedgerDatabase.close(ledger.store)
         io.printError("ledger serve: stopped")
         return .ok
     }
