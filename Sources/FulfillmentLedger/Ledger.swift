@@ -29,6 +29,11 @@ public struct LedgerConfiguration: Sendable {
     /// The account binding a store must carry for a player, if it carries one at all
     /// (the game sets it as `appAccountToken` / `obfuscatedExternalAccountId`). Default: the player ID.
     public var accountBinding: @Sendable (_ playerID: String) -> String
+    /// The account bindings of single stores, each in place of `accountBinding` for its store:
+    /// for a game that sets the App Store's `appAccountToken` to a UUID made from the player ID
+    /// (it must be a UUID) and Play's `obfuscatedExternalAccountId` to the player ID itself
+    /// (so that a Play push names its player). Default: none.
+    public var storeAccountBindings: [PlatformStore: @Sendable (_ playerID: String) -> String]
     /// Whether an explicit restore may move a non-consumable from the player who bought
     /// it to the player restoring it. Consumables never move.
     public var ownershipTransfer: OwnershipTransferPolicy
@@ -52,10 +57,17 @@ public struct LedgerConfiguration: Sendable {
         self.transactionIDByteCountMax = 4_096
         self.eventIDByteCountMax = 4_608
         self.accountBinding = { $0 }
+        self.storeAccountBindings = [:]
         self.ownershipTransfer = .never
         self.finishWarningAgeSeconds = 24 * 60 * 60
         self.restoreCountMax = 1_000
         self.revocationEventCountMax = 1_000
+    }
+
+    /// The account binding a transaction of `store` must carry for `playerID`: the store's own
+    /// binding when `storeAccountBindings` has one, else `accountBinding`.
+    public func accountBinding(for store: PlatformStore, playerID: String) -> String {
+        (storeAccountBindings[store] ?? accountBinding)(playerID)
     }
 
     /// Real players, real money.

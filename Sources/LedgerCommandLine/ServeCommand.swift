@@ -39,6 +39,9 @@ enum ServeCommand {
                                       60; 0 only at start; at most 86400)
               --account-binding B     identity (default: the store's account ID is the player
                                       ID) or app-account-token (AppAccountToken.forPlayer)
+              --store-account-binding STORE=B
+                                      B for one store (appStore, playStore, test) in place of
+                                      --account-binding; e.g. appStore=app-account-token
             \(StorePortOptions.help)
               --root CERT.der         App Store: Apple's root (repeatable), with --bundle-id ID
                                       and --app-store-environment E (Production, Sandbox,
@@ -52,7 +55,7 @@ enum ServeCommand {
               64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
         valueOptions: StorePortOptions.names.union([
-            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "account-binding", "root",
+            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "account-binding", "store-account-binding", "root",
             "bundle-id", "app-store-environment", "app-apple-id", "audience", "push-service-account", "jwks",
         ]),
         run: { arguments, io in await run(arguments, io: io) })
@@ -66,7 +69,7 @@ enum ServeCommand {
         var port: Int
         var bearerToken: String?
         var recoverIntervalSeconds: Int
-        var hashesAccounts: Bool
+        var accountBindings: ServeAccountBindings
         var appStore: SignedDataVerifier?
         var playPush: PubSubPushAuthenticator?
 
@@ -89,11 +92,7 @@ enum ServeCommand {
                 }
                 bearerToken = token
             }
-            switch arguments.value("account-binding") ?? "identity" {
-            case "identity": hashesAccounts = false
-            case "app-account-token": hashesAccounts = true
-            case let other: throw Arguments.UsageError(message: "--account-binding \(other): expected identity or app-account-token")
-            }
+            accountBindings = try ServeAccountBindings(arguments)
             if arguments.value("audience") != nil {
                 guard ports.play != nil else {
                     throw Arguments.UsageError(message: "--audience needs the Play API options: \(StorePortOptions.playHint)")
@@ -155,16 +154,17 @@ enum ServeCommand {
     static func handler(_ options: Options) async throws(LedgerError) -> (Ledger, LedgerHTTPHandler) {
         let metrics = LedgerMetrics()
         var configuration = LedgerConfiguration(environment: options.ports.environment)
-        if options.hashesAccounts { configuration.accountBinding = { AppAccountToken.forPlayer($0) } }
+        options.accountBindings.apply(to: &configuration)
         let ledger = try Ledger(
             catalog: try CatalogLoader.load(path: options.catalogPath), store: try await options.database.open(createIfMissing: true),
             verifier: options.ports.verifier, finisher: options.ports.finisher, observer: metrics, configuration: configuration)
         var play: PlayNotificationProcessor?
         if let authenticator = options.playPush, let (api, package) = options.ports.play {
-            let hashes = options.hashesAccounts
+            // A Play push names its player only when the account ID is the player ID itself.
+            let named = options.accountBindings.binding(for: .playStore) == .identity
             play = PlayNotificationProcessor(
                 api: api, packageName: package, ledger: ledger, authenticator: authenticator,
-                playerResolver: { account in hashes ? nil : account })
+                playerResolver: { account in named ? account : nil })
         }
         let handler = LedgerHTTPHandler(
             ledger: ledger,

@@ -179,6 +179,28 @@ import TestStoreAdapter
         await #expect(try harness.progress("p2").transactionCount == 0)
     }
 
+    /// A store's own binding replaces `accountBinding` for that store only.
+    @Test func aStoreAccountBindingReplacesTheDefaultForThatStore() async throws {
+        let clock = ManualClock()
+        let testStore = TestStore(clock: clock)
+        var configuration = LedgerConfiguration.sandbox
+        configuration.storeAccountBindings[.test] = { "account-\($0)" }
+        #expect(configuration.accountBinding(for: .test, playerID: "p1") == "account-p1")
+        #expect(configuration.accountBinding(for: .appStore, playerID: "p1") == "p1")
+        let ledger = try Ledger(
+            catalog: try LedgerHarness.sampleCatalog(), store: InMemoryLedgerStore(), verifier: testStore.verifier,
+            finisher: testStore, source: testStore, clock: clock, configuration: configuration)
+        func bound(_ transactionID: String, to account: String) -> TransactionSubmission {
+            TestStoreTransaction(
+                transactionID: transactionID, storeProductID: "test.gems_small", playerID: "p1", purchaseDate: clock.now(),
+                accountBinding: account
+            ).submission()
+        }
+        #expect(try await ledger.fulfill(bound("b1", to: "account-p1")).receipt != nil)
+        #expect(try await ledger.fulfill(bound("b2", to: "p1")).rejection?.reason == .accountMismatch)
+        #expect(try await ledger.player("p1").balances == ["gems": 100])
+    }
+
     @Test(arguments: StoreKind.allCases)
     func revokedIsRejected(kind: StoreKind) async throws {
         let harness = try await LedgerHarness(kind)

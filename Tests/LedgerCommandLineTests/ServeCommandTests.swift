@@ -139,7 +139,7 @@ import Testing
             db: scratch.path("ledger.sqlite"),
             extra: [
                 "--root", root, "--bundle-id", AppStoreCommandTests.bundleID, "--app-store-environment", "Sandbox",
-                "--account-binding", "app-account-token",
+                "--store-account-binding", "appStore=app-account-token",
             ])
         let base = "http://127.0.0.1:\(served.port)"
         let body = try JSONSerialization.data(withJSONObject: [
@@ -167,6 +167,11 @@ import Testing
         #expect(await ledger(common + ["--recover-interval-seconds", "-1"]).code == 64)
         #expect(await ledger(common + ["--bearer-token-env", "NO_SUCH_VARIABLE_SET"]).code == 64)
         #expect(await ledger(common + ["--account-binding", "guess"]).code == 64)
+        for binding in ["appStore", "moon=identity", "appStore=guess"] {
+            #expect(await ledger(common + ["--store-account-binding", binding]).code == 64, "\(binding)")
+        }
+        let twice = ["--store-account-binding", "playStore=identity", "--store-account-binding", "playStore=identity"]
+        #expect(await ledger(common + twice).code == 64)
         let push = common + ["--audience", "https://example.com/push", "--push-service-account", "push@example.com"]
         let noPlayAPI = await ledger(push)
         #expect(noPlayAPI.code == 64 && noPlayAPI.error.contains("--audience needs the Play API options"), "\(noPlayAPI)")

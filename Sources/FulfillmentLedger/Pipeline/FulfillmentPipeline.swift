@@ -120,7 +120,9 @@ extension Ledger {
             return .rejected(Rejection(.unverified, mismatch))
         }
         if let problem = Self.outOfRange(verified) { return .rejected(Rejection(.unverified, problem)) }
-        if let binding = verified.accountBinding, binding != configuration.accountBinding(submission.playerID) {
+        if let binding = verified.accountBinding,
+            binding != configuration.accountBinding(for: submission.store, playerID: submission.playerID)
+        {
             return .rejected(Rejection(.accountMismatch, "the store binds \(verified.key) to another account"))
         }
         try faults.check(.afterVerify)
