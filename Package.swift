@@ -158,7 +158,13 @@ let package = Package(
                 "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "SQLiteLedgerStore",
             ]
         ),
-        .testTarget(name: "LedgerHTTPServerTests", dependencies: ["LedgerHTTPServer", "LedgerHTTP"]),
+        .testTarget(
+            name: "LedgerHTTPServerTests",
+            dependencies: [
+                "LedgerHTTPServer", "LedgerHTTP", "FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter",
+                "SQLiteLedgerStore",
+            ]
+        ),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.
         .testTarget(name: "PackageLayoutTests"),
     ],
