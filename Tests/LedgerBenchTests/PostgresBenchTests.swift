@@ -96,7 +96,7 @@ struct PostgresBenchServerTests {
         }
         let ratios = try #require(report["ratios"] as? [String: Any])
         #expect(Set(ratios.keys) == Set(BenchPostgresFigures.ratioTargets.map(\.key)))
-        #expect(report["statementsPerFulfillment"] as? Int == 16)
+        #expect(report["statementsPerFulfillment"] as? Int == 17)
         if let password = URLComponents(string: url)?.password, !password.isEmpty {
             #expect(!run.output.contains(password) && !run.error.contains(password))
         }
