@@ -218,8 +218,31 @@ public final class Ledger: Sendable {
 extension Ledger {
     /// Hands `event` to the observer with the wall time since `start`.
     func observe(_ event: LedgerObservation.Event, since start: ContinuousClock.Instant) {
+        observer.observe(LedgerObservation(event, durationMicroseconds: Self.microseconds(since: start)))
+    }
+
+    /// Runs `body` as one store write and hands its latency to the observer: every write the
+    /// core makes goes through here, so the `commit` histogram counts each one.
+    func commit<T: Sendable>(
+        _ durability: WriteDurability = .durable,
+        _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
+        let start = ContinuousClock.now
+        do {
+            let value = try await store.write(durability, body)
+            observer.observeCommit(
+                durability: durability, committed: true, durationMicroseconds: Self.microseconds(since: start))
+            return value
+        } catch {
+            observer.observeCommit(
+                durability: durability, committed: false, durationMicroseconds: Self.microseconds(since: start))
+            throw error
+        }
+    }
+
+    /// Whole microseconds of wall time since `start`.
+    static func microseconds(since start: ContinuousClock.Instant) -> Int64 {
         let elapsed = (ContinuousClock.now - start).components
-        let microseconds = max(0, elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000)
-        observer.observe(LedgerObservation(event, durationMicroseconds: microseconds))
+        return max(0, elapsed.seconds * 1_000_000 + elapsed.attoseconds / 1_000_000_000_000)
     }
 }

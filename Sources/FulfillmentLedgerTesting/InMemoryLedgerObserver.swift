@@ -11,6 +11,7 @@ public final class InMemoryLedgerObserver: LedgerObserver {
     /// Most observations kept.
     public let observationCountMax: Int
     private let state = Mutex<(observations: [LedgerObservation], droppedCount: Int)>(([], 0))
+    private let commits = Mutex<(committed: Int, failed: Int)>((0, 0))
 
     /// An empty observer keeping at most `observationCountMax` observations.
     public init(observationCountMax: Int = InMemoryLedgerObserver.observationCountMaxDefault) {
@@ -29,6 +30,16 @@ public final class InMemoryLedgerObserver: LedgerObserver {
         }
     }
 
+    /// Counts the commit.
+    public func observeCommit(durability: WriteDurability, committed: Bool, durationMicroseconds: Int64) {
+        commits.withLock { counts in
+            if committed { counts.committed += 1 } else { counts.failed += 1 }
+        }
+    }
+
+    /// Store writes seen committed, and seen failing.
+    public var commitCounts: (committed: Int, failed: Int) { commits.withLock { $0 } }
+
     /// What it has kept, oldest first.
     public var observations: [LedgerObservation] { state.withLock { $0.observations } }
 
@@ -39,5 +50,8 @@ public final class InMemoryLedgerObserver: LedgerObserver {
     public var droppedCount: Int { state.withLock { $0.droppedCount } }
 
     /// Forgets everything kept so far.
-    public func removeAll() { state.withLock { $0 = ([], 0) } }
+    public func removeAll() {
+        state.withLock { $0 = ([], 0) }
+        commits.withLock { $0 = (0, 0) }
+    }
 }

@@ -6,16 +6,38 @@ import Testing
 /// `LedgerMetrics`: counters by code, latency histograms, the outbox gauges and their
 /// Prometheus text.
 struct LedgerMetricsTests {
-    @Test("a ledger's fulfillments and finish failures are counted by code, timed, and rendered as Prometheus text")
-    func countsAndRenders() async throws {
+    /// A ledger on the test store and an in-memory store, seen by `observer`.
+    static func ledger(observer: any LedgerObserver, faults: any FaultInjector = NoFaults()) throws
+        -> (Ledger, TestStore, ManualClock)
+    {
         let clock = ManualClock()
         let testStore = TestStore(clock: clock)
-        let metrics = LedgerMetrics()
-        let memory = InMemoryLedgerObserver()
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: InMemoryLedgerStore(), verifier: testStore.verifier,
-            finisher: testStore, source: testStore, clock: clock,
-            observer: CombinedLedgerObserver([metrics, memory]), configuration: .sandbox)
+            finisher: testStore, source: testStore, clock: clock, faults: faults, observer: observer,
+            configuration: .sandbox)
+        return (ledger, testStore, clock)
+    }
+
+    @Test("a write that does not commit is counted as commit.failed and kept out of the commit histogram")
+    func failedCommitsAreCounted() async throws {
+        let faults = ScriptedFaultInjector()
+        let metrics = LedgerMetrics()
+        let (ledger, testStore, _) = try Self.ledger(observer: metrics, faults: faults)
+        faults.arm(.beforeCommit)
+        let purchase = testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
+        await #expect(throws: LedgerError.self) { try await ledger.fulfill(purchase) }
+        #expect(metrics.snapshot.counts[LedgerMetrics.commitFailedCode] == 1)
+        #expect(metrics.snapshot.latencies[LedgerMetrics.commitKind] == nil)
+        _ = try await ledger.fulfill(purchase)
+        #expect(metrics.snapshot.latencies[LedgerMetrics.commitKind]?.count == 2)
+    }
+
+    @Test("a ledger's fulfillments and finish failures are counted by code, timed, and rendered as Prometheus text")
+    func countsAndRenders() async throws {
+        let metrics = LedgerMetrics()
+        let memory = InMemoryLedgerObserver()
+        let (ledger, testStore, clock) = try Self.ledger(observer: CombinedLedgerObserver([metrics, memory]))
         let first = testStore.purchase(storeProductID: "test.gems_small", playerID: "p1")
         _ = try await ledger.fulfill(first)
         _ = try await ledger.fulfill(first)
@@ -31,6 +53,9 @@ struct LedgerMetricsTests {
         #expect(snapshot.latencies["fulfillment"]?.count == 3)
         #expect(snapshot.latencies["finish"]?.count == 2)
         #expect(memory.observations.count == 5, "the combined observer feeds both")
+        // Two grants, one finish mark and one failed finish recorded; the duplicate only reads.
+        #expect(snapshot.latencies[LedgerMetrics.commitKind]?.count == 4)
+        #expect(memory.commitCounts == (4, 0))
 
         let gauge = try await ledger.pendingFinishGauge()
         #expect(gauge == PendingFinishGauge(count: 1, countIsAtLeast: false, oldestAgeSeconds: 90))
@@ -38,6 +63,7 @@ struct LedgerMetricsTests {
         #expect(text.contains("ledger_observations_total{code=\"fulfillment.granted\"} 2\n"))
         #expect(text.contains("ledger_duration_seconds_bucket{event=\"fulfillment\",le=\"+Inf\"} 3\n"))
         #expect(text.contains("ledger_duration_seconds_count{event=\"finish\"} 2\n"))
+        #expect(text.contains("ledger_duration_seconds_count{event=\"commit\"} 4\n"))
         #expect(text.contains("ledger_pending_finishes 1\n"))
         #expect(text.contains("ledger_oldest_pending_finish_age_seconds 90\n"))
         // Buckets are cumulative and end at the count.

@@ -37,7 +37,8 @@ public final class LedgerMetrics: LedgerObserver {
     public struct Snapshot: Hashable, Sendable {
         /// Observations by code.
         public var counts: [String: Int] = [:]
-        /// Latency by event kind: `fulfillment`, `finish`, `revocation`, `recovery`, `failure`.
+        /// Latency by event kind: `fulfillment`, `finish`, `revocation`, `recovery`, `failure`, and
+        /// `commit` for each committed store write.
         public var latencies: [String: Histogram] = [:]
     }
 
@@ -61,6 +62,23 @@ public final class LedgerMetrics: LedgerObserver {
             snapshot.latencies[kind, default: Histogram()].record(observation.durationMicroseconds)
         }
     }
+
+    /// Records a committed write's latency in the `commit` histogram and counts a failed one
+    /// as `commit.failed` (its error reaches `observe` as the failure of the call that made it).
+    public func observeCommit(durability: WriteDurability, committed: Bool, durationMicroseconds: Int64) {
+        state.withLock { snapshot in
+            if committed {
+                snapshot.latencies[Self.commitKind, default: Histogram()].record(durationMicroseconds)
+            } else {
+                snapshot.counts[Self.commitFailedCode, default: 0] += 1
+            }
+        }
+    }
+
+    /// The histogram of committed store writes.
+    public static let commitKind = "commit"
+    /// The count of store writes that did not commit.
+    public static let commitFailedCode = "commit.failed"
 
     /// What has been counted so far.
     public var snapshot: Snapshot { state.withLock { $0 } }

@@ -6,7 +6,7 @@ extension Ledger {
         try checkIdentifier(operation.operationID, "operationID")
         try checkIdentifier(operation.playerID, "playerID")
         let now = clock.now()
-        return try await store.write { writer throws(LedgerError) -> OperationOutcome in
+        return try await commit { writer throws(LedgerError) -> OperationOutcome in
             // A retry of an applied operation is answered first, whatever the catalog says now:
             // a reload since may have removed the asset it spent.
             if let existing = try writer.operation(id: operation.operationID) {

@@ -86,7 +86,7 @@ extension Ledger {
         let now = clock.now()
         // Concurrent fulfillments may share this transaction and its sync (group commit);
         // the call returns only once the grant is durable.
-        let written = try await store.write(.durable) { writer throws(LedgerError) -> GrantWrite in
+        let written = try await commit(.durable) { writer throws(LedgerError) -> GrantWrite in
             try self.grant(verified, product: product, playerID: playerID, catalog: catalog, now: now, writer: writer)
         }
         let record: TransactionRecord

@@ -48,7 +48,7 @@ extension Ledger {
             let message = error.description
             let now = clock.now()
             // Best effort: if even this write fails, the row is still pending and is retried.
-            _ = try? await store.write(.deferred) { writer throws(LedgerError) in
+            _ = try? await commit(.deferred) { writer throws(LedgerError) in
                 try writer.recordFinishFailure(key, message: message)
                 try writer.appendEvent(
                     LedgerEvent(kind: .finishFailed, playerID: record.playerID, transaction: key, at: now, detail: message))
@@ -63,7 +63,7 @@ extension Ledger {
             // rides on the next durable commit instead of paying a sync of its own.
             // The record's `finishedAt` is the history of a finish: no event of its own, so the
             // mark writes one row and its pending index entry.
-            try await store.write(.deferred) { writer throws(LedgerError) in
+            try await commit(.deferred) { writer throws(LedgerError) in
                 try writer.markFinished(key, at: now)
             }
         } catch {

@@ -44,13 +44,7 @@ extension LedgerStore {
     /// the transaction ledger, entitlements and debt (a negative balance), so old
     /// transactions never grant again and a reset never erases what a clawback left owed.
     public func resetPlayer(_ playerID: String, at date: Date) async throws(LedgerError) {
-        try await write { writer throws(LedgerError) in
-            try writer.resetProgress(playerID: playerID, at: date)
-            try writer.appendEvent(
-                LedgerEvent(
-                    kind: .playerReset, playerID: playerID, transaction: nil, at: date,
-                    detail: "progress cleared; ledger, entitlements and debt kept"))
-        }
+        try await write(.durable, PlayerStateReset.body(playerID, at: date))
     }
 }
 
@@ -64,6 +58,20 @@ extension Ledger {
     /// The game's Reset Game for one player; see `LedgerStore.resetPlayer(_:at:)`.
     public func resetPlayer(_ playerID: String) async throws(LedgerError) {
         try checkIdentifier(playerID, "playerID")
-        try await store.resetPlayer(playerID, at: clock.now())
+        try await commit(.durable, PlayerStateReset.body(playerID, at: clock.now()))
+    }
+}
+
+/// A reset as one write body, shared by `LedgerStore.resetPlayer(_:at:)` and the ledger's own.
+enum PlayerStateReset {
+    /// The body of a reset: the progress cleared and its event, in one write.
+    static func body(_ playerID: String, at date: Date) -> @Sendable (any LedgerWriter) throws(LedgerError) -> Void {
+        { writer throws(LedgerError) in
+            try writer.resetProgress(playerID: playerID, at: date)
+            try writer.appendEvent(
+                LedgerEvent(
+                    kind: .playerReset, playerID: playerID, transaction: nil, at: date,
+                    detail: "progress cleared; ledger, entitlements and debt kept"))
+        }
     }
 }

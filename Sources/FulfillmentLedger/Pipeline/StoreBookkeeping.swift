@@ -17,7 +17,7 @@ extension Ledger {
     public func recordStoreNotification(_ record: StoreNotificationRecord) async throws(LedgerError) -> Bool {
         try checkLength(record.notificationID, "notification ID", max: Self.bookkeepingByteCountMax)
         try checkStore(record.store)
-        return try await store.write { writer throws(LedgerError) in
+        return try await commit { writer throws(LedgerError) in
             guard try writer.storeNotification(id: record.notificationID) == nil else { return false }
             try writer.insertStoreNotification(record)
             return true
@@ -34,7 +34,7 @@ extension Ledger {
     public func saveSyncCursor(name: String, value: String) async throws(LedgerError) {
         try checkLength(name, "sync cursor name", max: Self.bookkeepingByteCountMax)
         try checkLength(value, "sync cursor value", max: Self.bookkeepingByteCountMax)
-        try await store.write { writer throws(LedgerError) in try writer.setSyncCursor(name: name, value: value) }
+        try await commit { writer throws(LedgerError) in try writer.setSyncCursor(name: name, value: value) }
     }
 }
 
@@ -54,6 +54,6 @@ extension Ledger {
     /// Flags a player for support (such as a store's refund count that disagrees with the ledger).
     public func flagPlayer(_ playerID: String, _ flag: PlayerFlag) async throws(LedgerError) {
         try checkIdentifier(playerID, "playerID")
-        try await store.write { writer throws(LedgerError) in try writer.insertPlayerFlag(flag, playerID: playerID) }
+        try await commit { writer throws(LedgerError) in try writer.insertPlayerFlag(flag, playerID: playerID) }
     }
 }

@@ -9,6 +9,18 @@
 public protocol LedgerObserver: Sendable {
     /// Sees one thing the ledger did.
     func observe(_ observation: LedgerObservation)
+
+    /// Sees one store write transaction the ledger ran, committed or not, and how long the
+    /// store took, in microseconds of wall time, from the call until the commit returned (with
+    /// group commit: the wait for the shared transaction and its sync included). Many per
+    /// fulfillment and cheap to skip, so it is not an observation: the default ignores it, and
+    /// `LedgerMetrics` keeps it as the `commit` latency histogram.
+    func observeCommit(durability: WriteDurability, committed: Bool, durationMicroseconds: Int64)
+}
+
+extension LedgerObserver {
+    /// Ignores the commit.
+    public func observeCommit(durability: WriteDurability, committed: Bool, durationMicroseconds: Int64) {}
 }
 
 /// The default observer: sees nothing.
@@ -38,5 +50,12 @@ public struct CombinedLedgerObserver: LedgerObserver {
     /// Hands `observation` to each observer.
     public func observe(_ observation: LedgerObservation) {
         for observer in observers { observer.observe(observation) }
+    }
+
+    /// Hands the commit to each observer.
+    public func observeCommit(durability: WriteDurability, committed: Bool, durationMicroseconds: Int64) {
+        for observer in observers {
+            observer.observeCommit(durability: durability, committed: committed, durationMicroseconds: durationMicroseconds)
+        }
     }
 }

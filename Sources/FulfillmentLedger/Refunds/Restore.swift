@@ -97,7 +97,7 @@ extension Ledger {
         guard case .verified(let verified) = try await verifier.verify(submission) else { return nil }
         let now = clock.now()
         let catalog = self.catalog
-        return try await store.write { writer throws(LedgerError) -> TransactionRecord? in
+        return try await commit { writer throws(LedgerError) -> TransactionRecord? in
             guard var record = try writer.fulfilledPurchase(verified, kind: .nonConsumable),
                 record.productKind == .nonConsumable, record.playerID != playerID
             else { return nil }

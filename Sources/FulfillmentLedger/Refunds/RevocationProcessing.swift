@@ -65,7 +65,7 @@ extension Ledger {
         }
         let catalog = self.catalog
         let now = clock.now()
-        return try await store.write { writer throws(LedgerError) -> RevocationOutcome in
+        return try await commit { writer throws(LedgerError) -> RevocationOutcome in
             if let existing = try writer.revocationEvent(id: event.eventID) {
                 guard existing.event == event else {
                     return .rejected(Rejection(.conflictEvent, "event \(event.eventID) was recorded with other content"))
