@@ -49,8 +49,11 @@ let package = Package(
 
         // Production library targets.
         .target(name: "FulfillmentLedger"),
+        // What both store adapters' HTTPS clients share: the transport seam, bounded retries,
+        // base64url JWT segments and the OpenSSL signing steps of their request tokens.
+        .target(name: "LedgerHTTPClient", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
-        .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
+        .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
         .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "CLibPQ"]),
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),

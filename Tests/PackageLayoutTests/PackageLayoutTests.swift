@@ -13,7 +13,7 @@ struct PackageLayoutTests {
     /// What a game server or an operator links: the production libraries and the operator commands.
     static let productionTargets = [
         "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerCommandLine",
+        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerCommandLine", "LedgerHTTPClient",
     ]
     /// The production library products.
     static let productionProducts: Set = [

@@ -1,4 +1,5 @@
 import Foundation
+import LedgerHTTPClient
 
 /// A compact JWT (`header.claims.signature`, each segment unpadded base64url): signed here for
 /// the service-account assertion (and by the test push signer), split and decoded for the
@@ -42,32 +43,10 @@ package struct CompactJWT: Sendable {
     }
 
     private static func segment(_ value: some Encodable) throws(PlayAPIError) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return Base64URL.encode(try encoder.encode(value))
+            return try Base64URL.encodeJSON(value)
         } catch {
             throw .permanent("JWT: cannot encode \(type(of: value)): \(error)")
         }
-    }
-}
-
-/// A JWS header's fields the adapter writes and reads (RFC 7515 §4.1).
-package struct JOSEHeader: Codable, Sendable {
-    /// The only algorithm the adapter signs with or accepts.
-    package static let rs256 = "RS256"
-
-    /// The signature algorithm.
-    package var alg: String?
-    /// The media type, `JWT`.
-    package var typ: String?
-    /// The signing key's ID.
-    package var kid: String?
-
-    /// Creates a header.
-    package init(alg: String?, typ: String?, kid: String?) {
-        self.alg = alg
-        self.typ = typ
-        self.kid = kid
     }
 }

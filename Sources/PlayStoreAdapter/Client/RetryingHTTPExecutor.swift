@@ -1,49 +1,41 @@
 import Foundation
 import FulfillmentLedger
+import LedgerHTTPClient
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
 #endif
 
-/// Sends a request through an `HTTPTransport`, retrying 429, 5xx and transient transport
-/// failures under a `PlayRetryPolicy`. Every other response is returned for the caller to map.
+/// Sends a request through the shared `RetryingHTTPSender` with Google's error bodies and
+/// `Retry-After` forms, mapping what it cannot return to `PlayAPIError`.
 struct RetryingHTTPExecutor: Sendable {
-    let transport: any HTTPTransport
+    private let sender: RetryingHTTPSender
     let policy: PlayRetryPolicy
-    let clock: any LedgerClock
-    let sleep: PlayRetrySleep
+
+    init(transport: any HTTPTransport, policy: PlayRetryPolicy, clock: any LedgerClock, sleep: @escaping PlayRetrySleep) {
+        self.policy = policy
+        sender = RetryingHTTPSender(
+            transport: transport, policy: policy, clock: clock, sleep: sleep,
+            dialect: HTTPErrorDialect(
+                retryAfterMilliseconds: { response, now in
+                    PlayRetryPolicy.retryAfterMilliseconds(response.headers["retry-after"], now: now)
+                },
+                failureMessage: { body in PlayErrorBody.message(in: body) }))
+    }
 
     /// The response to `request`, or `retryable` once `policy.retryCountMax` retries failed,
     /// or `permanent` for a transport failure retrying cannot fix.
     func send(_ request: URLRequest, describedAs label: String) async throws(PlayAPIError) -> HTTPResponse {
-        var request = request
-        request.timeoutInterval = policy.requestTimeoutSeconds
-        var lastFailure = "no attempt"
-        var retryAfterMilliseconds: Int?
-        for attempt in 0...policy.retryCountMax {
-            if attempt > 0 {
-                let delay = policy.delayMilliseconds(
-                    retryNumber: attempt, retryAfterMilliseconds: retryAfterMilliseconds,
-                    jitterFraction: Double.random(in: 0...1))
-                await sleep(delay)
-            }
-            retryAfterMilliseconds = nil
-            do {
-                let response = try await transport.send(request)
-                guard Self.isRetryableStatus(response.statusCode) else { return response }
-                lastFailure = "HTTP \(response.statusCode)\(PlayErrorBody.message(in: response.body).map { ": \($0)" } ?? "")"
-                retryAfterMilliseconds = PlayRetryPolicy.retryAfterMilliseconds(
-                    response.headers["retry-after"], now: clock.now())
-            } catch {
-                guard error.isTransient else { throw .permanent("\(label): \(error.detail)") }
-                lastFailure = error.description
+        do {
+            return try await sender.send(request)
+        } catch {
+            switch error.kind {
+            case .permanent: throw .permanent("\(label): \(error.lastFailure)")
+            case .exhausted: throw .retryable("\(label): \(error.lastFailure) after \(policy.retryCountMax) retries")
             }
         }
-        throw .retryable("\(label): \(lastFailure) after \(policy.retryCountMax) retries")
     }
 
     /// 408, 429 and every 5xx.
-    static func isRetryableStatus(_ statusCode: Int) -> Bool {
-        statusCode == 408 || statusCode == 429 || (500...599).contains(statusCode)
-    }
+    static func isRetryableStatus(_ statusCode: Int) -> Bool { RetryingHTTPSender.isRetryableStatus(statusCode) }
 }

@@ -10,6 +10,14 @@ package enum Base64URL {
         return text
     }
 
+    /// `value` as JSON with sorted keys and unescaped slashes, then unpadded base64url: one
+    /// JWT segment, byte-for-byte the same for the same value.
+    package static func encodeJSON(_ value: some Encodable) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encode(try encoder.encode(value))
+    }
+
     /// Decodes unpadded base64url; nil for any character outside the alphabet, padding, or a
     /// length no encoder produces.
     package static func decode<Text: StringProtocol>(_ text: Text) -> [UInt8]? {
