@@ -52,7 +52,7 @@ let package = Package(
         // What both store adapters' HTTPS clients share: the transport seam, bounded retries,
         // base64url JWT segments and the OpenSSL signing steps of their request tokens.
         .target(name: "LedgerHTTPClient", dependencies: ["FulfillmentLedger", "COpenSSL"]),
-        .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
+        .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
         .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "CLibPQ"]),
@@ -68,7 +68,7 @@ let package = Package(
         .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]),
         // The store port's conformance suite, for any test framework: it imports neither Testing nor XCTest.
         .target(name: "LedgerStoreConformance", dependencies: ["FulfillmentLedger"]),
-        .target(name: "AppStoreSimulator", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "COpenSSL"]),
+        .target(name: "AppStoreSimulator", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "LedgerHTTPClient", "COpenSSL"]),
         // Its RSA test keys report OpenSSL failures through the App Store simulator's helper.
         .target(
             name: "PlayStoreSimulator",
@@ -151,7 +151,8 @@ let package = Package(
         .testTarget(
             name: "AppStoreAdapterTests",
             dependencies: [
-                "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "COpenSSL",
+                "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
+                "COpenSSL",
             ]
         ),
         .testTarget(

@@ -1,3 +1,4 @@
+import AppStoreAdapter
 import COpenSSL
 import Foundation
 
@@ -76,20 +77,9 @@ public struct AppStoreJWSSigner: Sendable {
 
     /// Converts a DER `ECDSA-Sig-Value` into JOSE's fixed-size `r ‖ s`, each left-padded to 32 bytes.
     public static func rawSignature(fromDER der: [UInt8]) throws -> [UInt8] {
-        let parsed: OpaquePointer? = der.withUnsafeBufferPointer { buffer in
-            var cursor: UnsafePointer<UInt8>? = buffer.baseAddress
-            return d2i_ECDSA_SIG(nil, &cursor, buffer.count)
+        guard let raw = AppStoreAPISigningKey.rawSignature(fromDER: der) else {
+            throw AppStoreSimulatorError("the signature is not a DER ECDSA-Sig-Value of P-256 scalars")
         }
-        guard let parsed else { throw OpenSSLFailure.error("d2i_ECDSA_SIG") }
-        defer { ECDSA_SIG_free(parsed) }
-        var raw = [UInt8](repeating: 0, count: 64)
-        let written = raw.withUnsafeMutableBufferPointer { buffer -> (Int32, Int32) in
-            guard let base = buffer.baseAddress else { return (-1, -1) }
-            return (
-                BN_bn2binpad(ECDSA_SIG_get0_r(parsed), base, 32), BN_bn2binpad(ECDSA_SIG_get0_s(parsed), base + 32, 32)
-            )
-        }
-        guard written == (32, 32) else { throw OpenSSLFailure.error("BN_bn2binpad") }
         return raw
     }
 

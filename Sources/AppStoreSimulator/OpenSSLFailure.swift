@@ -31,4 +31,18 @@ package enum OpenSSLFailure {
         guard written == length else { throw error(call) }
         return bytes
     }
+
+    /// `key`'s private key as PKCS #8 PEM (`BEGIN PRIVATE KEY`), the form of Google's service
+    /// account keys and of App Store Connect's `.p8` files.
+    package static func pkcs8PEM(of key: OpaquePointer) throws -> String {
+        guard let bio = BIO_new(BIO_s_mem()) else { throw error("BIO_new") }
+        defer { BIO_free(bio) }
+        guard PEM_write_bio_PrivateKey(bio, key, nil, nil, 0, nil, nil) == 1 else {
+            throw error("PEM_write_bio_PrivateKey")
+        }
+        let pendingByteCount = Int(BIO_ctrl_pending(bio))
+        var bytes = [UInt8](repeating: 0, count: pendingByteCount)
+        let readByteCount = bytes.withUnsafeMutableBytes { BIO_read(bio, $0.baseAddress, Int32(pendingByteCount)) }
+        return String(decoding: bytes.prefix(Int(max(0, readByteCount))), as: UTF8.self)
+    }
 }

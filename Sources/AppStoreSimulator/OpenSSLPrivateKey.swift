@@ -14,15 +14,18 @@ final class OpenSSLPrivateKey {
     }
 
     /// Generates a fresh P-256 (prime256v1) key pair.
-    static func generateP256() throws -> OpenSSLPrivateKey {
+    static func generateP256() throws -> OpenSSLPrivateKey { try generateEC(group: "P-256") }
+
+    /// Generates a fresh EC key pair on `group` (OpenSSL's name, such as `P-384`).
+    static func generateEC(group: String) throws -> OpenSSLPrivateKey {
         // EVP_EC_gen and EVP_PKEY_Q_keygen are a macro and a variadic function, which Swift cannot call.
         guard let context = EVP_PKEY_CTX_new_from_name(nil, "EC", nil) else {
             throw OpenSSLFailure.error("EVP_PKEY_CTX_new_from_name(EC)")
         }
         defer { EVP_PKEY_CTX_free(context) }
         guard EVP_PKEY_keygen_init(context) == 1 else { throw OpenSSLFailure.error("EVP_PKEY_keygen_init") }
-        guard EVP_PKEY_CTX_set_group_name(context, "P-256") == 1 else {
-            throw OpenSSLFailure.error("EVP_PKEY_CTX_set_group_name(P-256)")
+        guard EVP_PKEY_CTX_set_group_name(context, group) == 1 else {
+            throw OpenSSLFailure.error("EVP_PKEY_CTX_set_group_name(\(group))")
         }
         var generated: OpaquePointer?
         guard EVP_PKEY_generate(context, &generated) == 1, let generated else {

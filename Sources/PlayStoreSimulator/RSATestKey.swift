@@ -30,17 +30,7 @@ package final class RSATestKey: @unchecked Sendable {
     deinit { EVP_PKEY_free(pointer) }
 
     /// The private key as PKCS#8 PEM (`BEGIN PRIVATE KEY`), the form Google's key files carry.
-    package func privateKeyPEM() throws -> String {
-        guard let bio = BIO_new(BIO_s_mem()) else { throw OpenSSLFailure.error("BIO_new") }
-        defer { BIO_free(bio) }
-        guard PEM_write_bio_PrivateKey(bio, pointer, nil, nil, 0, nil, nil) == 1 else {
-            throw OpenSSLFailure.error("PEM_write_bio_PrivateKey")
-        }
-        let pendingByteCount = Int(BIO_ctrl_pending(bio))
-        var bytes = [UInt8](repeating: 0, count: pendingByteCount)
-        let readByteCount = bytes.withUnsafeMutableBytes { BIO_read(bio, $0.baseAddress, Int32(pendingByteCount)) }
-        return String(decoding: bytes.prefix(Int(max(0, readByteCount))), as: UTF8.self)
-    }
+    package func privateKeyPEM() throws -> String { try OpenSSLFailure.pkcs8PEM(of: pointer) }
 
     /// The big-endian bytes of the modulus `n` and the public exponent `e`.
     package func publicComponents() throws -> (modulus: [UInt8], exponent: [UInt8]) {

@@ -4,19 +4,19 @@ import COpenSSL
 ///
 /// `@unchecked Sendable` because the wrapped `EVP_PKEY` is never modified after init, and
 /// OpenSSL 3 allows concurrent verifications with one unmodified key; cached chains share it.
-final class ES256PublicKey: @unchecked Sendable {
+package final class ES256PublicKey: @unchecked Sendable {
     /// Bytes in a JWS ES256 signature: r and s, 32 big-endian bytes each (RFC 7518 §3.4).
     static let rawSignatureByteCount = 64
     /// Bytes in one of r or s.
     private static let scalarByteCount = 32
     /// OpenSSL's name for the NIST P-256 curve.
-    private static let p256GroupName = "prime256v1"
+    static let p256GroupName = "prime256v1"
 
     /// The owned `EVP_PKEY *`.
     private let pointer: OpaquePointer
 
     /// Takes ownership of `key`, freeing it and throwing unless it is an EC key on P-256.
-    init(owning key: OpaquePointer) throws(AppStoreVerificationError) {
+    package init(owning key: OpaquePointer) throws(AppStoreVerificationError) {
         guard EVP_PKEY_get_base_id(key) == EVP_PKEY_EC, Self.groupName(of: key) == Self.p256GroupName else {
             EVP_PKEY_free(key)
             ERR_clear_error()
@@ -41,7 +41,7 @@ final class ES256PublicKey: @unchecked Sendable {
 
     /// Whether `signature`, a raw 64-byte r‖s, is this key's ES256 signature over `message`.
     /// Any other length, including a DER-encoded signature, is refused.
-    func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
+    package func isValidSignature(_ signature: [UInt8], for message: [UInt8]) -> Bool {
         guard signature.count == Self.rawSignatureByteCount,
             let derSignature = Self.derSignature(fromRaw: signature)
         else { return false }
@@ -107,7 +107,7 @@ final class ES256PublicKey: @unchecked Sendable {
     }
 
     /// The curve name of an EC key, such as `prime256v1`.
-    private static func groupName(of key: OpaquePointer) -> String? {
+    static func groupName(of key: OpaquePointer) -> String? {
         var name = [CChar](repeating: 0, count: 64)
         var length = 0
         guard EVP_PKEY_get_group_name(key, &name, name.count, &length) == 1 else { return nil }
