@@ -195,6 +195,15 @@ public final class AppStoreSimulator: Sendable {
         state.withLock { $0.transactions[transactionID] }
     }
 
+    /// Every transaction sold so far, oldest first (IDs are sequential).
+    public var transactions: [AppStoreSimulatedTransaction] {
+        state.withLock { state in
+            state.transactions.values.sorted {
+                ($0.transactionID.count, $0.transactionID) < ($1.transactionID.count, $1.transactionID)
+            }
+        }
+    }
+
     /// `transactionID` in its current state, re-signed at `date`.
     public func signedTransaction(_ transactionID: String, at date: Date? = nil) throws -> SignedAppStoreTransaction {
         var payload = try storedTransaction(transactionID)

@@ -10,22 +10,7 @@ import Testing
 @Suite struct AppStoreServerAPILedgerTests {
     static let gems = "com.kibblestreet.td.gems.small"
 
-    /// Answers Get Transaction Info from the simulator (404 for unknown IDs) and Finish
-    /// Transaction with 200, or 503 for everything while `down` is set.
-    static func simulatedAPI(_ simulator: AppStoreSimulator, down: Bool = false) -> RecordingTransport {
-        RecordingTransport { request in
-            guard !down else { return .success(ServerAPIFixture.appleError(503, 5_000_001, "Try again.")) }
-            let path = request.url?.path ?? ""
-            if request.httpMethod == "POST", path.hasSuffix("/finish") { return .success(HTTPResponse(statusCode: 200)) }
-            let id = String(path.dropFirst("/inApps/v1/transactions/".count))
-            guard simulator.transaction(id) != nil, let signed = try? simulator.signedTransaction(id) else {
-                return .success(ServerAPIFixture.appleError(404, 4_040_010, "Transaction id not found."))
-            }
-            return .success(ServerAPIFixture.json(["signedTransactionInfo": signed.jws]))
-        }
-    }
-
-    static func ledger(_ fixture: ServerAPIFixture, _ transport: RecordingTransport) throws -> Ledger {
+    static func ledger(_ fixture: ServerAPIFixture, _ transport: any HTTPTransport) throws -> Ledger {
         let client = try fixture.client(transport, retryPolicy: HTTPRetryPolicy(retryCountMax: 1))
         var configuration = LedgerConfiguration.sandbox
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
@@ -37,8 +22,8 @@ import Testing
 
     @Test func aTransactionIDAloneIsFetchedVerifiedGrantedOnceAndFinishedOnTheServer() async throws {
         let fixture = try ServerAPIFixture()
-        let transport = Self.simulatedAPI(fixture.simulator)
-        let ledger = try Self.ledger(fixture, transport)
+        let api = fixture.simulatedAPI()
+        let ledger = try Self.ledger(fixture, api)
         let purchase = try fixture.simulator.purchase(productID: Self.gems, appAccountToken: AppAccountToken.forPlayer("p1"))
         let submission = AppStoreServerTransactionVerifier.submission(
             transactionID: purchase.transactionID, storeProductID: Self.gems, playerID: "p1")
@@ -46,8 +31,8 @@ import Testing
         #expect(outcome.name == "granted" && outcome.receipt?.finished == true)
         await #expect(try ledger.player("p1").balances == ["gems": 100])
         #expect(try await ledger.fulfill(submission).name == "alreadyFulfilled")
-        let finishes = transport.requests.filter { $0.httpMethod == "POST" }.map { $0.url?.path ?? "" }
-        #expect(finishes == ["/inApps/v1/transactions/\(purchase.transactionID)/finish"])
+        #expect(api.finishedTransactionIDs == [purchase.transactionID])
+        #expect(api.refusedTokenCount == 0)
         // Another player, or a product the purchase is not, gets nothing.
         #expect(
             try await ledger.fulfill(
@@ -58,7 +43,7 @@ import Testing
 
     @Test func aSubmissionWithBothAnIDAndAJWSMustAgreeWithApple() async throws {
         let fixture = try ServerAPIFixture()
-        let ledger = try Self.ledger(fixture, Self.simulatedAPI(fixture.simulator))
+        let ledger = try Self.ledger(fixture, fixture.simulatedAPI())
         let token = AppAccountToken.forPlayer("p1")
         let first = try fixture.simulator.purchase(productID: Self.gems, appAccountToken: token)
         let second = try fixture.simulator.purchase(productID: Self.gems, appAccountToken: token)
@@ -74,12 +59,15 @@ import Testing
 
     @Test func anUnknownIDIsRefusedAndAnOutageLeavesNoVerdict() async throws {
         let fixture = try ServerAPIFixture()
-        let ledger = try Self.ledger(fixture, Self.simulatedAPI(fixture.simulator))
+        let ledger = try Self.ledger(fixture, fixture.simulatedAPI())
         let unknown = AppStoreServerTransactionVerifier.submission(
             transactionID: "2000000999999999", storeProductID: Self.gems, playerID: "p1")
         #expect(try await ledger.fulfill(unknown).rejection?.reason == .unverified)
 
-        let down = try Self.ledger(fixture, Self.simulatedAPI(fixture.simulator, down: true))
+        let outage = fixture.simulatedAPI()
+        // The client retries once (`retryCountMax: 1`): two 503s outlast it.
+        for _ in 0..<2 { outage.answerNext(ServerAPIFixture.appleError(503, 5_000_001, "Try again.")) }
+        let down = try Self.ledger(fixture, outage)
         let purchase = try fixture.simulator.purchase(productID: Self.gems, appAccountToken: AppAccountToken.forPlayer("p1"))
         await #expect {
             _ = try await down.fulfill(
@@ -93,22 +81,22 @@ import Testing
 
     @Test func theServerFinisherMayRepeatAndARefusedFinishStaysPending() async throws {
         let fixture = try ServerAPIFixture()
-        let transport = RecordingTransport(responses: [
-            HTTPResponse(statusCode: 200), HTTPResponse(statusCode: 200),
-            ServerAPIFixture.appleError(404, 4_040_010, "Transaction id not found."),
-        ])
-        let finisher = AppStoreServerFinisher(client: try fixture.client(transport))
-        let request = FinishRequest(
-            key: TransactionKey(store: .appStore, transactionID: "2000000000000007"), storeProductID: Self.gems,
-            playerID: "p1", productKind: .consumable)
-        try await finisher.finish(request)
-        try await finisher.finish(request)
+        let api = fixture.simulatedAPI()
+        let finisher = AppStoreServerFinisher(client: try fixture.client(api))
+        let purchase = try fixture.simulator.purchase(productID: Self.gems)
+        func request(_ id: String) -> FinishRequest {
+            FinishRequest(
+                key: TransactionKey(store: .appStore, transactionID: id), storeProductID: Self.gems, playerID: "p1",
+                productKind: .consumable)
+        }
+        try await finisher.finish(request(purchase.transactionID))
+        try await finisher.finish(request(purchase.transactionID))
+        #expect(api.finishedTransactionIDs == [purchase.transactionID, purchase.transactionID])
         await #expect {
-            try await finisher.finish(request)
+            try await finisher.finish(request("2000000999999999"))
         } throws: { error in
             guard case .finishFailed(let detail) = error as? LedgerError else { return false }
             return detail.contains("4040010")
         }
-        #expect(transport.requests.count == 3)
     }
 }

@@ -68,7 +68,7 @@ struct ServerAPIFixture {
 
     /// A client over `transport`; its sleeps are recorded and advance the clock.
     func client(
-        _ transport: RecordingTransport, retryPolicy: HTTPRetryPolicy = HTTPRetryPolicy(retryCountMax: 2)
+        _ transport: any HTTPTransport, retryPolicy: HTTPRetryPolicy = HTTPRetryPolicy(retryCountMax: 2)
     ) throws -> AppStoreServerAPIClient {
         let clock = clock
         let sleeps = sleeps
@@ -83,6 +83,12 @@ struct ServerAPIFixture {
     }
 
     var recordedSleeps: [Int] { sleeps.delays }
+
+    /// The simulated App Store Server API over this fixture's store, accepting its key.
+    func simulatedAPI() -> AppStoreSimulatedServerAPI {
+        AppStoreSimulatedServerAPI(
+            simulator: simulator, key: key, keyID: Self.keyID, issuerID: Self.issuerID, clock: clock)
+    }
 
     /// A 200 JSON response.
     static func json(_ object: Any, status: Int = 200, headers: [String: String] = [:]) -> HTTPResponse {

@@ -1,0 +1,136 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The App Store Server API answered from an `AppStoreSimulator`'s state, as an `HTTPTransport`
+/// for `AppStoreServerAPIClient`: no socket, no waiting.
+///
+/// It checks every request's JWT as Apple documents (ES256 signed by `key`, `kid`, `typ`,
+/// `iss`, `aud`, `bid`, an `exp` after now and at most 60 minutes after `iat`) and answers 401
+/// otherwise. It serves Get Transaction Info, Get Transaction History v2 and Get Refund History
+/// (pages of `pageSize`, `revision` the offset; a customer is an `appAccountToken`), Send
+/// Consumption Information and Finish Transaction, recording the last two. `answerNext` queues
+/// a scripted answer (such as a 429 with `Retry-After`) ahead of everything.
+public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
+    /// Apple's page size for history and refund history.
+    public static let pageSize = 20
+    /// Apple's longest token lifetime.
+    public static let tokenLifetimeSecondsMax = 3_600
+
+    /// The store whose state answers.
+    public let simulator: AppStoreSimulator
+    private let key: AppStoreAPITestKey
+    private let keyID: String
+    private let issuerID: String
+    private let clock: any LedgerClock
+    private let state = Mutex(State())
+
+    private struct State: Sendable {
+        var scripted: [HTTPResponse] = []
+        var finishedTransactionIDs: [String] = []
+        var consumptionBodies: [String: [Data]] = [:]
+        var refusedTokenCount = 0
+    }
+
+    /// A simulated API for `simulator`, accepting JWTs of `key` with `keyID` and `issuerID`.
+    public init(
+        simulator: AppStoreSimulator, key: AppStoreAPITestKey, keyID: String, issuerID: String, clock: any LedgerClock
+    ) {
+        self.simulator = simulator
+        self.key = key
+        self.keyID = keyID
+        self.issuerID = issuerID
+        self.clock = clock
+    }
+
+    /// Queues `response` as the answer to the next request, before any check.
+    public func answerNext(_ response: HTTPResponse) { state.withLock { $0.scripted.append(response) } }
+    /// Every Finish Transaction received, in order (repeats included).
+    public var finishedTransactionIDs: [String] { state.withLock { $0.finishedTransactionIDs } }
+    /// The Send Consumption Information bodies received for `transactionID`.
+    public func consumptionBodies(for transactionID: String) -> [Data] {
+        state.withLock { $0.consumptionBodies[transactionID] ?? [] }
+    }
+    /// Requests refused for their JWT.
+    public var refusedTokenCount: Int { state.withLock { $0.refusedTokenCount } }
+
+    /// Answers one request.
+    public func send(_ request: URLRequest) async throws(HTTPTransportError) -> HTTPResponse {
+        if let scripted = state.withLock({ $0.scripted.isEmpty ? nil : $0.scripted.removeFirst() }) { return scripted }
+        guard isAuthorized(request) else {
+            state.withLock { $0.refusedTokenCount += 1 }
+            return HTTPResponse(statusCode: 401, body: Data("Unauthenticated".utf8))
+        }
+        let path = request.url?.path ?? ""
+        let query = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
+        let revision = query.first { $0.name == "revision" }?.value
+        switch (request.httpMethod ?? "GET", path) {
+        case ("POST", let path) where path.hasPrefix("/inApps/v1/transactions/") && path.hasSuffix("/finish"):
+            let id = String(path.dropFirst("/inApps/v1/transactions/".count).dropLast("/finish".count))
+            guard simulator.transaction(id) != nil else { return Self.notFound }
+            state.withLock { $0.finishedTransactionIDs.append(id) }
+            return HTTPResponse(statusCode: 200)
+        case ("GET", let path) where path.hasPrefix("/inApps/v1/transactions/"):
+            let id = String(path.dropFirst("/inApps/v1/transactions/".count))
+            guard simulator.transaction(id) != nil, let signed = try? simulator.signedTransaction(id) else { return Self.notFound }
+            return Self.json(["signedTransactionInfo": signed.jws])
+        case ("GET", let path) where path.hasPrefix("/inApps/v2/history/"):
+            return page(of: String(path.dropFirst("/inApps/v2/history/".count)), revision: revision) { _ in true }
+        case ("GET", let path) where path.hasPrefix("/inApps/v2/refund/lookup/"):
+            return page(of: String(path.dropFirst("/inApps/v2/refund/lookup/".count)), revision: revision) {
+                $0.revocationDate != nil
+            }
+        case ("PUT", let path) where path.hasPrefix("/inApps/v2/transactions/consumption/"):
+            let id = String(path.dropFirst("/inApps/v2/transactions/consumption/".count))
+            guard simulator.transaction(id) != nil else { return Self.notFound }
+            state.withLock { $0.consumptionBodies[id, default: []].append(request.httpBody ?? Data()) }
+            return HTTPResponse(statusCode: 202)
+        default:
+            return Self.json(["errorCode": 4_000_000, "errorMessage": "Invalid request."], status: 400)
+        }
+    }
+
+    /// One page of the transactions of `transactionID`'s customer that pass `include`.
+    private func page(
+        of transactionID: String, revision: String?, include: (AppStoreSimulatedTransaction) -> Bool
+    ) -> HTTPResponse {
+        guard let anchor = simulator.transaction(transactionID) else { return Self.notFound }
+        let owned = simulator.transactions.filter { $0.appAccountToken == anchor.appAccountToken && include($0) }
+        let offset = revision.flatMap(Int.init) ?? 0
+        guard offset >= 0, offset <= owned.count else {
+            return Self.json(["errorCode": 4_000_005, "errorMessage": "Invalid request revision."], status: 400)
+        }
+        let slice = owned[offset..<min(owned.count, offset + Self.pageSize)]
+        let signed = slice.compactMap { try? simulator.sign($0) }
+        let next = offset + slice.count
+        return Self.json([
+            "signedTransactions": signed, "revision": String(next), "hasMore": next < owned.count,
+            "bundleId": simulator.bundleID, "environment": simulator.environment.rawValue,
+        ])
+    }
+
+    /// Whether the request's JWT is one Apple would accept now.
+    private func isAuthorized(_ request: URLRequest) -> Bool {
+        guard let value = request.value(forHTTPHeaderField: "Authorization"), value.hasPrefix("Bearer "),
+            let (header, claims) = key.verifiedJWT(String(value.dropFirst("Bearer ".count))),
+            header["alg"] as? String == "ES256", header["kid"] as? String == keyID, header["typ"] as? String == "JWT",
+            claims["iss"] as? String == issuerID, claims["aud"] as? String == AppStoreAPITokenProvider.audience,
+            claims["bid"] as? String == simulator.bundleID,
+            let issuedAt = claims["iat"] as? Int, let expiresAt = claims["exp"] as? Int
+        else { return false }
+        let now = Int(clock.now().timeIntervalSince1970)
+        return issuedAt <= now && now < expiresAt && expiresAt - issuedAt <= Self.tokenLifetimeSecondsMax
+    }
+
+    private static let notFound = json(["errorCode": 4_040_010, "errorMessage": "Transaction id not found."], status: 404)
+
+    private static func json(_ object: [String: Any], status: Int = 200) -> HTTPResponse {
+        let body = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return HTTPResponse(statusCode: status, headers: ["Content-Type": "application/json"], body: body)
+    }
+}
