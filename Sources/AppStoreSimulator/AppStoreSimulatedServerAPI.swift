@@ -14,8 +14,10 @@ import Synchronization
 /// `iss`, `aud`, `bid`, an `exp` after now and at most 60 minutes after `iat`) and answers 401
 /// otherwise. It serves Get Transaction Info, Get Transaction History v2 and Get Refund History
 /// (pages of `pageSize`, `revision` the offset; a customer is an `appAccountToken`), Send
-/// Consumption Information and Finish Transaction, recording the last two. `answerNext` queues
-/// a scripted answer (such as a 429 with `Retry-After`) ahead of everything.
+/// Consumption Information and Finish Transaction, recording the last two, and Get Notification
+/// History from the notifications `recordNotification` logged (pages of `pageSize`, filtered by
+/// date range, `transactionId` and `onlyFailures`). `answerNext` queues a scripted answer (such
+/// as a 429 with `Retry-After`) ahead of everything.
 public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
     /// Apple's page size for history and refund history.
     public static let pageSize = 20
@@ -35,6 +37,15 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
         var finishedTransactionIDs: [String] = []
         var consumptionBodies: [String: [Data]] = [:]
         var refusedTokenCount = 0
+        var notifications: [LoggedNotification] = []
+    }
+
+    /// A notification Apple tried to send, as Get Notification History lists it.
+    private struct LoggedNotification: Sendable {
+        var signedPayload: String
+        var transactionID: String?
+        var attemptDate: Date
+        var delivered: Bool
     }
 
     /// A simulated API for `simulator`, accepting JWTs of `key` with `keyID` and `issuerID`.
@@ -56,6 +67,17 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
     public func consumptionBodies(for transactionID: String) -> [Data] {
         state.withLock { $0.consumptionBodies[transactionID] ?? [] }
     }
+    /// Logs `signedPayload` as sent at `date` (default now) about `transactionID`; `delivered:
+    /// false` is a notification the server never acknowledged (`onlyFailures` lists it).
+    public func recordNotification(
+        _ signedPayload: String, transactionID: String?, delivered: Bool, at date: Date? = nil
+    ) {
+        let logged = LoggedNotification(
+            signedPayload: signedPayload, transactionID: transactionID, attemptDate: date ?? clock.now(),
+            delivered: delivered)
+        state.withLock { $0.notifications.append(logged) }
+    }
+
     /// Requests refused for their JWT.
     public var refusedTokenCount: Int { state.withLock { $0.refusedTokenCount } }
 
@@ -85,6 +107,9 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
             return page(of: String(path.dropFirst("/inApps/v2/refund/lookup/".count)), revision: revision) {
                 $0.revocationDate != nil
             }
+        case ("POST", "/inApps/v1/notifications/history"):
+            return notificationHistory(
+                request.httpBody ?? Data(), paginationToken: query.first { $0.name == "paginationToken" }?.value)
         case ("PUT", let path) where path.hasPrefix("/inApps/v2/transactions/consumption/"):
             let id = String(path.dropFirst("/inApps/v2/transactions/consumption/".count))
             guard simulator.transaction(id) != nil else { return Self.notFound }
@@ -112,6 +137,42 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
             "signedTransactions": signed, "revision": String(next), "hasMore": next < owned.count,
             "bundleId": simulator.bundleID, "environment": simulator.environment.rawValue,
         ])
+    }
+
+    /// One page of logged notifications matching the request body.
+    private func notificationHistory(_ body: Data, paginationToken: String?) -> HTTPResponse {
+        guard let filter = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let start = filter["startDate"] as? Int64, let end = filter["endDate"] as? Int64, start < end
+        else { return Self.json(["errorCode": 4_000_015, "errorMessage": "Invalid start date."], status: 400) }
+        let transactionID = filter["transactionId"] as? String
+        let onlyFailures = filter["onlyFailures"] as? Bool ?? false
+        let matching = state.withLock { $0.notifications }.filter { logged in
+            let when = logged.attemptDate.ledgerMilliseconds
+            return when >= start && when < end && (transactionID == nil || logged.transactionID == transactionID)
+                && (!onlyFailures || !logged.delivered)
+        }
+        let offset = paginationToken.flatMap(Int.init) ?? 0
+        guard offset >= 0, offset <= matching.count else {
+            return Self.json(["errorCode": 4_000_014, "errorMessage": "Invalid pagination token."], status: 400)
+        }
+        let slice = matching[offset..<min(matching.count, offset + Self.pageSize)]
+        let next = offset + slice.count
+        var page: [String: Any] = [
+            "notificationHistory": slice.map { logged in
+                [
+                    "signedPayload": logged.signedPayload,
+                    "sendAttempts": [
+                        [
+                            "attemptDate": logged.attemptDate.ledgerMilliseconds,
+                            "sendAttemptResult": logged.delivered ? "SUCCESS" : "TIMED_OUT",
+                        ]
+                    ],
+                ] as [String: Any]
+            },
+            "hasMore": next < matching.count,
+        ]
+        if next < matching.count { page["paginationToken"] = String(next) }
+        return Self.json(page)
     }
 
     /// Whether the request's JWT is one Apple would accept now.

@@ -77,4 +77,32 @@ import Testing
         #expect(json["deliveryStatus"] as? String == "UNDELIVERED_SERVER_OUTAGE")
         #expect(api.consumptionBodies(for: purchase.transactionID).count == 1)
     }
+
+    @Test func notificationHistoryListsLoggedNotificationsByPageAndFilter() async throws {
+        let fixture = try ServerAPIFixture()
+        let api = fixture.simulatedAPI()
+        var missed: [String] = []
+        for index in 0..<23 {
+            let purchase = try fixture.simulator.purchase(productID: "com.kibblestreet.td.gems.small")
+            _ = try fixture.simulator.revoke(transactionID: purchase.transactionID)
+            let refund = try fixture.simulator.notification(type: .refund, transactionID: purchase.transactionID)
+            let delivered = index % 4 == 0
+            api.recordNotification(refund, transactionID: purchase.transactionID, delivered: delivered)
+            if !delivered { missed.append(purchase.transactionID) }
+            fixture.clock.advance(seconds: 60)
+        }
+        let client = try fixture.client(api)
+        let now = fixture.clock.now()
+        let all = try await client.notificationHistory(
+            AppStoreNotificationHistoryRequest(startDate: now.addingTimeInterval(-86_400), endDate: now))
+        #expect(all.notifications.count == 23 && !all.hasMore)
+        let failures = try await client.notificationHistory(
+            AppStoreNotificationHistoryRequest(startDate: now.addingTimeInterval(-86_400), endDate: now, onlyFailures: true))
+        #expect(failures.notifications.compactMap { $0.notification.transaction?.transactionId } == missed)
+        #expect(failures.notifications.allSatisfy { $0.sendAttempts.first?.sendAttemptResult == "TIMED_OUT" })
+        let firstPage = try await client.notificationHistory(
+            AppStoreNotificationHistoryRequest(startDate: now.addingTimeInterval(-86_400), endDate: now), pageCountMax: 1)
+        #expect(firstPage.notifications.count == AppStoreSimulatedServerAPI.pageSize && firstPage.hasMore)
+        #expect(firstPage.paginationToken != nil)
+    }
 }
