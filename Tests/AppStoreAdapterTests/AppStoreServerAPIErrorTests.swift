@@ -154,4 +154,15 @@ import Testing
         #expect(fixture.recordedSleeps == [1_000, 1_000])
         #expect(AppStoreAPIEndpoint.finishTransaction.requestsPerSecond(in: .production) == 50)
     }
+
+    @Test func everyErrorKindHasItsStableCode() {
+        let verification = AppStoreVerificationError(.verificationFailure, "x")
+        let errors: [AppStoreServerAPIError] = [
+            .keyFile(.missing, ""), .configuration(""), .unauthorized(statusCode: 401, detail: ""),
+            .rejected(AppStoreAPIErrorResponse(httpStatusCode: 400, errorCode: nil, errorMessage: nil)),
+            .rateLimited(retryAfter: nil, detail: ""), .unavailable(""), .transport(""), .invalidResponse(""),
+            .verification(verification),
+        ]
+        #expect(errors.map(\.code) == Array(7201...7209))
+    }
 }

@@ -38,6 +38,21 @@ public enum AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringConve
         }
     }
 
+    /// The stable code of the kind (Docs/ErrorCodes.md), never renumbered.
+    public var code: Int {
+        switch self {
+        case .keyFile: 7201
+        case .configuration: 7202
+        case .unauthorized: 7203
+        case .rejected: 7204
+        case .rateLimited: 7205
+        case .unavailable: 7206
+        case .transport: 7207
+        case .invalidResponse: 7208
+        case .verification: 7209
+        }
+    }
+
     /// A human-readable account, without secrets.
     public var description: String {
         switch self {
