@@ -131,7 +131,7 @@ let package = Package(
             dependencies: [
                 "LedgerCommandLine", "LedgerDevCommands", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore",
                 "PostgresLedgerStore", "PostgresLedgerStoreTesting", "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter",
-                "PlayStoreSimulator", "LedgerSimulation",
+                "PlayStoreSimulator", "LedgerSimulation", "LedgerHTTP", "LedgerHTTPServer",
             ]
         ),
         .testTarget(

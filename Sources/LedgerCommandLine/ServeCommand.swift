@@ -47,6 +47,10 @@ enum ServeCommand {
                                       and --app-store-environment E (Production, Sandbox,
                                       Xcode, LocalTesting), [--app-apple-id N]: enables signed
                                       transactions and /appstore/notifications
+              --app-store-key FILE.p8 App Store Server API: the in-app purchase key, with
+                                      --app-store-key-id KID and --app-store-issuer ID
+                                      [--app-store-api-base URL]; needs --root. Purchases by
+                                      transaction ID alone, finished on Apple's server
               --audience AUD          Google Play push: the Pub/Sub audience, with
                                       --push-service-account EMAIL [--jwks FILE]: enables
                                       /playstore/notifications (needs the Play API options)
@@ -56,7 +60,8 @@ enum ServeCommand {
             """,
         valueOptions: StorePortOptions.names.union([
             "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "account-binding", "store-account-binding", "root",
-            "bundle-id", "app-store-environment", "app-apple-id", "audience", "push-service-account", "jwks",
+            "bundle-id", "app-store-environment", "app-apple-id", "audience", "push-service-account", "jwks", "app-store-key",
+            "app-store-key-id", "app-store-issuer", "app-store-api-base",
         ]),
         run: { arguments, io in await run(arguments, io: io) })
 
@@ -80,7 +85,8 @@ enum ServeCommand {
             if arguments.value("root") != nil {
                 appStore = try AppStoreCommands.signedDataVerifier(arguments, environmentOption: "app-store-environment").0
             }
-            ports = try StorePortOptions(arguments, appStore: appStore)
+            let serverAPI = try Self.appStoreServerAPI(arguments, verifier: appStore)
+            ports = try StorePortOptions(arguments, appStore: appStore, appStoreServerAPI: serverAPI)
             host = arguments.value("host") ?? "127.0.0.1"
             port = try Self.integer(arguments, "port", default: 8080, range: 0...65_535)
             recoverIntervalSeconds = try Self.integer(
@@ -98,6 +104,36 @@ enum ServeCommand {
                     throw Arguments.UsageError(message: "--audience needs the Play API options: \(StorePortOptions.playHint)")
                 }
                 playPush = try PlayStoreLedgerCommands.authenticator(arguments)
+            }
+        }
+
+        /// The App Store Server API client `--app-store-key` configures, with `--app-store-key-id`
+        /// and `--app-store-issuer`, over the `--root` verifier (and `--app-store-api-base`).
+        static func appStoreServerAPI(_ arguments: Arguments, verifier: SignedDataVerifier?)
+            throws(Arguments.UsageError) -> AppStoreServerAPIClient?
+        {
+            guard let path = arguments.value("app-store-key") else {
+                if arguments.value("app-store-key-id") != nil || arguments.value("app-store-issuer") != nil {
+                    throw Arguments.UsageError(message: "--app-store-key-id and --app-store-issuer need --app-store-key")
+                }
+                return nil
+            }
+            guard let verifier else { throw Arguments.UsageError(message: "--app-store-key needs --root and --bundle-id") }
+            let keyID = try arguments.required("app-store-key-id")
+            let issuer = try arguments.required("app-store-issuer")
+            var base: URL?
+            if let text = arguments.value("app-store-api-base") {
+                guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http" else {
+                    throw Arguments.UsageError(message: "--app-store-api-base \(text): expected an http(s) URL")
+                }
+                base = url
+            }
+            do throws(AppStoreServerAPIError) {
+                return try AppStoreServerAPIClient(
+                    key: try AppStoreAPISigningKey(contentsOfFile: path), keyID: keyID, issuerID: issuer, verifier: verifier,
+                    baseURL: base)
+            } catch {
+                throw Arguments.UsageError(message: "cannot use the App Store Server API key: \(error)")
             }
         }
 

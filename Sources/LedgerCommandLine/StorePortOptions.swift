@@ -39,7 +39,9 @@ struct StorePortOptions {
 
     /// Reads the options; a malformed one is a usage error. App Store transactions are
     /// verified with `appStore` when the command built one from its own flags.
-    init(_ arguments: Arguments, appStore: SignedDataVerifier? = nil) throws(Arguments.UsageError) {
+    init(
+        _ arguments: Arguments, appStore: SignedDataVerifier? = nil, appStoreServerAPI: AppStoreServerAPIClient? = nil
+    ) throws(Arguments.UsageError) {
         environment = try PlayStoreCommands.environment(arguments)
         var verifiers: [PlatformStore: any TransactionVerifier] = [
             .appStore: UnconfiguredStore(store: .appStore, hint: "verify App Store transactions with ledger appstore fulfill"),
@@ -59,6 +61,11 @@ struct StorePortOptions {
             throw Arguments.UsageError(message: "--package and --api-base need --service-account or --purchases")
         }
         if let appStore { verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStore) }
+        if let appStoreServerAPI {
+            // By transaction ID, or a JWS checked against Apple's answer; finished on Apple's server.
+            verifiers[.appStore] = AppStoreServerTransactionVerifier(client: appStoreServerAPI)
+            finishers[.appStore] = AppStoreServerFinisher(client: appStoreServerAPI)
+        }
         if environment != .production {
             verifiers[.test] = TestStoreVerifier()
             finishers[.test] = TestStoreFinisher()

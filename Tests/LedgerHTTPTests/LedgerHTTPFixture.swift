@@ -32,7 +32,13 @@ struct LedgerHTTPFixture {
     let ledger: Ledger
     let handler: LedgerHTTPHandler
 
-    init(bearerToken: String? = nil, bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax) throws {
+    /// With `appStoreServerAPI`, App Store purchases are verified through the App Store Server
+    /// API (`AppStoreServerTransactionVerifier`, on the simulator's simulated API), so a
+    /// transaction ID alone is enough; otherwise offline, from the signed transaction.
+    init(
+        bearerToken: String? = nil, bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax,
+        appStoreServerAPI: Bool = false
+    ) throws {
         testStore = TestStore(clock: clock)
         appStore = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox, clock: clock)
         play = PlayStoreSimulator(packageName: Self.packageName, clock: clock)
@@ -42,8 +48,18 @@ struct LedgerHTTPFixture {
                 rootCertificates: [appStore.rootCertificateDER], bundleID: Self.bundleID, environment: .sandbox))
         var configuration = LedgerConfiguration.sandbox
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+        var appStoreVerifier: any TransactionVerifier = AppStoreTransactionVerifier(signedDataVerifier: signedData)
+        if appStoreServerAPI {
+            let key = try AppStoreAPITestKey()
+            let api = AppStoreSimulatedServerAPI(
+                simulator: appStore, key: key, keyID: "KEY123ABCD", issuerID: "issuer", clock: clock)
+            appStoreVerifier = AppStoreServerTransactionVerifier(
+                client: try AppStoreServerAPIClient(
+                    key: try AppStoreAPISigningKey(pem: key.privateKeyPEM), keyID: "KEY123ABCD", issuerID: "issuer",
+                    verifier: signedData, baseURL: URL(string: "https://api.test"), transport: api, clock: clock))
+        }
         let verifier = StoreRoutingVerifier([
-            .test: testStore.verifier, .appStore: AppStoreTransactionVerifier(signedDataVerifier: signedData),
+            .test: testStore.verifier, .appStore: appStoreVerifier,
             .playStore: PlayPurchaseVerifier(api: play, packageName: Self.packageName, environment: .sandbox, clock: clock),
         ])
         let finisher = StoreRoutingFinisher([

@@ -99,6 +99,29 @@ struct LedgerHTTPHandlerTests {
         #expect(try await fixture.ledger.player("p1").balances == ["gems": 200])
     }
 
+    @Test("an App Store purchase by transaction ID alone grants once through the App Store Server API; offline it is 422")
+    func appStoreByTransactionID() async throws {
+        let fixture = try LedgerHTTPFixture(appStoreServerAPI: true)
+        let product = "com.kibblestreet.td.gems.small"
+        let purchase = try fixture.appStore.purchase(productID: product, appAccountToken: AppAccountToken.forPlayer("p1"))
+        let body = ["store": "appStore", "playerID": "p1", "transactionID": purchase.transactionID, "storeProductID": product]
+        let first = try await fixture.send("POST", "/purchases", json: body)
+        #expect(first.status == 200 && first.outcomeName == "granted", "\(String(decoding: first.body, as: UTF8.self))")
+        let again = try await fixture.send("POST", "/purchases", json: body)
+        #expect(again.status == 200 && again.outcomeName == "alreadyFulfilled")
+        #expect(try await fixture.ledger.player("p1").balances == ["gems": 100])
+        let withJWS = try await fixture.send("POST", "/purchases", json: body.merging(["signedTransaction": purchase.jws]) { $1 })
+        #expect(withJWS.status == 200 && withJWS.outcomeName == "alreadyFulfilled")
+        let noProduct = try await fixture.send(
+            "POST", "/purchases", json: ["store": "appStore", "playerID": "p1", "transactionID": purchase.transactionID])
+        #expect(noProduct.status == 400 && noProduct.errorCode == "http.invalidBody")
+
+        let offline = try LedgerHTTPFixture()
+        let refused = try await offline.send("POST", "/purchases", json: body)
+        #expect(refused.status == 422 && refused.outcomeName == "rejected")
+        #expect(try await offline.ledger.player("p1").balances == [:])
+    }
+
     // MARK: Routing, limits and the bearer token
 
     @Test("an unknown route is 404, a wrong method 405 with Allow, an oversized body 413 unread")

@@ -1,0 +1,78 @@
+import AppStoreAdapter
+import AppStoreSimulator
+import Foundation
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+import FulfillmentLedger
+import LedgerHTTP
+import LedgerHTTPServer
+import Testing
+
+/// `ledger serve --app-store-key …`: a purchase reported by transaction ID alone is fetched from
+/// the App Store Server API, granted once and finished on Apple's server. Apple is played by the
+/// simulated API, mounted on a loopback HTTP server of this process.
+struct ServeAppStoreServerAPITests {
+    static let keyID = "KEY123ABCD"
+    static let issuerID = "57246542-96fe-1a63-e053-0824d011072a"
+    static let product = "com.kibblestreet.td.gems.small"
+
+    /// Hands a request the HTTP server received to the simulated API and its answer back.
+    static func forward(_ request: LedgerHTTPRequest, to api: AppStoreSimulatedServerAPI) async -> LedgerHTTPResponse {
+        guard let url = URL(string: "https://api.test" + request.target) else { return .text(400, "bad target") }
+        var forwarded = URLRequest(url: url)
+        forwarded.httpMethod = request.method
+        for (name, value) in request.headers { forwarded.setValue(value, forHTTPHeaderField: name) }
+        if !request.body.isEmpty { forwarded.httpBody = request.body }
+        do throws(HTTPTransportError) {
+            let answer = try await api.send(forwarded)
+            return LedgerHTTPResponse(status: answer.statusCode, headers: answer.headers.map { ($0.key, $0.value) }, body: answer.body)
+        } catch {
+            return .text(502, "\(error)")
+        }
+    }
+
+    @Test func aPurchaseByTransactionIDIsFetchedGrantedOnceAndFinishedOnApplesServer() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try AppStoreCommandTests.simulatedStore(in: scratch)
+        let key = try AppStoreAPITestKey()
+        let keyFile = try scratch.write(key.privateKeyPEM, to: "SubscriptionKey.p8")
+        let api = AppStoreSimulatedServerAPI(
+            simulator: simulator, key: key, keyID: Self.keyID, issuerID: Self.issuerID, clock: SystemClock())
+        let apple = LedgerHTTPServer { request in await Self.forward(request, to: api) }
+        let applePort = try apple.start()
+        let purchase = try simulator.purchase(productID: Self.product, appAccountToken: AppAccountToken.forPlayer("p1"))
+        let body = try JSONSerialization.data(withJSONObject: [
+            "store": "appStore", "playerID": "p1", "transactionID": purchase.transactionID, "storeProductID": Self.product,
+        ])
+        let bodyFile = try scratch.write(String(decoding: body, as: UTF8.self), to: "purchase.json")
+        let extra = [
+            "--root", root, "--bundle-id", AppStoreCommandTests.bundleID, "--app-store-environment", "Sandbox",
+            "--store-account-binding", "appStore=app-account-token", "--app-store-key", keyFile, "--app-store-key-id",
+            Self.keyID, "--app-store-issuer", Self.issuerID, "--app-store-api-base", "http://127.0.0.1:\(applePort)",
+        ]
+        let db = scratch.path("ledger.sqlite")
+        try await ServeCommandTests.onThread {
+            let served = try ServeCommandTests.Served(db: db, extra: extra)
+            let post = ["-s", "-X", "POST", "--data-binary", "@\(bodyFile)", "http://127.0.0.1:\(served.port)/purchases"]
+            let granted = try ServeCommandTests.tool("curl", post)
+            #expect(granted.contains(#""outcome":"granted""#) && granted.contains(#""finished":true"#), "\(granted)")
+            #expect(try ServeCommandTests.tool("curl", post).contains(#""outcome":"alreadyFulfilled""#))
+            #expect(served.terminate().status == 0)
+        }
+        await apple.shutdown()
+        #expect(api.finishedTransactionIDs == [purchase.transactionID])
+    }
+
+    @Test func serverAPIOptionsNeedEachOther() async throws {
+        let scratch = try ScratchDirectory()
+        let common = ["serve", "--db", scratch.path("ledger.sqlite"), "--catalog", CrashAtFaultPointTests.catalogPath]
+        #expect(await ledger(common + ["--app-store-key-id", "K"]).code == 64)
+        #expect(await ledger(common + ["--app-store-key", scratch.path("none.p8"), "--app-store-key-id", "K"]).code == 64)
+        let (_, root) = try AppStoreCommandTests.simulatedStore(in: scratch)
+        let apple = ["--root", root, "--bundle-id", "b", "--app-store-environment", "Sandbox"]
+        let missing = await ledger(
+            common + apple + ["--app-store-key", scratch.path("none.p8"), "--app-store-key-id", "K", "--app-store-issuer", "I"])
+        #expect(missing.code == 64 && missing.error.contains("App Store Server API key"), "\(missing.error)")
+    }
+}
