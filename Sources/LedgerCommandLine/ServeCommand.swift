@@ -12,6 +12,8 @@ enum ServeCommand {
     static let recoverIntervalSecondsDefault = 60
     /// Longest interval accepted, in seconds (a day).
     static let recoverIntervalSecondsMax = 86_400
+    /// The read timeouts accepted: how long a request may take to arrive once begun.
+    static let readTimeoutMillisecondsRange = 100...600_000
 
     static let command = Command(
         words: ["serve"],
@@ -37,6 +39,10 @@ enum ServeCommand {
               --recover-interval-seconds N
                                       run recover() at start and every N seconds (default
                                       60; 0 only at start; at most 86400)
+              --read-timeout-milliseconds N
+                                      answer 408 and close when a request has not fully
+                                      arrived N ms after it began (a first one: after the
+                                      connection opened); default 10000, 100...600000
               --account-binding B     identity (default: the store's account ID is the player
                                       ID) or app-account-token (AppAccountToken.forPlayer)
               --store-account-binding STORE=B
@@ -59,7 +65,7 @@ enum ServeCommand {
               64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
         valueOptions: StorePortOptions.names.union([
-            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "account-binding", "store-account-binding", "root",
+            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "account-binding", "store-account-binding", "root",
             "bundle-id", "app-store-environment", "app-apple-id", "audience", "push-service-account", "jwks", "app-store-key",
             "app-store-key-id", "app-store-issuer", "app-store-api-base",
         ]),
@@ -74,6 +80,7 @@ enum ServeCommand {
         var port: Int
         var bearerToken: String?
         var recoverIntervalSeconds: Int
+        var readTimeoutMilliseconds: Int
         var accountBindings: ServeAccountBindings
         var appStore: SignedDataVerifier?
         var playPush: PubSubPushAuthenticator?
@@ -92,6 +99,9 @@ enum ServeCommand {
             recoverIntervalSeconds = try Self.integer(
                 arguments, "recover-interval-seconds", default: ServeCommand.recoverIntervalSecondsDefault,
                 range: 0...ServeCommand.recoverIntervalSecondsMax)
+            readTimeoutMilliseconds = try Self.integer(
+                arguments, "read-timeout-milliseconds", default: LedgerHTTPServerLimits().readTimeoutMilliseconds,
+                range: ServeCommand.readTimeoutMillisecondsRange)
             if let variable = arguments.value("bearer-token-env") {
                 guard let token = io.environmentValue(variable), !token.isEmpty else {
                     throw Arguments.UsageError(message: "--bearer-token-env \(variable): the variable is unset or empty")
@@ -164,7 +174,8 @@ enum ServeCommand {
         }
         // The server refuses a body over the handler's limit before reading it, so neither reads
         // more than the handler would decode.
-        let limits = LedgerHTTPServerLimits(bodyByteCountMax: handler.bodyByteCountMax)
+        let limits = LedgerHTTPServerLimits(
+            bodyByteCountMax: handler.bodyByteCountMax, readTimeoutMilliseconds: options.readTimeoutMilliseconds)
         let server = LedgerHTTPServer(
             configuration: LedgerHTTPServerConfiguration(host: options.host, port: options.port, limits: limits),
             handler: { request in await handler.handle(request) })

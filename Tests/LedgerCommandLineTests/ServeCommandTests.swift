@@ -42,13 +42,18 @@ import Testing
         }
     }
 
-    /// Runs a tool and returns its standard output; a missing tool fails the test.
-    static func tool(_ name: String, _ arguments: [String]) throws -> String {
-        let path = try #require(
+    /// Where a tool is installed; a missing tool fails the test.
+    static func toolPath(_ name: String) throws -> String {
+        try #require(
             ["/usr/bin/\(name)", "/usr/local/bin/\(name)"].first { FileManager.default.isExecutableFile(atPath: $0) }
                 ?? ProcessInfo.processInfo.environment["PATH"]?.split(separator: ":").map { "\($0)/\(name)" }
                 .first { FileManager.default.isExecutableFile(atPath: $0) },
             "\(name) is required for this test: install it")
+    }
+
+    /// Runs a tool and returns its standard output; a missing tool fails the test.
+    static func tool(_ name: String, _ arguments: [String]) throws -> String {
+        let path = try toolPath(name)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
