@@ -102,7 +102,7 @@ let package = Package(
             name: "LedgerBench",
             dependencies: [
                 "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "SQLiteFaultVFS", "AppStoreAdapter",
-                "AppStoreSimulator", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
+                "AppStoreSimulator", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerHTTP", "LedgerHTTPServer",
             ]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"]),
 

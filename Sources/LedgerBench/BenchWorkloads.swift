@@ -143,13 +143,16 @@ enum BenchWorkloads {
         (ledger.store as? SQLiteLedgerStore)?.groupCommitStatistics.requestsPerTransaction ?? 0
     }
 
-    /// R4: `concurrentCallerCount` tasks fulfil `submissions` between them; total grants per second.
-    static func concurrent(ledger: Ledger, submissions: [TransactionSubmission]) async throws -> Double {
+    /// R4: `callerCount` tasks (by default `concurrentCallerCount`) fulfil `submissions`
+    /// between them; total grants per second.
+    static func concurrent(
+        ledger: Ledger, submissions: [TransactionSubmission], callerCount: Int = concurrentCallerCount
+    ) async throws -> Double {
         try await timed(submissions.count) {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                for caller in 0..<concurrentCallerCount {
+                for caller in 0..<callerCount {
                     group.addTask {
-                        for index in stride(from: caller, to: submissions.count, by: concurrentCallerCount) {
+                        for index in stride(from: caller, to: submissions.count, by: callerCount) {
                             try expect(await ledger.fulfill(submissions[index]), "granted", submissions[index])
                         }
                     }
