@@ -12,7 +12,8 @@ package enum BenchCommand {
         summary: "throughput benchmark: disk, raw SQLite, ledger fulfillment, JWS verification",
         help: """
             usage: ledger-bench [--json] [--count N] [--repeats K] [--dir DIR] [--prefill P]
-                                [--memory-count M] [--counts-only] [--postgres URL [--postgres-only]]
+                                [--memory-count M] [--http-count H] [--counts-only]
+                                [--postgres URL [--postgres-only]]
 
             Run it from a release build: swift run -c release ledger-bench
 
@@ -59,6 +60,12 @@ package enum BenchCommand {
               memory flatness (--memory-count M): M sequential fulfillments at FULL on a new
                   ledger; resident memory after a 5% warm-up, at the end and its peak; growth
                   per million fulfillments against the target of less than 10 MB (Linux only)
+              HTTP load run (--http-count H): H purchases from \(BenchHTTPLoad.clientCount) blocking HTTP/1.1
+                  keep-alive clients, each on its own thread, through LedgerHTTPHandler on
+                  LedgerHTTPServer at 127.0.0.1 (a fresh ledger at FULL); every \(BenchHTTPLoad.duplicateInterval)th purchase
+                  is sent twice and must be answered alreadyFulfilled. The ledger is then read
+                  back: one record and one grant per purchase, or the bench fails. Beside it,
+                  the same count from \(BenchHTTPLoad.clientCount) in-process callers on another fresh ledger
               R5 in Python: when python3 can import appstoreserverlibrary (PyPI package
                   app-store-server-library), \(BenchPython.scriptRelativePath) verifies the same
                   JWS and the report gives Swift/Python ratios; otherwise "not installed"
@@ -73,6 +80,8 @@ package enum BenchCommand {
                                 and 15 minutes on the development machine
               --memory-count M  fulfillments of the memory run (default 0: skipped; at most
                                 \(BenchOptions.memoryCountMax)). 1 million take about 13 minutes
+              --http-count H    purchases of the HTTP load run (default \(BenchOptions.httpCountDefault), at most
+                                \(BenchOptions.httpCountMax); 0 skips it)
               --sync-latency-microseconds S
                                 extra time of every sync on the slower disk (default
                                 \(BenchOptions.syncLatencyDefault); 0 skips those runs)
@@ -178,8 +187,8 @@ package enum BenchCommand {
             + " or a smaller --prefill"
     }
 
-    /// Every part of the run, in order: the R6 pre-fill, the interleaved repeats, the memory
-    /// run, then Python.
+    /// Every part of the run, in order: the R6 pre-fill, the interleaved repeats, the HTTP load
+    /// run, the memory run, then Python.
     static func measureAll(_ options: BenchOptions, directory: URL, io: CommandIO) async throws -> BenchReport {
         let interactive = isatty(STDERR_FILENO) == 1
         let signed = try BenchWorkloads.signedTransactions(count: options.count)
@@ -190,6 +199,10 @@ package enum BenchCommand {
         }
         let samples = try await measure(
             options, directory: directory, signed: signed, prefilled: &prefilled, io: io)
+        var http = BenchSection<BenchHTTPLoadFigures>.absent("skipped (--http-count 0)")
+        if options.httpCount > 0 {
+            http = .measured(try await BenchHTTPLoad.measure(count: options.httpCount, directory: directory))
+        }
         var memory = BenchSection<BenchMemoryFlatness>.absent("skipped (--memory-count 0)")
         if options.memoryCount > 0 {
             let figures = try await BenchMemoryFlatness.measure(
@@ -209,7 +222,7 @@ package enum BenchCommand {
         return BenchReport(
             build: buildConfiguration, count: options.count, repeats: options.repeats,
             directory: options.baseDirectory.path, samples: samples, syncLatencyMicroseconds: options.syncLatencyMicroseconds,
-            r6: prefilled.map { .measured(BenchR6Figures($0)) } ?? .absent("skipped (--prefill 0)"), memory: memory,
+            r6: prefilled.map { .measured(BenchR6Figures($0)) } ?? .absent("skipped (--prefill 0)"), http: http, memory: memory,
             python: python, postgres: postgres, writeCounts: counts)
     }
 

@@ -20,13 +20,18 @@ struct BenchOptions {
     /// Most fulfillments `--memory-count` accepts (about 2 hours at FULL on the development machine).
     static let memoryCountMax = 10_000_000
 
+    /// Default purchases of the HTTP load run: issue #17's 10,000.
+    static let httpCountDefault = 10_000
+    /// Most purchases `--http-count` accepts.
+    static let httpCountMax = 1_000_000
+
     /// Default extra latency of every sync in the slow-disk runs: 2 ms, a disk whose
     /// sync costs more than the ledger's CPU work, as on many cloud volumes.
     static let syncLatencyDefault = 2_000
 
     /// The options that take a value.
     static let valueOptionNames: Set<String> = [
-        "count", "repeats", "dir", "prefill", "memory-count", "sync-latency-microseconds", "postgres",
+        "count", "repeats", "dir", "prefill", "memory-count", "sync-latency-microseconds", "http-count", "postgres",
         "postgres-child-schema", "postgres-child-prefix",
     ]
     /// The flags.
@@ -44,6 +49,8 @@ struct BenchOptions {
     var memoryCount = 0
     /// Extra microseconds every sync takes in the slow-disk runs; 0 skips them.
     var syncLatencyMicroseconds = syncLatencyDefault
+    /// Purchases of the HTTP load run; 0 skips it.
+    var httpCount = httpCountDefault
     /// Whether to print one JSON object.
     var json = false
     /// Whether to run only the write counts (the callgrind child runs).
@@ -65,6 +72,7 @@ struct BenchOptions {
         syncLatencyMicroseconds = try Self.integer(
             arguments, "sync-latency-microseconds", default: Self.syncLatencyDefault,
             range: 0...SQLiteFaultVFS.syncLatencyMicrosecondsMax)
+        httpCount = try Self.integer(arguments, "http-count", default: Self.httpCountDefault, range: 0...Self.httpCountMax)
         if let directory = arguments.value("dir") {
             guard !directory.isEmpty else { throw Arguments.UsageError(message: "--dir needs a folder") }
             baseDirectory = URL(fileURLWithPath: directory)

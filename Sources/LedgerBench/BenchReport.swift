@@ -100,6 +100,8 @@ struct BenchReport: Encodable {
     var syncLatencyMicroseconds: Int
     /// R6's pre-fill, or why R6 did not run.
     var r6: BenchSection<BenchR6Figures>
+    /// The HTTP load run beside the in-process figure, or why it did not run.
+    var http: BenchSection<BenchHTTPLoadFigures>
     /// Memory flatness, or why it did not run.
     var memory: BenchSection<BenchMemoryFlatness>
     /// R5 with Apple's Python library, or why it is absent.
@@ -116,7 +118,8 @@ struct BenchReport: Encodable {
     /// Builds the report from every repeat's samples and the optional parts.
     init(
         build: String, count: Int, repeats: Int, directory: String, samples: [String: [Double]],
-        syncLatencyMicroseconds: Int, r6: BenchSection<BenchR6Figures>, memory: BenchSection<BenchMemoryFlatness>,
+        syncLatencyMicroseconds: Int, r6: BenchSection<BenchR6Figures>, http: BenchSection<BenchHTTPLoadFigures>,
+        memory: BenchSection<BenchMemoryFlatness>,
         python: BenchSection<BenchPythonFigures>, postgres: BenchSection<BenchPostgresFigures>, writeCounts: BenchWriteCounts
     ) {
         self.postgres = postgres
@@ -135,6 +138,7 @@ struct BenchReport: Encodable {
         self.breakdown = Self.breakdown(Self.breakdownRatios, rates: rates)
         self.ratios = Self.ratios(Self.ratioTargets, rates: rates)
         self.r6 = r6
+        self.http = http
         self.memory = memory
         if var figures = python.figures {
             figures.compare(swiftCold: rates["r5JWSCold"] ?? 0, swiftWarm: rates["r5JWSWarm"] ?? 0)
@@ -144,6 +148,7 @@ struct BenchReport: Encodable {
         }
         var notMeasured: [String] = []
         if case .absent(let reason) = r6 { notMeasured.append("R6: \(reason)") }
+        if case .absent(let reason) = http { notMeasured.append("HTTP load run: \(reason)") }
         if case .absent(let reason) = memory { notMeasured.append("memory flatness: \(reason)") }
         if case .absent(let reason) = python { notMeasured.append("R5 in Python: \(reason)") }
         if case .absent(let reason) = postgres { notMeasured.append("PostgreSQL: \(reason)") }
@@ -221,6 +226,7 @@ struct BenchReport: Encodable {
             lines.append("  \(label.padding(toLength: width, withPad: " ", startingAt: 0))" + String(format: "%12.1f", value))
         }
         lines += [""] + writeCounts.textLines
+        if let figures = http.figures { lines += [""] + figures.textLines }
         if let figures = memory.figures { lines += [""] + figures.textLines }
         if let figures = python.figures { lines += [""] + figures.textLines }
         if let figures = postgres.figures { lines += [""] + figures.textLines }

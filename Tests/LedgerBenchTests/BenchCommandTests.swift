@@ -29,8 +29,8 @@ import Testing
     @Test func smallRunReportsEveryFigure() async throws {
         let scratch = try ScratchDirectory()
         let run = await bench([
-            "--count", "20", "--repeats", "1", "--prefill", "20000", "--memory-count", "2000", "--json", "--dir",
-            scratch.url.path,
+            "--count", "20", "--repeats", "1", "--prefill", "20000", "--memory-count", "2000", "--http-count", "64",
+            "--json", "--dir", scratch.url.path,
         ])
         #expect(run.code == 0, "\(run.output)\(run.error)")
         let json = try run.json()
@@ -63,10 +63,11 @@ import Testing
         #expect(json["syncLatencyMicroseconds"] as? Int == BenchOptions.syncLatencyDefault)
         try checkR6(json["r6"], prefill: 20_000)
         try checkMemory(json["memory"], count: 2_000)
+        try checkHTTP(json["http"], count: 64)
         try checkPython(json["python"])
         try checkWriteCounts(json["writeCounts"], count: 20)
         let notMeasured = try #require(json["notMeasured"] as? [String])
-        #expect(!notMeasured.contains { $0.hasPrefix("R6") || $0.hasPrefix("memory") }, "\(notMeasured)")
+        #expect(!notMeasured.contains { $0.hasPrefix("R6") || $0.hasPrefix("memory") || $0.hasPrefix("HTTP") }, "\(notMeasured)")
         // The bench removes its own files.
         #expect(try scratch.fileNames().isEmpty)
     }
@@ -111,6 +112,22 @@ import Testing
         #expect(samples.max() ?? 0 <= peak)
     }
 
+    private func checkHTTP(_ value: Any?, count: Int) throws {
+        let http = try #require(value as? [String: Any], "http is not an object: \(String(describing: value))")
+        #expect(http["purchaseCount"] as? Int == count)
+        #expect(http["duplicateCount"] as? Int == count / BenchHTTPLoad.duplicateInterval)
+        #expect(http["requestCount"] as? Int == count + count / BenchHTTPLoad.duplicateInterval)
+        #expect(http["clientCount"] as? Int == BenchHTTPLoad.clientCount)
+        #expect(http["recordCount"] as? Int == count)
+        #expect(http["gemsGranted"] as? Int == count * 100)
+        #expect(http["exactlyOnce"] as? Bool == true)
+        #expect(try #require(http["connectionCount"] as? Int) >= BenchHTTPLoad.clientCount)
+        for key in ["seconds", "httpPurchasesPerSecond", "httpRequestsPerSecond", "inProcessPurchasesPerSecond", "httpOverInProcess"] {
+            let figure = try #require(http[key] as? Double, "missing http \(key)")
+            #expect(figure > 0 && figure.isFinite, "\(key) = \(figure)")
+        }
+    }
+
     /// Python figures when Apple's library is installed; otherwise the reason, never a failure.
     private func checkWriteCounts(_ value: Any?, count: Int) throws {
         let counts = try #require(value as? [String: Any], "writeCounts missing")
@@ -144,8 +161,8 @@ import Testing
     @Test func skippedPartsSayWhy() async throws {
         let scratch = try ScratchDirectory()
         let run = await bench([
-            "--count", "5", "--repeats", "1", "--prefill", "0", "--sync-latency-microseconds", "0", "--json",
-            "--dir", scratch.url.path,
+            "--count", "5", "--repeats", "1", "--prefill", "0", "--sync-latency-microseconds", "0", "--http-count", "0",
+            "--json", "--dir", scratch.url.path,
         ])
         #expect(run.code == 0, "\(run.output)\(run.error)")
         let json = try run.json()
@@ -154,6 +171,7 @@ import Testing
         #expect(slowRates["r2SlowDiskFull"] == nil && slowRates["r4SlowDiskFull"] == nil)
         #expect(json["r6"] as? String == "skipped (--prefill 0)")
         #expect(json["memory"] as? String == "skipped (--memory-count 0)")
+        #expect(json["http"] as? String == "skipped (--http-count 0)")
         let rates = try #require(json["rates"] as? [String: Double])
         #expect(Self.r6RateKeys.allSatisfy { rates[$0] == nil })
         let ratios = try #require(json["ratios"] as? [String: Any])
@@ -161,7 +179,10 @@ import Testing
         let notMeasured = try #require(json["notMeasured"] as? [String])
         #expect(notMeasured.contains("R6: skipped (--prefill 0)"))
         #expect(notMeasured.contains("memory flatness: skipped (--memory-count 0)"))
-        let text = await bench(["--count", "5", "--repeats", "1", "--prefill", "0", "--dir", scratch.url.path])
+        #expect(notMeasured.contains("HTTP load run: skipped (--http-count 0)"))
+        let text = await bench([
+            "--count", "5", "--repeats", "1", "--prefill", "0", "--http-count", "0", "--dir", scratch.url.path,
+        ])
         #expect(text.code == 0)
         #expect(text.output.contains("R6 R2 on the pre-filled ledger, FULL") && text.output.contains("(not run)"))
     }
@@ -170,7 +191,8 @@ import Testing
         ["--count", "0"], ["--repeats", "0"], ["--prefill", "-1"], ["--prefill", "ten"],
         ["--prefill", String(BenchOptions.prefillMax + 1)], ["--memory-count", "-5"],
         ["--memory-count", String(BenchOptions.memoryCountMax + 1)], ["--memory-count"], ["--dir", ""],
-        ["--sync-latency-microseconds", "-1"], ["--sync-latency-microseconds", "1000001"],
+        ["--sync-latency-microseconds", "-1"], ["--sync-latency-microseconds", "1000001"], ["--http-count", "-1"],
+        ["--http-count", String(BenchOptions.httpCountMax + 1)],
         ["--no-such-option"], ["extra-argument"],
     ]
 
