@@ -116,8 +116,7 @@ final class BenchHTTPClient {
             do {
                 try sendAll(request)
                 return try readResponse()
-            } catch let closed as ClosedBeforeAnswer where reused && reconnects < Self.reconnectCountMax {
-                _ = closed
+            } catch is ClosedBeforeAnswer where reused && reconnects < Self.reconnectCountMax {
                 reconnects += 1
                 disconnect()
             }
@@ -128,6 +127,8 @@ final class BenchHTTPClient {
     /// the server closed, which one reconnect may cure.
     private struct ClosedBeforeAnswer: Error {}
 
+    /// Sends every byte of `bytes`; a connection already closed by the server before any byte
+    /// went out throws `ClosedBeforeAnswer`.
     private func sendAll(_ bytes: [UInt8]) throws {
         var sent = 0
         // Each pass sends at least one byte or throws, so this ends within `bytes.count` passes.
@@ -219,6 +220,7 @@ final class BenchHTTPClient {
         return (status, length, closes)
     }
 
+    /// `connect`, spelled for the platform (the method of the same name hides it).
     private func systemConnect(_ socket: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
         #if canImport(Glibc)
             Glibc.connect(socket, address, length)
@@ -227,6 +229,7 @@ final class BenchHTTPClient {
         #endif
     }
 
+    /// `send` without `SIGPIPE` on Linux (Darwin sockets get `SO_NOSIGPIPE` at connect).
     private func systemSend(_ socket: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
         #if canImport(Glibc)
             send(socket, bytes, count, Int32(MSG_NOSIGNAL))

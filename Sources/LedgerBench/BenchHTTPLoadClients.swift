@@ -15,6 +15,7 @@ struct BenchHTTPLoadClients: Sendable {
 
     /// What each client thread ended with: the connections it opened, or why it failed.
     private final class Outcomes: Sendable {
+        /// One result per client thread, in the order they ended.
         let results = Mutex<[Result<Int, any Error>]>([])
     }
 
