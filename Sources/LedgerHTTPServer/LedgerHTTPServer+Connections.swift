@@ -6,7 +6,8 @@ extension LedgerHTTPServer {
     /// How long accepting pauses when the process is out of descriptors or memory.
     static let acceptBackoffMicroseconds: UInt32 = 50_000
 
-    /// Accepts connections until shutdown begins, then closes the listening socket.
+    /// Accepts connections until shutdown begins, then takes in the connections already
+    /// waiting in the backlog and closes the listening socket.
     func acceptLoop(listener: Int32, wake: WakePipe) {
         while true {
             let readable = Int16(POLLIN)
@@ -21,15 +22,33 @@ extension LedgerHTTPServer {
                 usleep(Self.acceptBackoffMicroseconds)
             }
         }
+        drainBacklog(listener: listener, wake: wake)
         SocketSystem.close(listener)
         state.withLock { $0.isAccepting = false }
     }
 
+    /// Admits the connections the kernel completed before shutdown but the loop had not yet
+    /// accepted, at most the backlog's length: a client that connected and sent its request
+    /// just before SIGTERM is answered, not reset when the listening socket closes. A drained
+    /// connection with nothing sent yet is closed at once (its session sees the wake first).
+    private func drainBacklog(listener: Int32, wake: WakePipe) {
+        for _ in 0..<Int(ListeningSocket.backlog) {
+            guard let seen = SocketSystem.poll([(listener, Int16(POLLIN))], timeoutMilliseconds: 0), seen[0] != 0 else {
+                return
+            }
+            let descriptor = SocketSystem.accept(listener)
+            guard descriptor >= 0 else { return }
+            admit(descriptor, wake: wake)
+        }
+    }
+
     /// Serves `descriptor` on a new thread, or answers 503 and closes it when the server is
-    /// at its connection limit.
+    /// at its connection limit. A connection accepted while shutdown begins is still served:
+    /// its client connected before the listening socket closed.
     private func admit(_ descriptor: Int32, wake: WakePipe) {
         let number = state.withLock { state -> Int? in
-            guard state.phase == .running, state.connections.count < configuration.limits.connectionCountMax else {
+            let admitting = state.phase == .running || state.phase == .stopping
+            guard admitting, state.connections.count < configuration.limits.connectionCountMax else {
                 state.statistics.connectionsRefused += 1
                 return nil
             }

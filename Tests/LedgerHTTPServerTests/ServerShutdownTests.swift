@@ -40,6 +40,28 @@ struct ServerShutdownTests {
         #expect(RawHTTPClient.isRefused(port: port))
     }
 
+    /// Clients that connected and sent a whole request just before shutdown are all answered,
+    /// whether the accept loop had taken their connections yet or they still sat in the
+    /// listening socket's backlog: closing the listener must not reset them.
+    @Test func requestsSentJustBeforeShutdownAreAllAnswered() async throws {
+        let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
+        let port = try server.start()
+        let clientCount = 24
+        let statuses = try await onThread { () -> [Int?] in
+            var clients: [RawHTTPClient] = []
+            for index in 0..<clientCount {
+                let client = try RawHTTPClient(port: port)
+                try client.send("GET /\(index) HTTP/1.1\r\n\r\n")
+                clients.append(client)
+            }
+            Task { await server.shutdown() }
+            return try clients.map { try $0.readResponse()?.status }
+        }
+        #expect(statuses == Array(repeating: 200, count: clientCount))
+        await server.waitUntilStopped()
+        #expect(RawHTTPClient.isRefused(port: port))
+    }
+
     /// An idle kept-alive connection does not hold shutdown up; a second call just waits.
     @Test func shutdownClosesIdleConnectionsAndIsIdempotent() async throws {
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
