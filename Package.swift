@@ -68,7 +68,9 @@ let package = Package(
         .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]),
         // The store port's conformance suite, for any test framework: it imports neither Testing nor XCTest.
         .target(name: "LedgerStoreConformance", dependencies: ["FulfillmentLedger"]),
-        .target(name: "AppStoreSimulator", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "LedgerHTTPClient", "COpenSSL"]),
+        .target(
+            name: "AppStoreSimulator",
+            dependencies: ["FulfillmentLedger", "AppStoreAdapter", "LedgerHTTPClient", "LedgerHTTP", "LedgerHTTPServer", "COpenSSL"]),
         // Its RSA test keys report OpenSSL failures through the App Store simulator's helper.
         .target(
             name: "PlayStoreSimulator",

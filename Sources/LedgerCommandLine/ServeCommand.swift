@@ -129,22 +129,10 @@ enum ServeCommand {
                 return nil
             }
             guard let verifier else { throw Arguments.UsageError(message: "--app-store-key needs --root and --bundle-id") }
-            let keyID = try arguments.required("app-store-key-id")
-            let issuer = try arguments.required("app-store-issuer")
-            var base: URL?
-            if let text = arguments.value("app-store-api-base") {
-                guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http" else {
-                    throw Arguments.UsageError(message: "--app-store-api-base \(text): expected an http(s) URL")
-                }
-                base = url
-            }
-            do throws(AppStoreServerAPIError) {
-                return try AppStoreServerAPIClient(
-                    key: try AppStoreAPISigningKey(contentsOfFile: path), keyID: keyID, issuerID: issuer, verifier: verifier,
-                    baseURL: base)
-            } catch {
-                throw Arguments.UsageError(message: "cannot use the App Store Server API key: \(error)")
-            }
+            return try AppStoreAPIOptions.client(
+                keyPath: path, keyID: try arguments.required("app-store-key-id"),
+                issuerID: try arguments.required("app-store-issuer"), apiBase: arguments.value("app-store-api-base"),
+                apiBaseOption: "app-store-api-base", verifier: verifier)
         }
 
         static func integer(_ arguments: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>)

@@ -1,36 +1,16 @@
 import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 import FulfillmentLedger
-import LedgerHTTP
-import LedgerHTTPServer
 import Testing
 
 /// `ledger serve --app-store-key …`: a purchase reported by transaction ID alone is fetched from
 /// the App Store Server API, granted once and finished on Apple's server. Apple is played by the
-/// simulated API, mounted on a loopback HTTP server of this process.
+/// simulated API on a loopback HTTP server of this process (`AppStoreSimulatedServer`).
 struct ServeAppStoreServerAPITests {
     static let keyID = "KEY123ABCD"
     static let issuerID = "57246542-96fe-1a63-e053-0824d011072a"
     static let product = "com.kibblestreet.td.gems.small"
-
-    /// Hands a request the HTTP server received to the simulated API and its answer back.
-    static func forward(_ request: LedgerHTTPRequest, to api: AppStoreSimulatedServerAPI) async -> LedgerHTTPResponse {
-        guard let url = URL(string: "https://api.test" + request.target) else { return .text(400, "bad target") }
-        var forwarded = URLRequest(url: url)
-        forwarded.httpMethod = request.method
-        for (name, value) in request.headers { forwarded.setValue(value, forHTTPHeaderField: name) }
-        if !request.body.isEmpty { forwarded.httpBody = request.body }
-        do throws(HTTPTransportError) {
-            let answer = try await api.send(forwarded)
-            return LedgerHTTPResponse(status: answer.statusCode, headers: answer.headers.map { ($0.key, $0.value) }, body: answer.body)
-        } catch {
-            return .text(502, "\(error)")
-        }
-    }
 
     @Test func aPurchaseByTransactionIDIsFetchedGrantedOnceAndFinishedOnApplesServer() async throws {
         let scratch = try ScratchDirectory()
@@ -39,8 +19,7 @@ struct ServeAppStoreServerAPITests {
         let keyFile = try scratch.write(key.privateKeyPEM, to: "SubscriptionKey.p8")
         let api = AppStoreSimulatedServerAPI(
             simulator: simulator, key: key, keyID: Self.keyID, issuerID: Self.issuerID, clock: SystemClock())
-        let apple = LedgerHTTPServer { request in await Self.forward(request, to: api) }
-        let applePort = try apple.start()
+        let apple = try AppStoreSimulatedServer(api: api)
         let purchase = try simulator.purchase(productID: Self.product, appAccountToken: AppAccountToken.forPlayer("p1"))
         let body = try JSONSerialization.data(withJSONObject: [
             "store": "appStore", "playerID": "p1", "transactionID": purchase.transactionID, "storeProductID": Self.product,
@@ -49,7 +28,7 @@ struct ServeAppStoreServerAPITests {
         let extra = [
             "--root", root, "--bundle-id", AppStoreCommandTests.bundleID, "--app-store-environment", "Sandbox",
             "--store-account-binding", "appStore=app-account-token", "--app-store-key", keyFile, "--app-store-key-id",
-            Self.keyID, "--app-store-issuer", Self.issuerID, "--app-store-api-base", "http://127.0.0.1:\(applePort)",
+            Self.keyID, "--app-store-issuer", Self.issuerID, "--app-store-api-base", apple.baseURL.absoluteString,
         ]
         let db = scratch.path("ledger.sqlite")
         try await ServeCommandTests.onThread {
@@ -60,7 +39,7 @@ struct ServeAppStoreServerAPITests {
             #expect(try ServeCommandTests.tool("curl", post).contains(#""outcome":"alreadyFulfilled""#))
             #expect(served.terminate().status == 0)
         }
-        await apple.shutdown()
+        await apple.stop()
         #expect(api.finishedTransactionIDs == [purchase.transactionID])
     }
 
