@@ -33,7 +33,8 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
     private let state = Mutex(State())
 
     private struct State: Sendable {
-        var scripted: [HTTPResponse] = []
+        /// Scripted answers, each for any path (nil) or for paths ending with its suffix.
+        var scripted: [(pathSuffix: String?, response: HTTPResponse)] = []
         var finishedTransactionIDs: [String] = []
         var consumptionBodies: [String: [Data]] = [:]
         var refusedTokenCount = 0
@@ -60,7 +61,12 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
     }
 
     /// Queues `response` as the answer to the next request, before any check.
-    public func answerNext(_ response: HTTPResponse) { state.withLock { $0.scripted.append(response) } }
+    public func answerNext(_ response: HTTPResponse) { state.withLock { $0.scripted.append((nil, response)) } }
+    /// Queues `response` as the answer to the next request whose path ends with `pathSuffix`
+    /// (such as `/finish`), before any check; other requests pass it by.
+    public func answerNext(_ response: HTTPResponse, forPathsEndingWith pathSuffix: String) {
+        state.withLock { $0.scripted.append((pathSuffix, response)) }
+    }
     /// Every Finish Transaction received, in order (repeats included).
     public var finishedTransactionIDs: [String] { state.withLock { $0.finishedTransactionIDs } }
     /// The Send Consumption Information bodies received for `transactionID`.
@@ -83,12 +89,18 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
 
     /// Answers one request.
     public func send(_ request: URLRequest) async throws(HTTPTransportError) -> HTTPResponse {
-        if let scripted = state.withLock({ $0.scripted.isEmpty ? nil : $0.scripted.removeFirst() }) { return scripted }
+        let path = request.url?.path ?? ""
+        let scripted = state.withLock { state -> HTTPResponse? in
+            guard let index = state.scripted.firstIndex(where: { $0.pathSuffix.map(path.hasSuffix) ?? true }) else {
+                return nil
+            }
+            return state.scripted.remove(at: index).response
+        }
+        if let scripted { return scripted }
         guard isAuthorized(request) else {
             state.withLock { $0.refusedTokenCount += 1 }
             return HTTPResponse(statusCode: 401, body: Data("Unauthenticated".utf8))
         }
-        let path = request.url?.path ?? ""
         let query = request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
         let revision = query.first { $0.name == "revision" }?.value
         switch (request.httpMethod ?? "GET", path) {

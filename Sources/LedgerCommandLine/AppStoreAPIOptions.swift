@@ -49,4 +49,46 @@ enum AppStoreAPIOptions {
             throw Arguments.UsageError(message: "cannot use the App Store Server API key: \(error)")
         }
     }
+
+    // MARK: - Beside the Play options
+
+    /// `serve`'s and `recover`'s App Store options: prefixed, because `--environment` and
+    /// `--api-base` there are the Play options'.
+    static let prefixedNames: Set<String> = [
+        "root", "bundle-id", "app-store-environment", "app-apple-id", "app-store-key", "app-store-key-id",
+        "app-store-issuer", "app-store-api-base",
+    ]
+
+    static let prefixedHelp = """
+          --root CERT.der         App Store: Apple's root (repeatable), with --bundle-id ID
+                                  and --app-store-environment E (Production, Sandbox,
+                                  Xcode, LocalTesting), [--app-apple-id N]
+          --app-store-key FILE.p8 App Store Server API: the in-app purchase key, with
+                                  --app-store-key-id KID and --app-store-issuer ID
+                                  [--app-store-api-base URL]; needs --root. Purchases by
+                                  transaction ID alone, finished on Apple's server
+        """
+
+    /// The signed-data verifier `--root` configures and the App Store Server API client
+    /// `--app-store-key` configures over it (each nil when its option is absent).
+    static func prefixed(_ arguments: Arguments) throws(Arguments.UsageError)
+        -> (verifier: SignedDataVerifier?, client: AppStoreServerAPIClient?)
+    {
+        var verifier: SignedDataVerifier?
+        if arguments.value("root") != nil {
+            verifier = try AppStoreCommands.signedDataVerifier(arguments, environmentOption: "app-store-environment").0
+        }
+        guard let path = arguments.value("app-store-key") else {
+            if arguments.value("app-store-key-id") != nil || arguments.value("app-store-issuer") != nil {
+                throw Arguments.UsageError(message: "--app-store-key-id and --app-store-issuer need --app-store-key")
+            }
+            return (verifier, nil)
+        }
+        guard let verifier else { throw Arguments.UsageError(message: "--app-store-key needs --root and --bundle-id") }
+        let client = try client(
+            keyPath: path, keyID: try arguments.required("app-store-key-id"),
+            issuerID: try arguments.required("app-store-issuer"), apiBase: arguments.value("app-store-api-base"),
+            apiBaseOption: "app-store-api-base", verifier: verifier)
+        return (verifier, client)
+    }
 }

@@ -11,18 +11,28 @@ enum AppStoreLedgerCommands {
         help: """
             usage: ledger appstore fulfill --db DB --catalog FILE --player P --root CERT.der
                      --bundle-id ID --environment E [--app-apple-id N] JWS-FILE
+                   ledger appstore fulfill --db DB --catalog FILE --player P --transaction-id ID
+                     --key FILE.p8 --key-id KID --issuer-id ID --root CERT.der --bundle-id ID
+                     --environment E [--app-apple-id N] [--api-base URL]
 
             Verifies the signed transaction (JWS-FILE, or - for stdin) offline and runs it
             through the pipeline for player P, printing the outcome like `ledger fulfill`.
             The transaction's appAccountToken must be the player's (AppAccountToken.forPlayer).
 
-            options:
-            \(AppStoreCommands.verifierHelp)
+            With --transaction-id and the App Store Server API options instead, the purchase
+            is fetched from Apple (Get Transaction Info) and verified, granted once, and then
+            finished on Apple's server (Finish Transaction); a finish that fails stays pending
+            for `ledger recover` with the same options.
 
-            exit codes: 0 granted or alreadyFulfilled, 3 rejected, 1 infrastructure error,
-              64 usage, 65 invalid catalog or an unreadable JWS, 66 catalog missing
+            options:
+              --transaction-id ID  fulfil by transaction ID alone, from Apple's answer
+            \(AppStoreAPIOptions.help)
+
+            exit codes: 0 granted or alreadyFulfilled, 3 rejected (or unknown to Apple),
+              1 infrastructure error, 64 usage, 65 invalid catalog or an unreadable JWS,
+              66 catalog missing
             """,
-        valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog", "player"]),
+        valueOptions: AppStoreAPIOptions.valueOptions.union(["db", "catalog", "player", "transaction-id"]),
         run: { arguments, io in await runFulfill(arguments, io: io) })
 
     static let notify = Command(
@@ -47,16 +57,23 @@ enum AppStoreLedgerCommands {
         valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog"]),
         run: { arguments, io in await runNotify(arguments, io: io) })
 
+    /// The ledger for App Store input: `verifier` checks signed transactions offline, or
+    /// `serverAPI`, when given, fetches them by ID and finishes them on Apple's server.
     static func ledger(
         _ arguments: Arguments, database: LedgerDatabase, verifier: SignedDataVerifier, environment: AppStoreEnvironment,
-        createIfMissing: Bool
+        createIfMissing: Bool, serverAPI: AppStoreServerAPIClient? = nil
     ) async throws(LedgerError) -> Ledger {
         let catalog = try CatalogLoader.load(path: try required(arguments, "catalog"))
         var configuration = LedgerConfiguration(environment: environment.storeEnvironment)
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+        let store = try await database.open(createIfMissing: createIfMissing)
+        if let serverAPI {
+            return try Ledger(
+                catalog: catalog, store: store, verifier: AppStoreServerTransactionVerifier(client: serverAPI),
+                finisher: AppStoreServerFinisher(client: serverAPI), configuration: configuration)
+        }
         return try Ledger(
-            catalog: catalog, store: try await database.open(createIfMissing: createIfMissing),
-            verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
+            catalog: catalog, store: store, verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
             finisher: AppStoreFinisher(), configuration: configuration)
     }
 
@@ -66,6 +83,7 @@ enum AppStoreLedgerCommands {
     }
 
     static func runFulfill(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        if arguments.value("transaction-id") != nil { return await runFulfillByID(arguments, io: io) }
         let verifier: SignedDataVerifier
         let environment: AppStoreEnvironment
         let jws: String
@@ -91,6 +109,50 @@ enum AppStoreLedgerCommands {
             let outcome = try await ledger.fulfill(submission)
             io.printJSON(FulfillCommand.output(outcome, transactionID: submission.transactionID,
                 productID: submission.storeProductID, playerID: player))
+            return outcome.rejection == nil ? .ok : .rejected
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "appstore fulfill")
+        }
+    }
+
+    /// `appstore fulfill --transaction-id`: Apple's answer names the product; the pipeline
+    /// fetches it again through the server verifier, which is the one that decides.
+    static func runFulfillByID(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let client: AppStoreServerAPIClient
+        let transactionID: String
+        let player: String
+        let database: LedgerDatabase
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 0)
+            database = try LedgerDatabase(arguments, io: io)
+            _ = try arguments.required("catalog")
+            player = try arguments.required("player")
+            transactionID = try arguments.required("transaction-id")
+            client = try AppStoreAPIOptions.client(arguments)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "appstore fulfill")
+        }
+        let storeProductID: String
+        do throws(AppStoreServerAPIError) {
+            guard case .found(let signed) = try await client.transactionInfo(transactionID: transactionID),
+                let productID = signed.transaction.productId
+            else {
+                io.printJSON(AppStoreServerAPICommands.LookupOutput(found: false))
+                io.printError("ledger appstore fulfill: Apple does not know \(transactionID) in \(client.environment.rawValue)")
+                return .rejected
+            }
+            storeProductID = productID
+        } catch {
+            return AppStoreServerAPICommands.report(error, io: io, command: "appstore fulfill")
+        }
+        do throws(LedgerError) {
+            let ledger = try await ledger(
+                arguments, database: database, verifier: client.verifier, environment: client.environment,
+                createIfMissing: true, serverAPI: client)
+            let submission = AppStoreServerTransactionVerifier.submission(
+                transactionID: transactionID, storeProductID: storeProductID, playerID: player)
+            let outcome = try await ledger.fulfill(submission)
+            io.printJSON(FulfillCommand.output(outcome, transactionID: transactionID, productID: storeProductID, playerID: player))
             return outcome.rejection == nil ? .ok : .rejected
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore fulfill")

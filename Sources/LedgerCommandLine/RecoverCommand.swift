@@ -1,3 +1,4 @@
+import AppStoreAdapter
 import FulfillmentLedger
 
 /// `ledger recover`: retries pending finishes.
@@ -8,24 +9,29 @@ enum RecoverCommand {
         help: """
             usage: ledger recover --db DB --catalog FILE [--environment E]
                      [--package NAME (--service-account FILE [--api-base URL] | --purchases FILE)]
+                     [--root CERT.der --bundle-id ID --app-store-environment E
+                      --app-store-key FILE.p8 --app-store-key-id KID --app-store-issuer ID]
 
             Retries every pending finish in the outbox through its store's port and prints a
             JSON report. Each store's port comes from the flags: a Google Play finish is
             consumed or acknowledged only through the Play options; without them it stays
             pending and is listed under stillPending with the flags it needs, and the command
-            exits 1. App Store finishes are the client's (AppStoreFinisher), test-store ones
-            are done at once. The database must exist.
+            exits 1. App Store finishes are the client's (AppStoreFinisher) unless the App
+            Store Server API options are given: then each is finished on Apple's server
+            (Finish Transaction; an already finished one counts as finished). Test-store
+            finishes are done at once. The database must exist.
 
             options:
               --db DB                   the ledger: a SQLite file or a postgresql:// URL
                                         (default: $LEDGER_DATABASE_URL)
               --catalog FILE            the product catalog
             \(StorePortOptions.help)
+            \(AppStoreAPIOptions.prefixedHelp)
 
             exit codes: 0 everything recovered, 1 some finish still failing or
               infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: StorePortOptions.names.union(["db", "catalog"]),
+        valueOptions: StorePortOptions.names.union(["db", "catalog"]).union(AppStoreAPIOptions.prefixedNames),
         run: { arguments, io in
             let database: LedgerDatabase
             let catalogPath: String
@@ -34,7 +40,8 @@ enum RecoverCommand {
                 try arguments.expectPositionals(max: 0)
                 database = try LedgerDatabase(arguments, io: io)
                 catalogPath = try arguments.required("catalog")
-                ports = try StorePortOptions(arguments)
+                let (appStore, serverAPI) = try AppStoreAPIOptions.prefixed(arguments)
+                ports = try StorePortOptions(arguments, appStore: appStore, appStoreServerAPI: serverAPI)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "recover")
             }

@@ -49,14 +49,9 @@ enum ServeCommand {
                                       B for one store (appStore, playStore, test) in place of
                                       --account-binding; e.g. appStore=app-account-token
             \(StorePortOptions.help)
-              --root CERT.der         App Store: Apple's root (repeatable), with --bundle-id ID
-                                      and --app-store-environment E (Production, Sandbox,
-                                      Xcode, LocalTesting), [--app-apple-id N]: enables signed
-                                      transactions and /appstore/notifications
-              --app-store-key FILE.p8 App Store Server API: the in-app purchase key, with
-                                      --app-store-key-id KID and --app-store-issuer ID
-                                      [--app-store-api-base URL]; needs --root. Purchases by
-                                      transaction ID alone, finished on Apple's server
+            \(AppStoreAPIOptions.prefixedHelp)
+                                      (--root enables signed transactions and
+                                      /appstore/notifications)
               --audience AUD          Google Play push: the Pub/Sub audience, with
                                       --push-service-account EMAIL [--jwks FILE]: enables
                                       /playstore/notifications (needs the Play API options)
@@ -65,10 +60,9 @@ enum ServeCommand {
               64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
         valueOptions: StorePortOptions.names.union([
-            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "account-binding", "store-account-binding", "root",
-            "bundle-id", "app-store-environment", "app-apple-id", "audience", "push-service-account", "jwks", "app-store-key",
-            "app-store-key-id", "app-store-issuer", "app-store-api-base",
-        ]),
+            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "account-binding", "store-account-binding",
+            "audience", "push-service-account", "jwks",
+        ]).union(AppStoreAPIOptions.prefixedNames),
         run: { arguments, io in await run(arguments, io: io) })
 
     /// What the flags configure, read before anything opens.
@@ -89,10 +83,8 @@ enum ServeCommand {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
             catalogPath = try arguments.required("catalog")
-            if arguments.value("root") != nil {
-                appStore = try AppStoreCommands.signedDataVerifier(arguments, environmentOption: "app-store-environment").0
-            }
-            let serverAPI = try Self.appStoreServerAPI(arguments, verifier: appStore)
+            let serverAPI: AppStoreServerAPIClient?
+            (appStore, serverAPI) = try AppStoreAPIOptions.prefixed(arguments)
             ports = try StorePortOptions(arguments, appStore: appStore, appStoreServerAPI: serverAPI)
             host = arguments.value("host") ?? "127.0.0.1"
             port = try Self.integer(arguments, "port", default: 8080, range: 0...65_535)
@@ -115,24 +107,6 @@ enum ServeCommand {
                 }
                 playPush = try PlayStoreLedgerCommands.authenticator(arguments)
             }
-        }
-
-        /// The App Store Server API client `--app-store-key` configures, with `--app-store-key-id`
-        /// and `--app-store-issuer`, over the `--root` verifier (and `--app-store-api-base`).
-        static func appStoreServerAPI(_ arguments: Arguments, verifier: SignedDataVerifier?)
-            throws(Arguments.UsageError) -> AppStoreServerAPIClient?
-        {
-            guard let path = arguments.value("app-store-key") else {
-                if arguments.value("app-store-key-id") != nil || arguments.value("app-store-issuer") != nil {
-                    throw Arguments.UsageError(message: "--app-store-key-id and --app-store-issuer need --app-store-key")
-                }
-                return nil
-            }
-            guard let verifier else { throw Arguments.UsageError(message: "--app-store-key needs --root and --bundle-id") }
-            return try AppStoreAPIOptions.client(
-                keyPath: path, keyID: try arguments.required("app-store-key-id"),
-                issuerID: try arguments.required("app-store-issuer"), apiBase: arguments.value("app-store-api-base"),
-                apiBaseOption: "app-store-api-base", verifier: verifier)
         }
 
         static func integer(_ arguments: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>)

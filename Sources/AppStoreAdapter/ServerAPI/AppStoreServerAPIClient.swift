@@ -33,7 +33,8 @@ public final class AppStoreServerAPIClient: Sendable {
     public let environment: AppStoreEnvironment
     /// Signs and caches the request JWTs.
     public let tokenProvider: AppStoreAPITokenProvider
-    let verifier: SignedDataVerifier
+    /// Verifies every JWS Apple returns; its bundle ID and environment are the client's.
+    public let verifier: SignedDataVerifier
     let clock: any LedgerClock
     private let sender: RetryingHTTPSender
     private let rateLimiter: AppStoreAPIRateLimiter
