@@ -62,7 +62,8 @@ public enum LedgerCommandLine {
         EntitlementsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
         DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, AppStoreServerAPICommands.lookup,
-        AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, PlayStoreCommands.verify,
+        AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command,
+        PlayStoreCommands.verify,
         PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
     ]
 

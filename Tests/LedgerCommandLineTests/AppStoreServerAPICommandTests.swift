@@ -154,6 +154,34 @@ struct AppStoreServerAPICommandTests {
         await apple.server.stop()
     }
 
+    @Test func reconcileReportsThenAppliesAMissingGrantAndAnUnappliedRefund() async throws {
+        let apple = try Apple()
+        let db = apple.scratch.path("ledger.sqlite")
+        let token = AppAccountToken.forPlayer("p1")
+        let base = ["--db", db, "--catalog", repoCatalogPath, "--player", "p1"]
+        let refunded = try apple.simulator.purchase(productID: Self.gems, appAccountToken: token)
+        #expect(await ledger(["appstore", "fulfill", "--transaction-id", refunded.transactionID] + base + apple.options).code == 0)
+        let missing = try apple.simulator.purchase(productID: Self.gems, appAccountToken: token)
+        _ = try apple.simulator.revoke(transactionID: refunded.transactionID)
+
+        let report = await ledger(["appstore", "reconcile"] + base + apple.options)
+        #expect(report.code == 3, "\(report.output) \(report.error)")
+        let json = try report.json()
+        #expect((json["missingGrants"] as? [[String: Any]])?.compactMap { $0["transactionID"] as? String } == [missing.transactionID])
+        #expect((json["unappliedRefunds"] as? [[String: Any]])?.compactMap { $0["transactionID"] as? String } == [refunded.transactionID])
+        #expect(json["didApply"] as? Bool == false)
+        #expect(try await balances("p1", db: db)["gems"] == 100)
+
+        let applied = await ledger(["appstore", "reconcile", "--apply"] + base + apple.options)
+        #expect(applied.code == 0, "\(applied.output) \(applied.error)")
+        #expect(try await balances("p1", db: db)["gems"] == 100, "one refunded, one granted")
+        let clean = await ledger(["appstore", "reconcile"] + base + apple.options)
+        let cleanJSON = try clean.json()
+        #expect(clean.code == 0 && cleanJSON["isClean"] as? Bool == true, "\(clean.output)")
+        #expect(await ledger(["appstore", "reconcile"] + base.dropLast(2) + ["--player", "nobody"] + apple.options).code != 0)
+        await apple.server.stop()
+    }
+
     @Test func usageMistakesExit64() async throws {
         let apple = try Apple()
         #expect(await ledger(["appstore", "lookup"] + apple.options).code == 64)
