@@ -182,6 +182,26 @@ struct AppStoreServerAPICommandTests {
         await apple.server.stop()
     }
 
+    /// The loopback server checks the JWT as Apple does: curl with a forged token gets 401.
+    @Test func theLoopbackServerRefusesAForgedJWT() async throws {
+        let apple = try Apple()
+        let purchase = try apple.simulator.purchase(productID: Self.gems)
+        let url = apple.server.baseURL.absoluteString + "/inApps/v1/transactions/" + purchase.transactionID
+        let forged = try AppStoreAPITestKey()
+        let forgedFile = try apple.scratch.write(forged.privateKeyPEM, to: "Forged.p8")
+        let token = await ledger([
+            "appstore", "token", "--key", forgedFile, "--key-id", Self.keyID, "--issuer-id", Self.issuerID,
+            "--bundle-id", AppStoreCommandTests.bundleID,
+        ]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        try await ServeCommandTests.onThread {
+            let status = try ServeCommandTests.tool(
+                "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", url])
+            #expect(status == "401")
+        }
+        #expect(apple.api.refusedTokenCount == 1)
+        await apple.server.stop()
+    }
+
     @Test func usageMistakesExit64() async throws {
         let apple = try Apple()
         #expect(await ledger(["appstore", "lookup"] + apple.options).code == 64)
