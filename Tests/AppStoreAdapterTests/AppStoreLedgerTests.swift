@@ -22,10 +22,16 @@ import Testing
                 AppStoreVerifierConfiguration(
                     rootCertificates: [simulator.rootCertificateDER], bundleID: AppStoreLedgerTests.bundleID,
                     environment: .sandbox))
+            ledger = try Self.ledger(verifier: verifier, clock: clock)
+        }
+
+        /// A sandbox ledger in memory that verifies signed transactions offline with `verifier`
+        /// and binds each to `AppAccountToken.forPlayer`.
+        static func ledger(verifier: SignedDataVerifier, clock: ManualClock) throws -> Ledger {
             var configuration = LedgerConfiguration.sandbox
             configuration.accountBinding = { AppAccountToken.forPlayer($0) }
-            ledger = try Ledger(
-                catalog: try CatalogLoader.load(path: Self.catalogPath), store: InMemoryLedgerStore(),
+            return try Ledger(
+                catalog: try CatalogLoader.load(path: catalogPath), store: InMemoryLedgerStore(),
                 verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
                 finisher: AppStoreFinisher(), clock: clock, configuration: configuration)
         }

@@ -29,6 +29,29 @@ extension AppStoreServerAPIClient {
     public func notificationHistoryPage(
         _ request: AppStoreNotificationHistoryRequest, paginationToken: String? = nil
     ) async throws(AppStoreServerAPIError) -> AppStoreNotificationHistoryPage {
+        let page = try await notificationHistoryEntries(request, paginationToken: paginationToken)
+        var items: [AppStoreNotificationHistoryPage.Item] = []
+        for entry in page.entries {
+            switch verifier.verifyNotification(entry.signedPayload) {
+            case .success(let notification):
+                items.append(
+                    .init(signedPayload: entry.signedPayload, notification: notification, sendAttempts: entry.sendAttempts))
+            case .failure(let error): throw .verification(error)
+            }
+        }
+        return AppStoreNotificationHistoryPage(
+            notifications: items, paginationToken: page.paginationToken, hasMore: page.hasMore)
+    }
+
+    /// One page of Get Notification History with each `signedPayload` as Apple sent it, not yet
+    /// verified: for a caller that verifies each notification itself and counts a failure
+    /// instead of losing the page to it (`AppStoreNotificationHistorySweep`).
+    package func notificationHistoryEntries(
+        _ request: AppStoreNotificationHistoryRequest, paginationToken: String?
+    ) async throws(AppStoreServerAPIError) -> (
+        entries: [(signedPayload: String, sendAttempts: [AppStoreNotificationHistoryPage.SendAttempt])],
+        paginationToken: String?, hasMore: Bool
+    ) {
         try checkRange(request)
         let body: Data
         do {
@@ -40,24 +63,19 @@ extension AppStoreServerAPIClient {
             .getNotificationHistory, method: "POST", path: "/inApps/v1/notifications/history",
             query: paginationToken.map { [("paginationToken", $0)] } ?? [], body: body)
         let decoded = try decode(NotificationHistoryWire.self, from: answer, endpoint: .getNotificationHistory)
-        var items: [AppStoreNotificationHistoryPage.Item] = []
+        var entries: [(signedPayload: String, sendAttempts: [AppStoreNotificationHistoryPage.SendAttempt])] = []
         for entry in decoded.notificationHistory ?? [] {
             guard let signedPayload = entry.signedPayload else {
                 throw .invalidResponse("getNotificationHistory: an entry has no signedPayload")
             }
-            switch verifier.verifyNotification(signedPayload) {
-            case .success(let notification):
-                let attempts = (entry.sendAttempts ?? []).map {
-                    AppStoreNotificationHistoryPage.SendAttempt(
-                        attemptDate: $0.attemptDate.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) },
-                        sendAttemptResult: $0.sendAttemptResult)
-                }
-                items.append(.init(signedPayload: signedPayload, notification: notification, sendAttempts: attempts))
-            case .failure(let error): throw .verification(error)
+            let attempts = (entry.sendAttempts ?? []).map {
+                AppStoreNotificationHistoryPage.SendAttempt(
+                    attemptDate: $0.attemptDate.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) },
+                    sendAttemptResult: $0.sendAttemptResult)
             }
+            entries.append((signedPayload, attempts))
         }
-        return AppStoreNotificationHistoryPage(
-            notifications: items, paginationToken: decoded.paginationToken, hasMore: decoded.hasMore ?? false)
+        return (entries, decoded.paginationToken, decoded.hasMore ?? false)
     }
 
     /// Get Notification History, page after page from `paginationToken`, at most `pageCountMax` pages.

@@ -1,0 +1,170 @@
+import Foundation
+import FulfillmentLedger
+
+/// Reads Get Notification History since the saved watermark and applies every notification the
+/// server missed: the backstop for App Store Server Notifications V2 that Apple gave up
+/// retrying (a few attempts over about three days) while the server was down.
+///
+/// Each run asks for `[max(watermark - overlap, now - lookbackMax), now)` and hands every
+/// `signedPayload` to `AppStoreNotificationProcessor`, which verifies it and applies it once by
+/// its `notificationUUID`, so the overlapping re-read, and a notification that was pushed too,
+/// apply nothing twice. Once every page was read and applied, `now` is saved as the sync cursor
+/// `appstore.notifications`; a run stopped by `pageCountMax` or by an error leaves it, so the
+/// next run reads the same range again.
+///
+/// `onlyFailures` is off by default: the whole history is read, so a notification Apple counts
+/// as delivered but the ledger lacks (answered by a proxy, lost with a database restored from a
+/// backup) is applied too; re-reading the delivered ones costs pages, never a double grant.
+/// Turn it on when the volume makes the full history too many pages a run.
+public struct AppStoreNotificationHistorySweep: Sendable {
+    /// The sync cursor holding the watermark, milliseconds since 1970.
+    public static let cursorName = "appstore.notifications"
+
+    /// The App Store Server API client (its verifier checks the app and environment).
+    public let client: AppStoreServerAPIClient
+    /// Verifies and applies each notification.
+    public let processor: AppStoreNotificationProcessor
+    /// Ask only for notifications Apple failed to deliver (`onlyFailures`).
+    public var onlyFailures: Bool
+    /// How far before the watermark each run starts reading again, for notifications Apple
+    /// lists late and for clock skew between the server and Apple.
+    public var overlapSeconds: TimeInterval
+    /// How far back `startDate` may go: Apple's 180-day retention, less a margin for clock skew
+    /// (Apple refuses an older `startDate`).
+    public var lookbackMaxSeconds: TimeInterval
+    /// Most pages one run reads (Apple sends up to 20 notifications a page).
+    public var pageCountMax: Int
+
+    /// Default overlap: one hour. Every run re-reads it, so a longer one costs pages each run.
+    public static let defaultOverlapSeconds: TimeInterval = 60 * 60
+    /// Default lookback: the retention window less one hour.
+    public static let defaultLookbackMaxSeconds =
+        TimeInterval(AppStoreNotificationHistoryRequest.retentionDays * 86_400 - 60 * 60)
+    /// Default page limit: 100 pages, up to 2,000 notifications a run.
+    public static let defaultPageCountMax = 100
+
+    /// Creates a sweep with the default limits, reading the whole history (`onlyFailures` off).
+    public init(client: AppStoreServerAPIClient, processor: AppStoreNotificationProcessor, onlyFailures: Bool = false) {
+        self.client = client
+        self.processor = processor
+        self.onlyFailures = onlyFailures
+        self.overlapSeconds = Self.defaultOverlapSeconds
+        self.lookbackMaxSeconds = Self.defaultLookbackMaxSeconds
+        self.pageCountMax = Self.defaultPageCountMax
+    }
+
+    /// The ledger the notifications are applied to (the processor's).
+    public var ledger: Ledger { processor.ledger }
+
+    /// Reads every page since the watermark and applies each notification once.
+    ///
+    /// A notification that fails verification or carries a refused value is counted in
+    /// `rejected`, not thrown.
+    /// - Throws: `.api` when a page cannot be read (after the client's retries; a 429 is
+    ///   `rateLimited` with Apple's `Retry-After`), `.ledger` for a limit out of range
+    ///   (`invalidArgument`) and storage errors. Notifications applied before the failure stay
+    ///   applied; the watermark is not moved.
+    public func run() async throws(AppStoreNotificationSweepError) -> AppStoreNotificationSweepReport {
+        guard pageCountMax >= 1, overlapSeconds >= 0, lookbackMaxSeconds > 0,
+            lookbackMaxSeconds <= TimeInterval(AppStoreNotificationHistoryRequest.retentionDays * 86_400)
+        else {
+            throw .ledger(.invalidArgument("notification sweep limits must be positive, lookback within retention"))
+        }
+        let now = ledger.clock.now()
+        let watermark = try await savedWatermark()
+        let earliest = now.addingTimeInterval(-lookbackMaxSeconds)
+        var start = earliest
+        if let watermark { start = max(watermark.addingTimeInterval(-overlapSeconds), earliest) }
+        // Apple needs startDate before endDate: a watermark at or past now (a clock set back)
+        // reads the last overlap again.
+        if start >= now { start = now.addingTimeInterval(-max(overlapSeconds, 1)) }
+        var report = AppStoreNotificationSweepReport(startDate: start, endDate: now, onlyFailures: onlyFailures)
+        let request = AppStoreNotificationHistoryRequest(
+            startDate: start, endDate: now, onlyFailures: onlyFailures ? true : nil)
+        var paginationToken: String?
+        repeat {
+            guard report.pagesRead < pageCountMax else {
+                report.truncated = true
+                break
+            }
+            let page: (entries: [(signedPayload: String, sendAttempts: [AppStoreNotificationHistoryPage.SendAttempt])],
+                paginationToken: String?, hasMore: Bool)
+            do throws(AppStoreServerAPIError) {
+                page = try await client.notificationHistoryEntries(request, paginationToken: paginationToken)
+            } catch {
+                throw .api(error)
+            }
+            report.pagesRead += 1
+            for entry in page.entries { try await apply(entry.signedPayload, to: &report) }
+            // A page that claims more without a new token ends the read rather than repeating it.
+            let next = page.paginationToken.flatMap { $0.isEmpty || $0 == paginationToken ? nil : $0 }
+            paginationToken = page.hasMore ? next : nil
+        } while paginationToken != nil
+        if !report.truncated, report.retryableRejected == 0 {
+            do throws(LedgerError) {
+                try await ledger.saveSyncCursor(name: Self.cursorName, value: String(now.ledgerMilliseconds))
+            } catch {
+                throw .ledger(error)
+            }
+            report.watermarkSaved = now
+        }
+        return report
+    }
+
+    /// The saved watermark, or nil when none is saved or it is not a time in range (a
+    /// hand-edited or damaged row): the run then reads the whole lookback, which applies
+    /// nothing twice.
+    private func savedWatermark() async throws(AppStoreNotificationSweepError) -> Date? {
+        let saved: String?
+        do throws(LedgerError) {
+            saved = try await ledger.syncCursor(name: Self.cursorName)
+        } catch {
+            throw .ledger(error)
+        }
+        guard let millis = saved.flatMap(Int64.init), Date.ledgerMillisecondsRange.contains(millis) else { return nil }
+        return Date(ledgerMilliseconds: millis)
+    }
+
+    /// Processes one notification, counting it in `report`.
+    private func apply(
+        _ signedPayload: String, to report: inout AppStoreNotificationSweepReport
+    ) async throws(AppStoreNotificationSweepError) {
+        report.notificationsRead += 1
+        let outcome: AppStoreNotificationOutcome
+        do throws(LedgerError) {
+            outcome = try await processor.process(signedPayload)
+        } catch {
+            throw .ledger(error)
+        }
+        let listedCountMax = AppStoreNotificationSweepReport.listedCountMax
+        func reject(_ reason: String) {
+            report.rejected += 1
+            if report.rejections.count < listedCountMax { report.rejections.append(reason) }
+        }
+        switch outcome {
+        case .rejected(let error):
+            if error.status == .retryableVerificationFailure { report.retryableRejected += 1 }
+            reject(error.description)
+        case .alreadyProcessed: report.alreadyProcessed += 1
+        case .revocation(let revocation):
+            switch revocation {
+            case .rejected(let rejection): reject(rejection.description)
+            case .alreadyRecorded: report.alreadyProcessed += 1
+            case .recorded:
+                report.applied += 1
+                report.revocationsApplied += 1
+            }
+        case .consumptionRequest:
+            report.applied += 1
+            // The outcome carries the answer, not the transaction it is for; the payload verified
+            // a moment ago, so reading it again only costs the signature checks of a rare type.
+            if report.consumptionRequestTransactionIDs.count < listedCountMax,
+                case .success(let notification) = processor.signedDataVerifier.verifyNotification(signedPayload),
+                let transactionID = notification.transaction?.transactionId
+            {
+                report.consumptionRequestTransactionIDs.append(transactionID)
+            }
+        case .logged: report.applied += 1
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What one `AppStoreNotificationHistorySweep.run()` did.
+public struct AppStoreNotificationSweepReport: Hashable, Sendable, Codable {
+    /// The `startDate` asked for: the watermark less the overlap, at most the retention window back.
+    public var startDate: Date
+    /// The `endDate` asked for: the run's start; saved as the watermark when the run completes.
+    public var endDate: Date
+    /// Whether only notifications Apple failed to deliver were asked for (`onlyFailures`).
+    public var onlyFailures: Bool
+    /// Pages read.
+    public var pagesRead = 0
+    /// Notifications read.
+    public var notificationsRead = 0
+    /// Notifications processed now for the first time (and recorded): revocations, consumption
+    /// requests and logged types.
+    public var applied = 0
+    /// Of `applied`, the `REFUND`, `REFUND_REVERSED` and `REVOKE` notifications recorded as
+    /// revocation events now.
+    public var revocationsApplied = 0
+    /// Notifications whose `notificationUUID` the ledger had processed before (a push, or an
+    /// earlier sweep); nothing changed now.
+    public var alreadyProcessed = 0
+    /// Notifications that failed verification, carry a refused value, or whose revocation the
+    /// ledger rejected; nothing was applied from them.
+    public var rejected = 0
+    /// The first `listedCountMax` reasons of `rejected`.
+    public var rejections: [String] = []
+    /// Of `rejected`, those whose check may pass later (`retryableVerificationFailure`): the
+    /// watermark is not moved while there are any, so the next run tries them again.
+    public var retryableRejected = 0
+    /// The transactions of the `CONSUMPTION_REQUEST` notifications applied now (at most
+    /// `listedCountMax`): Apple still waits for their consumption information.
+    public var consumptionRequestTransactionIDs: [String] = []
+    /// Whether the page limit stopped the run before the last page; the watermark is not
+    /// moved then, so the next run reads the same window again.
+    public var truncated = false
+    /// The watermark saved (`endDate`), if one was saved: only when every page was read and
+    /// applied and no rejection was retryable.
+    public var watermarkSaved: Date?
+
+    /// Most entries kept in `rejections` and in `consumptionRequestTransactionIDs`.
+    public static let listedCountMax = 100
+
+    /// Creates an empty report for the range asked for.
+    public init(startDate: Date, endDate: Date, onlyFailures: Bool) {
+        self.startDate = startDate
+        self.endDate = endDate
+        self.onlyFailures = onlyFailures
+    }
+}
