@@ -37,7 +37,8 @@ import Testing
         /// Gems bought and granted to `player`.
         func grantedGems(to player: String) async throws -> SignedAppStoreTransaction {
             let purchase = try fixture.simulator.purchase(
-                productID: AppStoreNotificationHistorySweepTests.gems, appAccountToken: AppAccountToken.forPlayer(player))
+                productID: AppStoreNotificationHistorySweepTests.gems,
+                appAccountToken: AppAccountToken.forPlayer(player))
             let submission = try #require(AppStoreTransactionVerifier.submission(jws: purchase.jws, playerID: player))
             #expect(try await ledger.fulfill(submission).name == "granted")
             return purchase

@@ -87,8 +87,7 @@ public struct AppStoreNotificationHistorySweep: Sendable {
                 report.truncated = true
                 break
             }
-            let page: (entries: [(signedPayload: String, sendAttempts: [AppStoreNotificationHistoryPage.SendAttempt])],
-                paginationToken: String?, hasMore: Bool)
+            let page: AppStoreNotificationHistoryPage.Unverified
             do throws(AppStoreServerAPIError) {
                 page = try await client.notificationHistoryEntries(request, paginationToken: paginationToken)
             } catch {

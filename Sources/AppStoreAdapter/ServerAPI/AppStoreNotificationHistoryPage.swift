@@ -27,3 +27,24 @@ public struct AppStoreNotificationHistoryPage: Sendable {
     /// Whether Apple has more (a read that stopped at its page limit says so).
     public var hasMore: Bool
 }
+
+extension AppStoreNotificationHistoryPage {
+    /// One page as Apple sent it, each `signedPayload` not yet verified
+    /// (`AppStoreServerAPIClient.notificationHistoryEntries`).
+    package struct Unverified: Sendable {
+        /// One entry: the notification's compact JWS and Apple's delivery attempts.
+        package struct Entry: Sendable {
+            /// The notification's compact JWS, unverified.
+            package var signedPayload: String
+            /// Apple's attempts to deliver it, oldest first.
+            package var sendAttempts: [SendAttempt]
+        }
+
+        /// The entries, in Apple's order.
+        package var entries: [Entry]
+        /// Apple's `paginationToken` for the next page; nil on the last.
+        package var paginationToken: String?
+        /// Whether Apple has more.
+        package var hasMore: Bool
+    }
+}

@@ -34,8 +34,9 @@ extension AppStoreServerAPIClient {
         for entry in page.entries {
             switch verifier.verifyNotification(entry.signedPayload) {
             case .success(let notification):
-                items.append(
-                    .init(signedPayload: entry.signedPayload, notification: notification, sendAttempts: entry.sendAttempts))
+                let item = AppStoreNotificationHistoryPage.Item(
+                    signedPayload: entry.signedPayload, notification: notification, sendAttempts: entry.sendAttempts)
+                items.append(item)
             case .failure(let error): throw .verification(error)
             }
         }
@@ -48,10 +49,7 @@ extension AppStoreServerAPIClient {
     /// instead of losing the page to it (`AppStoreNotificationHistorySweep`).
     package func notificationHistoryEntries(
         _ request: AppStoreNotificationHistoryRequest, paginationToken: String?
-    ) async throws(AppStoreServerAPIError) -> (
-        entries: [(signedPayload: String, sendAttempts: [AppStoreNotificationHistoryPage.SendAttempt])],
-        paginationToken: String?, hasMore: Bool
-    ) {
+    ) async throws(AppStoreServerAPIError) -> AppStoreNotificationHistoryPage.Unverified {
         try checkRange(request)
         let body: Data
         do {
@@ -63,7 +61,7 @@ extension AppStoreServerAPIClient {
             .getNotificationHistory, method: "POST", path: "/inApps/v1/notifications/history",
             query: paginationToken.map { [("paginationToken", $0)] } ?? [], body: body)
         let decoded = try decode(NotificationHistoryWire.self, from: answer, endpoint: .getNotificationHistory)
-        var entries: [(signedPayload: String, sendAttempts: [AppStoreNotificationHistoryPage.SendAttempt])] = []
+        var entries: [AppStoreNotificationHistoryPage.Unverified.Entry] = []
         for entry in decoded.notificationHistory ?? [] {
             guard let signedPayload = entry.signedPayload else {
                 throw .invalidResponse("getNotificationHistory: an entry has no signedPayload")
@@ -73,9 +71,9 @@ extension AppStoreServerAPIClient {
                     attemptDate: $0.attemptDate.map { Date(timeIntervalSince1970: TimeInterval($0) / 1000) },
                     sendAttemptResult: $0.sendAttemptResult)
             }
-            entries.append((signedPayload, attempts))
+            entries.append(.init(signedPayload: signedPayload, sendAttempts: attempts))
         }
-        return (entries, decoded.paginationToken, decoded.hasMore ?? false)
+        return .init(entries: entries, paginationToken: decoded.paginationToken, hasMore: decoded.hasMore ?? false)
     }
 
     /// Get Notification History, page after page from `paginationToken`, at most `pageCountMax` pages.
