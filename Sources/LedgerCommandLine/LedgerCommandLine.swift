@@ -63,8 +63,8 @@ public enum LedgerCommandLine {
         DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, AppStoreServerAPICommands.lookup,
         AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command,
-        PlayStoreCommands.verify,
-        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
+        AppStoreNotificationsSyncCommand.command, PlayStoreCommands.verify, PlayStoreLedgerCommands.rtdn,
+        PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
     ]
 
     /// Runs the operator commands with `arguments` (without the program name) and returns the exit code.
@@ -191,6 +191,8 @@ struct ErrorOutput: Encodable {
         var retryable: Bool?
         /// For a storage failure: whether the commit's outcome is unknown (a retry finds out).
         var outcomeUnknown: Bool?
+        /// For a rate limit: when the service accepts the next request (ISO 8601), if it said.
+        var retryAfter: String?
     }
 
     var error: Body

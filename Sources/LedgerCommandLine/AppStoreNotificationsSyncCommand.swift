@@ -1,0 +1,101 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+
+/// `ledger appstore notifications-sync`: the notifications Get Notification History lists since
+/// the saved watermark, applied to a ledger once each (`AppStoreNotificationHistorySweep`).
+enum AppStoreNotificationsSyncCommand {
+    static let command = Command(
+        words: ["appstore", "notifications-sync"],
+        summary: "apply App Store Server Notifications the server missed, from Apple's history",
+        help: """
+            usage: ledger appstore notifications-sync --db DB --catalog FILE --key FILE.p8
+                     --key-id ID --issuer-id ID --root CERT.der --bundle-id ID --environment E
+                     [--app-apple-id N] [--api-base URL] [--only-failures]
+
+            Pages through Get Notification History from the saved watermark (less a one-hour
+            overlap, at most 180 days back, up to 100 pages a run), verifies each notification
+            and applies it once by notificationUUID, as `ledger appstore notify` does, and saves
+            the new watermark once every page was applied. Running it again applies nothing
+            twice. Prints the report as JSON; "truncated": true means the page limit stopped it
+            and the next run reads the same range again. The database must exist.
+
+            options:
+              --only-failures      ask only for notifications Apple failed to deliver (fewer
+                                   pages; by default every notification is read, so one Apple
+                                   delivered but the ledger lacks is applied too)
+            \(AppStoreAPIOptions.help)
+
+            exit codes: 0 done (notifications that fail verification are counted in "rejected"),
+              1 the API or the ledger failed (a JSON "error" with "retryable" and, for a rate
+              limit, "retryAfter"), 64 usage, 65 invalid catalog, 66 database or catalog missing
+            """,
+        valueOptions: AppStoreAPIOptions.valueOptions.union(["db", "catalog"]), flagOptions: ["only-failures"],
+        run: { arguments, io in await run(arguments, io: io) })
+
+    static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let name = "appstore notifications-sync"
+        let database: LedgerDatabase
+        let client: AppStoreServerAPIClient
+        let verifier: SignedDataVerifier
+        let environment: AppStoreEnvironment
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 0)
+            database = try LedgerDatabase(arguments, io: io)
+            _ = try arguments.required("catalog")
+            (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
+            client = try AppStoreAPIOptions.client(arguments)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: name)
+        }
+        let ledger: Ledger
+        do throws(LedgerError) {
+            ledger = try await AppStoreLedgerCommands.ledger(
+                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false)
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: name)
+        }
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
+        let sweep = AppStoreNotificationHistorySweep(
+            client: client, processor: processor, onlyFailures: arguments.flag("only-failures"))
+        do throws(AppStoreNotificationSweepError) {
+            io.printJSON(try await sweep.run())
+            return .ok
+        } catch {
+            switch error {
+            case .ledger(let error): return LedgerCommandLine.report(error, io: io, command: name)
+            case .api(let error):
+                io.printJSON(ErrorOutput(error))
+                io.printError("ledger \(name): App Store Server API: \(error)")
+                return .failure
+            }
+        }
+    }
+}
+
+extension ErrorOutput {
+    /// `{"error": {...}}` for a failed App Store Server API call, in the shape of the ledger's
+    /// errors, with `retryable` and, for a rate limit, `retryAfter`.
+    init(_ error: AppStoreServerAPIError) {
+        self.error = Body(code: error.code, name: "appStoreAPI.\(error.kindName)", message: error.description)
+        self.error.retryable = error.isRetryable
+        if case .rateLimited(let date?, _) = error { self.error.retryAfter = date.ledgerISO8601 }
+    }
+}
+
+extension AppStoreServerAPIError {
+    /// The case's name, such as `rateLimited`, for the JSON error's `name`.
+    fileprivate var kindName: String {
+        switch self {
+        case .keyFile: "keyFile"
+        case .configuration: "configuration"
+        case .unauthorized: "unauthorized"
+        case .rejected: "rejected"
+        case .rateLimited: "rateLimited"
+        case .unavailable: "unavailable"
+        case .transport: "transport"
+        case .invalidResponse: "invalidResponse"
+        case .verification: "verification"
+        }
+    }
+}
