@@ -14,11 +14,12 @@ enum AppStoreNotificationsSyncCommand {
                      [--app-apple-id N] [--api-base URL] [--only-failures]
 
             Pages through Get Notification History from the saved watermark (less a one-hour
-            overlap, at most 180 days back, up to 100 pages a run), verifies each notification
-            and applies it once by notificationUUID, as `ledger appstore notify` does, and saves
-            the new watermark once every page was applied. Running it again applies nothing
-            twice. Prints the report as JSON; "truncated": true means the page limit stopped it
-            and the next run reads the same range again. The database must exist.
+            overlap; at most 180 days back, 30 in the sandbox; up to 100 pages a run), verifies
+            each notification and applies it once by notificationUUID, as `ledger appstore
+            notify` does, and saves the new watermark once every page was applied. Running it
+            again applies nothing twice. Prints the report as JSON; "truncated": true means the
+            page limit stopped it and the next run reads the same range again. The database
+            must exist.
 
             options:
               --only-failures      ask only for notifications Apple failed to deliver (fewer

@@ -159,8 +159,12 @@ import Testing
         #expect(try await setup.watermark() == before)
     }
 
-    @Test func limitsOutOfRangeAreRefusedBeforeAnyRequest() async throws {
+    @Test func theFirstRunReadsTheEnvironmentsRetentionAndLimitsOutOfRangeAreRefused() async throws {
         let setup = try Setup()
+        let first = try await setup.sweep().run()
+        #expect(first.notificationsRead == 0 && first.watermarkSaved == first.endDate)
+        #expect(first.startDate == first.endDate.addingTimeInterval(-(30 * 86_400 - 3_600)))
+
         var sweep = try setup.sweep(pageCountMax: 0)
         await #expect(throws: AppStoreNotificationSweepError.self) { _ = try await sweep.run() }
         sweep.pageCountMax = 1

@@ -3,7 +3,8 @@ import FulfillmentLedger
 
 /// Reads Get Notification History since the saved watermark and applies every notification the
 /// server missed: the backstop for App Store Server Notifications V2 that Apple gave up
-/// retrying (a few attempts over about three days) while the server was down.
+/// retrying while the server was down (five retries over about six and a half days in
+/// production, none in the sandbox).
 ///
 /// Each run asks for `[max(watermark - overlap, now - lookbackMax), now)` and hands every
 /// `signedPayload` to `AppStoreNotificationProcessor`, which verifies it and applies it once by
@@ -29,17 +30,21 @@ public struct AppStoreNotificationHistorySweep: Sendable {
     /// How far before the watermark each run starts reading again, for notifications Apple
     /// lists late and for clock skew between the server and Apple.
     public var overlapSeconds: TimeInterval
-    /// How far back `startDate` may go: Apple's 180-day retention, less a margin for clock skew
-    /// (Apple refuses an older `startDate`).
+    /// How far back `startDate` may go: Apple's retention (180 days in production, 30 in the
+    /// sandbox), less a margin for clock skew (Apple refuses an older `startDate`).
     public var lookbackMaxSeconds: TimeInterval
     /// Most pages one run reads (Apple sends up to 20 notifications a page).
     public var pageCountMax: Int
 
     /// Default overlap: one hour. Every run re-reads it, so a longer one costs pages each run.
     public static let defaultOverlapSeconds: TimeInterval = 60 * 60
-    /// Default lookback: the retention window less one hour.
-    public static let defaultLookbackMaxSeconds =
-        TimeInterval(AppStoreNotificationHistoryRequest.retentionDays * 86_400 - 60 * 60)
+    /// Default lookback: the environment's retention window less one hour.
+    public static func defaultLookbackMaxSeconds(for environment: AppStoreEnvironment) -> TimeInterval {
+        let days = environment == .production ? AppStoreNotificationHistoryRequest.retentionDays : sandboxRetentionDays
+        return TimeInterval(days * 86_400 - 60 * 60)
+    }
+    /// How far back the sandbox keeps notification history, in days.
+    public static let sandboxRetentionDays = 30
     /// Default page limit: 100 pages, up to 2,000 notifications a run.
     public static let defaultPageCountMax = 100
 
@@ -49,7 +54,7 @@ public struct AppStoreNotificationHistorySweep: Sendable {
         self.processor = processor
         self.onlyFailures = onlyFailures
         self.overlapSeconds = Self.defaultOverlapSeconds
-        self.lookbackMaxSeconds = Self.defaultLookbackMaxSeconds
+        self.lookbackMaxSeconds = Self.defaultLookbackMaxSeconds(for: client.environment)
         self.pageCountMax = Self.defaultPageCountMax
     }
 
