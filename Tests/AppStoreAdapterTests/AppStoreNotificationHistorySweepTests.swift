@@ -128,6 +128,13 @@ import Testing
         #expect(!finished.truncated && finished.pagesRead == 3 && finished.watermarkSaved != nil)
         #expect(finished.alreadyProcessed == 2 * pageSize && finished.applied == 5)
         #expect(try await setup.gems("p\(2 * pageSize + 4)") == 0)
+
+        // A page that claims more without a token cannot be followed: truncated, watermark kept.
+        setup.fixture.clock.advance(seconds: 60)
+        setup.api.answerNext(ServerAPIFixture.json(["notificationHistory": [] as [Any], "hasMore": true]))
+        let stuck = try await setup.sweep().run()
+        #expect(stuck.truncated && stuck.pagesRead == 1 && stuck.watermarkSaved == nil)
+        #expect(try await setup.watermark() == String(try #require(finished.watermarkSaved).ledgerMilliseconds))
     }
 
     @Test func a429IsWaitedForAndOneThatOutlastsTheRetriesIsSurfacedWithItsDate() async throws {

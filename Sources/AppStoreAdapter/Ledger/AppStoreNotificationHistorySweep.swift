@@ -87,11 +87,8 @@ public struct AppStoreNotificationHistorySweep: Sendable {
         let request = AppStoreNotificationHistoryRequest(
             startDate: start, endDate: now, onlyFailures: onlyFailures ? true : nil)
         var paginationToken: String?
-        repeat {
-            guard report.pagesRead < pageCountMax else {
-                report.truncated = true
-                break
-            }
+        var complete = false
+        for _ in 0..<pageCountMax {
             let page: AppStoreNotificationHistoryPage.Unverified
             do throws(AppStoreServerAPIError) {
                 page = try await client.notificationHistoryEntries(request, paginationToken: paginationToken)
@@ -100,10 +97,16 @@ public struct AppStoreNotificationHistorySweep: Sendable {
             }
             report.pagesRead += 1
             for entry in page.entries { try await apply(entry.signedPayload, to: &report) }
-            // A page that claims more without a new token ends the read rather than repeating it.
-            let next = page.paginationToken.flatMap { $0.isEmpty || $0 == paginationToken ? nil : $0 }
-            paginationToken = page.hasMore ? next : nil
-        } while paginationToken != nil
+            guard page.hasMore else {
+                complete = true
+                break
+            }
+            // A page that claims more without a new token cannot be followed: the run ends as
+            // truncated rather than repeating the page or saving a watermark past the rest.
+            guard let next = page.paginationToken, !next.isEmpty, next != paginationToken else { break }
+            paginationToken = next
+        }
+        report.truncated = !complete
         if !report.truncated, report.retryableRejected == 0 {
             do throws(LedgerError) {
                 try await ledger.saveSyncCursor(name: Self.cursorName, value: String(now.ledgerMilliseconds))

@@ -32,8 +32,9 @@ public struct AppStoreNotificationSweepReport: Hashable, Sendable, Codable {
     /// The transactions of the `CONSUMPTION_REQUEST` notifications applied now (at most
     /// `listedCountMax`): Apple still waits for their consumption information.
     public var consumptionRequestTransactionIDs: [String] = []
-    /// Whether the page limit stopped the run before the last page; the watermark is not
-    /// moved then, so the next run reads the same window again.
+    /// Whether the run stopped before Apple's last page: at the page limit, or at a page that
+    /// claimed more without a new `paginationToken`. The watermark is not moved then, so the
+    /// next run reads the same range again.
     public var truncated = false
     /// The watermark saved (`endDate`), if one was saved: only when every page was read and
     /// applied and no rejection was retryable.
