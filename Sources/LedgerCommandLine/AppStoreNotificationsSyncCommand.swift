@@ -7,7 +7,7 @@ import FulfillmentLedger
 enum AppStoreNotificationsSyncCommand {
     static let command = Command(
         words: ["appstore", "notifications-sync"],
-        summary: "apply App Store Server Notifications the server missed, from Apple's history",
+        summary: "apply missed App Store Server Notifications from Apple's history",
         help: """
             usage: ledger appstore notifications-sync --db DB --catalog FILE --key FILE.p8
                      --key-id ID --issuer-id ID --root CERT.der --bundle-id ID --environment E
