@@ -126,16 +126,41 @@ public final class AppStoreSimulator: Sendable {
     /// `originalTransactionId`, product and account token, signed at `date`. Only a
     /// non-consumable (or a subscription's current period) is ever restored.
     public func restore(transactionID: String, at date: Date? = nil) throws -> SignedAppStoreTransaction {
+        try deliverCopy(of: transactionID, at: date, refusal: "the App Store never restores one") { _ in }
+    }
+
+    /// Shares `transactionID`'s non-consumable (or subscription) with a family member through
+    /// Family Sharing, as Apple does when the purchaser has it turned on: the member gets a
+    /// transaction of their own (new `transactionId` and `originalTransactionId`),
+    /// `inAppOwnershipType` FAMILY_SHARED, with the member's `appAccountToken`, signed at `date`.
+    /// End the member's access with `revoke(transactionID:type: .familyRevoke)` on that copy.
+    public func shareWithFamily(
+        transactionID: String, appAccountToken: String?, at date: Date? = nil
+    ) throws -> SignedAppStoreTransaction {
+        try deliverCopy(of: transactionID, at: date, refusal: "Family Sharing never shares one") { payload in
+            payload.originalTransactionID = payload.transactionID
+            payload.inAppOwnershipType = .familyShared
+            payload.appAccountToken = appAccountToken
+            Self.clearRevocation(&payload)
+        }
+    }
+
+    /// A new transaction copied from `transactionID`'s (never a consumable's, which `refusal`
+    /// explains), with the next transaction ID, signed at `date`, after `edit`.
+    private func deliverCopy(
+        of transactionID: String, at date: Date?, refusal: String, edit: (inout AppStoreSimulatedTransaction) -> Void
+    ) throws -> SignedAppStoreTransaction {
         let now = date ?? clock.now()
         let payload = try state.withLock { state in
             guard let previous = state.transactions[transactionID] else { throw Self.unknown(transactionID) }
             guard previous.type != .consumable else {
-                throw AppStoreSimulatorError("transaction \(transactionID) is a consumable; the App Store never restores one")
+                throw AppStoreSimulatorError("transaction \(transactionID) is a consumable; \(refusal)")
             }
             var payload = previous
             payload.transactionID = String(Self.transactionIDBase + state.nextTransactionNumber)
             state.nextTransactionNumber += 1
             payload.signedDate = now
+            edit(&payload)
             state.transactions[payload.transactionID] = payload
             return payload
         }

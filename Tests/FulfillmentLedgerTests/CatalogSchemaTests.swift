@@ -89,6 +89,9 @@ import Testing
                 #""rewards": { "entitlements": ["remove_ads"] }"#, #""rewards": { "currencies": [{ "id": "gems", "amount": 1 }] }"#),
             "refundPolicyOnNonConsumable": replacing(
                 #""rewards": { "entitlements": ["remove_ads"] }"#, #""rewards": { "entitlements": ["remove_ads"] }, "refundPolicy": "floor""#),
+            "familySharingOnConsumable": replacing(#""kind": "consumable","#, #""kind": "consumable", "familySharing": "allRewards","#),
+            "unknownFamilySharing": replacing(
+                #""kind": "nonConsumable","#, #""kind": "nonConsumable", "familySharing": "everyone","#),
             "monthlyLimit": replacing(#""per": "week""#, #""per": "month""#),
             "missingKind": replacing(#""kind": "nonConsumable","#, ""),
             "noStores": replacing(

@@ -48,7 +48,16 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
             storeProductID: productID, accountBinding: binding,
             quantity: payload.quantity ?? 1, state: .purchased,
             environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
-            revocationDate: payload.revocationDate?.date, storeProductType: payload.type?.storeProductType)
+            revocationDate: payload.revocationDate?.date, storeProductType: payload.type?.storeProductType,
+            isFamilyShared: isFamilyShared(payload.inAppOwnershipType))
+    }
+
+    /// Whether `ownership` makes the transaction a family member's shared copy: FAMILY_SHARED,
+    /// and any value Apple may add later, since only PURCHASED (or no value, in older
+    /// payloads) says the player paid; the cautious reading grants no currency.
+    package static func isFamilyShared(_ ownership: InAppOwnershipType?) -> Bool {
+        guard let ownership else { return false }
+        return ownership != .purchased
     }
 
     /// The submission for a client's `jwsRepresentation`, with the identifiers read from the

@@ -44,6 +44,8 @@ public struct CatalogChange: Hashable, Sendable, Codable {
         case itemRemoved
         /// An item's ID changed: the old one is gone and a product that granted it grants the new one.
         case itemRenamed
+        /// A non-consumable's `familySharing` policy changed.
+        case familySharingChanged
     }
 
     /// How much a change matters to players who already paid.

@@ -140,6 +140,9 @@ public enum CatalogDiff {
         if old.refundPolicy != new.refundPolicy {
             add(.refundPolicyChanged, .safe, "\(old.id) refund policy changes from \(old.refundPolicy?.rawValue ?? "none") to \(new.refundPolicy?.rawValue ?? "none"); it applies to refunds processed from now on")
         }
+        if old.kind == new.kind, old.familySharing != new.familySharing {
+            add(.familySharingChanged, .safe, "\(old.id) family sharing changes from \(old.familySharing?.rawValue ?? "none") to \(new.familySharing?.rawValue ?? "none"); only family members' transactions fulfilled from now on get the new rewards")
+        }
         for store in Set(old.storeProductIDs.keys).union(new.storeProductIDs.keys).sorted() {
             let before = old.storeProductIDs[store]
             let after = new.storeProductIDs[store]

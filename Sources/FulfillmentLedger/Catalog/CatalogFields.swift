@@ -20,7 +20,9 @@ public enum CatalogFields {
         allowed: ["id", "name", "description", "unknownPolicy", "removesAds"], required: ["id"])
     /// A product.
     public static let product = Shape(
-        allowed: ["id", "name", "description", "kind", "storeProductIDs", "rewards", "limit", "refundPolicy"],
+        allowed: [
+            "id", "name", "description", "kind", "storeProductIDs", "rewards", "limit", "refundPolicy", "familySharing",
+        ],
         required: ["id", "kind", "storeProductIDs", "rewards"])
     /// A product's store product IDs, keyed by store.
     public static let storeProductIDs = Shape(allowed: Set(PlatformStore.known.map(\.rawValue)), required: [])

@@ -103,6 +103,15 @@ public struct Product: Hashable, Sendable {
     /// For a consumable, what a refund takes back (default `clawback`); `nil` for a
     /// non-consumable, whose entitlements are always removed by a refund.
     public var refundPolicy: RefundPolicy?
+    /// For a non-consumable, what a family member's shared copy grants (default
+    /// `entitlementsOnly`); `nil` for a consumable, which Family Sharing never shares.
+    public var familySharing: FamilySharingPolicy? = nil
+
+    /// The reward lines a purchase grants: all of them, or for a family member's shared copy
+    /// what `familySharing` allows (entitlements only when unset).
+    public func grantLines(familyShared: Bool) -> [GrantLine] {
+        familyShared ? (familySharing ?? .entitlementsOnly).lines(of: rewards) : rewards.lines
+    }
 }
 
 /// The validated product catalog: currencies, items, entitlements and products.

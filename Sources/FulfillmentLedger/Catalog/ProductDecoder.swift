@@ -31,7 +31,21 @@ enum ProductDecoder {
                 refundPolicyValid = false
             }
         }
-        guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid else { return nil }
+        var familySharing: FamilySharingPolicy?
+        var familySharingValid = true
+        if let sharingValue = object["familySharing"] {
+            familySharing = reader.choice(sharingValue, at: "\(path).familySharing", of: FamilySharingPolicy.allCases)
+            familySharingValid = familySharing != nil
+            if kind == .consumable {
+                reader.report(
+                    "\(path).familySharing", "familySharing applies to nonConsumables only; Family Sharing never shares a consumable",
+                    at: sharingValue)
+                familySharingValid = false
+            }
+        }
+        guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid, familySharingValid else {
+            return nil
+        }
         if kind == .nonConsumable, !rewards.lines.contains(where: { $0.kind == .entitlement }) {
             reader.report(
                 "\(path).rewards.entitlements",
@@ -41,7 +55,8 @@ enum ProductDecoder {
         }
         return Product(
             id: id, kind: kind, storeProductIDs: storeIDs, rewards: rewards, limit: limit, name: name,
-            refundPolicy: kind == .consumable ? (refundPolicy ?? .clawback) : nil)
+            refundPolicy: kind == .consumable ? (refundPolicy ?? .clawback) : nil,
+            familySharing: kind == .nonConsumable ? (familySharing ?? .entitlementsOnly) : nil)
     }
 
     private static func storeProductIDs(

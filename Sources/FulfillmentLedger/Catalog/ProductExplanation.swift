@@ -12,6 +12,8 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
     public var limit: PurchaseLimit?
     /// The refund policy of a consumable; nil for a non-consumable.
     public var refundPolicy: RefundPolicy?
+    /// What a family member's shared copy of a non-consumable grants; nil for a consumable.
+    public var familySharing: FamilySharingPolicy?
     /// `store -> store product ID`.
     public var storeProductIDs: [String: String]
     /// The explanation, one sentence per line.
@@ -25,6 +27,7 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
         grants = product.rewards.lines
         limit = product.limit
         refundPolicy = product.refundPolicy
+        familySharing = product.familySharing
         storeProductIDs = Dictionary(uniqueKeysWithValues: product.storeProductIDs.map { ($0.key.rawValue, $0.value) })
         var lines = ["\(product.id)\(product.name.map { " (\($0))" } ?? ""): \(product.kind.rawValue)"]
         lines.append("one purchase grants:")
@@ -46,6 +49,12 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
         case .clawback?: lines.append("refund: claw back exactly what the purchase granted, into debt if already spent")
         case .floor?: lines.append("refund: debit down to zero at most, and flag the player")
         case nil: lines.append("refund: its entitlements are removed")
+        }
+        switch product.familySharing {
+        case .entitlementsOnly?:
+            lines.append("family sharing: a family member's shared copy grants the entitlements only, no currency or items")
+        case .allRewards?: lines.append("family sharing: a family member's shared copy grants everything above")
+        case nil: break
         }
         lines.append("store product IDs:")
         for (store, id) in product.storeProductIDs.sorted(by: { $0.key < $1.key }) {

@@ -28,12 +28,17 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// What the store says the product is (App Store `type`); nil when its proof does not say.
     /// The pipeline refuses a purchase whose type disagrees with the catalog's kind.
     public var storeProductType: StoreProductType?
+    /// Whether this is a family member's copy of a purchase shared through Family Sharing (App
+    /// Store `inAppOwnershipType` FAMILY_SHARED), not the purchaser's own: the product's
+    /// `familySharing` policy then says what it grants.
+    public var isFamilyShared: Bool
 
     /// Creates verified facts.
     public init(
         store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, storeProductID: String,
         accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
-        purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil
+        purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil,
+        isFamilyShared: Bool = false
     ) {
         self.store = store
         self.transactionID = transactionID
@@ -46,6 +51,7 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
         self.purchaseDate = purchaseDate
         self.revocationDate = revocationDate
         self.storeProductType = storeProductType
+        self.isFamilyShared = isFamilyShared
     }
 
     /// The key of this delivery, by the store's ID of it.

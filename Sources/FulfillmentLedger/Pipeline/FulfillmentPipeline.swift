@@ -157,7 +157,8 @@ extension Ledger {
         let key = verified.ledgerKey(for: product.kind)
         try faults.check(.beforeGrant)
         var granted: [GrantLine] = []
-        for (index, line) in product.rewards.lines.enumerated() {
+        // A family member's shared copy grants what the product's familySharing policy allows.
+        for (index, line) in product.grantLines(familyShared: verified.isFamilyShared).enumerated() {
             if index > 0 { try faults.check(.betweenRewards) }
             granted.append(try apply(line, times: verified.quantity, playerID: playerID, source: key, now: now, writer: writer))
         }
@@ -177,10 +178,11 @@ extension Ledger {
                 by: verified.quantity)
         }
         let summary = granted.map(\.description).joined(separator: ", ")
+        let shared = verified.isFamilyShared ? " (family shared)" : ""
         try writer.appendEvent(
             LedgerEvent(
                 kind: .purchaseGranted, playerID: playerID, transaction: key, at: now,
-                detail: "\(product.id) x\(verified.quantity): \(summary)"))
+                detail: "\(product.id) x\(verified.quantity)\(shared): \(summary)"))
         // Refunds that arrived before the purchase apply now, in store-date order.
         try applyAwaitingRevocations(for: record, catalog: catalog, now: now, writer: writer)
         try faults.check(.beforeCommit)
