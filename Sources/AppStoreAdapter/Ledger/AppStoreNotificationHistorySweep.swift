@@ -9,9 +9,10 @@ import FulfillmentLedger
 /// Each run asks for `[max(watermark - overlap, now - lookbackMax), now)` and hands every
 /// `signedPayload` to `AppStoreNotificationProcessor`, which verifies it and applies it once by
 /// its `notificationUUID`, so the overlapping re-read, and a notification that was pushed too,
-/// apply nothing twice. Once every page was read and applied, `now` is saved as the sync cursor
-/// `appstore.notifications`; a run stopped by `pageCountMax` or by an error leaves it, so the
-/// next run reads the same range again.
+/// apply nothing twice. The range is read in windows (the whole range until a run finds it too
+/// many pages); once every page of a window was read and applied, its end is saved as the sync
+/// cursor `appstore.notifications`. A window stopped by `pageCountMax` or by an error leaves
+/// it, and is halved for the next run, so a backlog of any size moves forward.
 ///
 /// `onlyFailures` is off by default: the whole history is read, so a notification Apple counts
 /// as delivered but the ledger lacks (answered by a proxy, lost with a database restored from a
@@ -20,6 +21,11 @@ import FulfillmentLedger
 public struct AppStoreNotificationHistorySweep: Sendable {
     /// The sync cursor holding the watermark, milliseconds since 1970.
     public static let cursorName = "appstore.notifications"
+    /// The sync cursor holding the width, in seconds, of the window a run reads at a time,
+    /// once a run found the whole range too many pages.
+    public static let windowCursorName = "appstore.notifications.window"
+    /// The narrowest window: a minute's notifications always fit in a run.
+    public static let windowSecondsMin: TimeInterval = 60
 
     /// The App Store Server API client (its verifier checks the app and environment).
     public let client: AppStoreServerAPIClient
@@ -84,11 +90,48 @@ public struct AppStoreNotificationHistorySweep: Sendable {
         // reads the last overlap again.
         if start >= now { start = now.addingTimeInterval(-max(overlapSeconds, 1)) }
         var report = AppStoreNotificationSweepReport(startDate: start, endDate: now, onlyFailures: onlyFailures)
+        // Read in windows, each saved as the watermark once complete, so a backlog larger than
+        // one run's pages still moves forward: a window that does not fit is halved for the
+        // next run, and one that fits easily is widened again.
+        var windowSeconds = try await savedWindowSeconds() ?? now.timeIntervalSince(start)
+        var windowStart = start
+        while windowStart < now, report.pagesRead < pageCountMax {
+            let windowEnd = min(now, windowStart.addingTimeInterval(max(windowSeconds, Self.windowSecondsMin)))
+            let pagesBefore = report.pagesRead
+            let complete = try await read(from: windowStart, to: windowEnd, into: &report)
+            guard complete else {
+                report.truncated = true
+                // Only a window that had the whole budget proves it is too wide.
+                if pagesBefore == 0 {
+                    windowSeconds = max(Self.windowSecondsMin, windowEnd.timeIntervalSince(windowStart) / 2)
+                    try await save(Self.windowCursorName, String(Int(windowSeconds)))
+                }
+                break
+            }
+            // A rejection that may pass later keeps the watermark, so the next run sees it again.
+            guard report.retryableRejected == 0 else { break }
+            try await save(Self.cursorName, String(windowEnd.ledgerMilliseconds))
+            report.watermarkSaved = windowEnd
+            windowStart = windowEnd
+            if report.pagesRead - pagesBefore <= pageCountMax / 4, windowEnd < now {
+                windowSeconds *= 2
+                try await save(Self.windowCursorName, String(Int(windowSeconds)))
+            }
+        }
+        // The budget ran out exactly at a window's end, before the range's.
+        if windowStart < now, report.retryableRejected == 0 { report.truncated = true }
+        return report
+    }
+
+    /// Reads every page of `[start, end)` that the run's page budget allows and applies each
+    /// notification; whether the window was read to Apple's last page.
+    private func read(
+        from start: Date, to end: Date, into report: inout AppStoreNotificationSweepReport
+    ) async throws(AppStoreNotificationSweepError) -> Bool {
         let request = AppStoreNotificationHistoryRequest(
-            startDate: start, endDate: now, onlyFailures: onlyFailures ? true : nil)
+            startDate: start, endDate: end, onlyFailures: onlyFailures ? true : nil)
         var paginationToken: String?
-        var complete = false
-        for _ in 0..<pageCountMax {
+        while report.pagesRead < pageCountMax {
             let page: AppStoreNotificationHistoryPage.Unverified
             do throws(AppStoreServerAPIError) {
                 page = try await client.notificationHistoryEntries(request, paginationToken: paginationToken)
@@ -97,25 +140,34 @@ public struct AppStoreNotificationHistorySweep: Sendable {
             }
             report.pagesRead += 1
             for entry in page.entries { try await apply(entry.signedPayload, to: &report) }
-            guard page.hasMore else {
-                complete = true
-                break
-            }
-            // A page that claims more without a new token cannot be followed: the run ends as
-            // truncated rather than repeating the page or saving a watermark past the rest.
-            guard let next = page.paginationToken, !next.isEmpty, next != paginationToken else { break }
+            guard page.hasMore else { return true }
+            // A page that claims more without a new token cannot be followed: the window ends
+            // as truncated rather than repeating the page or saving a watermark past the rest.
+            guard let next = page.paginationToken, !next.isEmpty, next != paginationToken else { return false }
             paginationToken = next
         }
-        report.truncated = !complete
-        if !report.truncated, report.retryableRejected == 0 {
-            do throws(LedgerError) {
-                try await ledger.saveSyncCursor(name: Self.cursorName, value: String(now.ledgerMilliseconds))
-            } catch {
-                throw .ledger(error)
-            }
-            report.watermarkSaved = now
+        return false
+    }
+
+    /// Saves a sync cursor.
+    private func save(_ name: String, _ value: String) async throws(AppStoreNotificationSweepError) {
+        do throws(LedgerError) {
+            try await ledger.saveSyncCursor(name: name, value: value)
+        } catch {
+            throw .ledger(error)
         }
-        return report
+    }
+
+    /// The window width a truncated run left for the next, if one is saved and in range.
+    private func savedWindowSeconds() async throws(AppStoreNotificationSweepError) -> TimeInterval? {
+        let saved: String?
+        do throws(LedgerError) {
+            saved = try await ledger.syncCursor(name: Self.windowCursorName)
+        } catch {
+            throw .ledger(error)
+        }
+        guard let seconds = saved.flatMap(Int.init), seconds >= Int(Self.windowSecondsMin) else { return nil }
+        return TimeInterval(min(seconds, AppStoreNotificationHistoryRequest.retentionDays * 86_400))
     }
 
     /// The saved watermark, or nil when none is saved or it is not a time in range (a

@@ -4,7 +4,7 @@ import Foundation
 public struct AppStoreNotificationSweepReport: Hashable, Sendable, Codable {
     /// The `startDate` asked for: the watermark less the overlap, at most the retention window back.
     public var startDate: Date
-    /// The `endDate` asked for: the run's start; saved as the watermark when the run completes.
+    /// The end of the range: the run's start; saved as the watermark when the run catches up.
     public var endDate: Date
     /// Whether only notifications Apple failed to deliver were asked for (`onlyFailures`).
     public var onlyFailures: Bool
@@ -32,12 +32,11 @@ public struct AppStoreNotificationSweepReport: Hashable, Sendable, Codable {
     /// The transactions of the `CONSUMPTION_REQUEST` notifications applied now (at most
     /// `listedCountMax`): Apple still waits for their consumption information.
     public var consumptionRequestTransactionIDs: [String] = []
-    /// Whether the run stopped before Apple's last page: at the page limit, or at a page that
-    /// claimed more without a new `paginationToken`. The watermark is not moved then, so the
-    /// next run reads the same range again.
+    /// Whether the run stopped before reaching `endDate`: at the page limit, or at a page that
+    /// claimed more without a new `paginationToken`. The next run reads on from the watermark.
     public var truncated = false
-    /// The watermark saved (`endDate`), if one was saved: only when every page was read and
-    /// applied and no rejection was retryable.
+    /// The last watermark saved: the end of the last window whose every page was read and
+    /// applied with no retryable rejection (`endDate` when the run caught up); nil if none.
     public var watermarkSaved: Date?
 
     /// Most entries kept in `rejections` and in `consumptionRequestTransactionIDs`.
