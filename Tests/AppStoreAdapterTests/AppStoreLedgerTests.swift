@@ -223,8 +223,9 @@ import Testing
             Issue.record("a CONSUMPTION_REQUEST must be answered")
             return
         }
-        #expect(answer.deliveryStatus == 0 && answer.consumptionStatus == 2 && answer.platform == 1)
-        #expect(answer.appAccountToken == AppAccountToken.forPlayer("p1"))
+        // 40 of the 100 granted gems spent: 40 % in milliunits; nothing sent without a sender.
+        #expect(answer.body.deliveryStatus == .delivered && answer.body.consumptionPercentage == 40_000)
+        #expect(answer.transactionID == purchase.transactionID && answer.answer == nil)
         let test = try setup.simulator.notification(type: .test, transactionID: purchase.transactionID)
         guard case .logged(let record) = try await processor.process(test) else {
             Issue.record("a TEST notification is logged")

@@ -6,7 +6,9 @@ import FulfillmentLedger
 ///   `payloadCode` for a refused payload value);
 /// - `alreadyProcessed` / `logged`: `notification` (the `StoreNotificationRecord`);
 /// - `revocation`: `revocation` (a `RevocationOutcome`);
-/// - `consumptionRequest`: `consumptionInformation`.
+/// - `consumptionRequest`: `consumptionInformation` (the V2 `ConsumptionRequest` body),
+///   `transactionID`, `notificationUUID`, `deadline`?, `reason`? and `answer`? (an
+///   `AppStoreConsumptionOutcome`, when the processor has a sender).
 extension AppStoreNotificationOutcome: Encodable {
     /// `rejected`, `alreadyProcessed`, `revocation`, `consumptionRequest` or `logged`.
     public var name: String {
@@ -27,7 +29,13 @@ extension AppStoreNotificationOutcome: Encodable {
         case .rejected(let error): try container.encode(error, forKey: "error")
         case .alreadyProcessed(let record), .logged(let record): try container.encode(record, forKey: "notification")
         case .revocation(let outcome): try container.encode(outcome, forKey: "revocation")
-        case .consumptionRequest(let answer): try container.encode(answer, forKey: "consumptionInformation")
+        case .consumptionRequest(let question):
+            try container.encode(question.body, forKey: "consumptionInformation")
+            try container.encode(question.transactionID, forKey: "transactionID")
+            try container.encode(question.notificationUUID, forKey: "notificationUUID")
+            try container.encodeIfPresent(question.deadline, forKey: "deadline")
+            try container.encodeIfPresent(question.reason, forKey: "reason")
+            try container.encodeIfPresent(question.answer, forKey: "answer")
         }
     }
 }

@@ -12,8 +12,9 @@ public enum AppStoreNotificationOutcome: Hashable, Sendable {
     /// A `REFUND`, `REFUND_REVERSED` or `REVOKE`, applied as a revocation event (see
     /// `AppStoreRevocationMapping`: a prorated refund is a cumulative `partialRefund`).
     case revocation(RevocationOutcome)
-    /// A `CONSUMPTION_REQUEST`: the answer to send to Apple.
-    case consumptionRequest(ConsumptionInformation)
+    /// A `CONSUMPTION_REQUEST`: the V2 body to send to Apple, and what the processor's
+    /// `consumptionSender` did with it, if it has one.
+    case consumptionRequest(AppStoreConsumptionQuestion)
     /// Any other type, or a prorated refund of 0 %: accepted and logged.
     case logged(StoreNotificationRecord)
 }
@@ -25,20 +26,26 @@ public struct AppStoreNotificationProcessor: Sendable {
     public let signedDataVerifier: SignedDataVerifier
     /// The ledger the notifications change.
     public let ledger: Ledger
-    /// Whether players consented to consumption data being shared with Apple.
+    /// `customerConsented` of the body a `CONSUMPTION_REQUEST` outcome shows.
     public var customerConsented: Bool
-    /// The refund preference sent with consumption information (3: no preference).
-    public var refundPreference: Int
+    /// `refundPreference` of the body a `CONSUMPTION_REQUEST` outcome shows; nil omits it.
+    public var refundPreference: AppStoreConsumptionRequest.RefundPreference?
+    /// Answers each `CONSUMPTION_REQUEST` with Apple, once, with its own consent and settings;
+    /// nil leaves answering to the caller. A send that may succeed later throws, so the
+    /// notification is not recorded and Apple's redelivery tries again.
+    public var consumptionSender: AppStoreConsumptionSender?
 
     /// Creates a processor.
     public init(
         signedDataVerifier: SignedDataVerifier, ledger: Ledger, customerConsented: Bool = true,
-        refundPreference: Int = 3
+        refundPreference: AppStoreConsumptionRequest.RefundPreference? = nil,
+        consumptionSender: AppStoreConsumptionSender? = nil
     ) {
         self.signedDataVerifier = signedDataVerifier
         self.ledger = ledger
         self.customerConsented = customerConsented
         self.refundPreference = refundPreference
+        self.consumptionSender = consumptionSender
     }
 
     /// Processes the `signedPayload` Apple posts. Throws only when the ledger fails.
@@ -122,12 +129,25 @@ public struct AppStoreNotificationProcessor: Sendable {
             }
         }
         if type == .consumptionRequest, let key {
-            return await .consumptionRequest(
-                try ConsumptionInformation.build(
-                    for: key, appAccountToken: notification.transaction?.appAccountToken, ledger: ledger,
-                    customerConsented: customerConsented, refundPreference: refundPreference))
+            return .consumptionRequest(try await question(notification, key: key, uuid: uuid))
         }
         return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: "logged"))
+    }
+
+    /// The `CONSUMPTION_REQUEST`'s question, answered by the sender when there is one.
+    private func question(
+        _ notification: ResponseBodyV2DecodedPayload, key: TransactionKey, uuid: String
+    ) async throws(LedgerError) -> AppStoreConsumptionQuestion {
+        let body = try await AppStoreConsumptionRequest.build(
+            for: key, ledger: ledger, customerConsented: customerConsented, refundPreference: refundPreference,
+            sampleContentProvided: consumptionSender?.sampleContentProvided ?? false)
+        var question = AppStoreConsumptionQuestion(
+            transactionID: key.transactionID, notificationUUID: uuid, signedDate: notification.signedDate?.date,
+            reason: notification.data?.consumptionRequestReason, body: body)
+        if let consumptionSender {
+            question.answer = try await consumptionSender.answer(question)
+        }
+        return question
     }
 
     /// The record of a logged notification before it is stored.
@@ -144,7 +164,10 @@ public struct AppStoreNotificationProcessor: Sendable {
         case .revocation(let revocation):
             if let record = revocation.record { return "revocation \(record.disposition.rawValue)" }
             return "revocation rejected: \(revocation.rejection?.description ?? "")"
-        case .consumptionRequest(let answer): return "consumption information (status \(answer.consumptionStatus))"
+        case .consumptionRequest(let question):
+            let percentage = question.body.consumptionPercentage.map { ", \($0) milliunits consumed" } ?? ""
+            let answer = question.answer.map { ", \($0.name)" } ?? ""
+            return "consumption request (\(question.body.deliveryStatus)\(percentage)\(answer))"
         case .logged(let record): return record.outcome
         default: return "logged"
         }

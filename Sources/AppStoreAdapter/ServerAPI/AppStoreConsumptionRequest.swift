@@ -1,28 +1,47 @@
+import FulfillmentLedger
+
 /// The body of Send Consumption Information (`ConsumptionRequest`, App Store Server API 1.19+),
-/// the answer to a `CONSUMPTION_REQUEST` notification.
-public struct AppStoreConsumptionRequest: Sendable, Hashable, Encodable {
+/// the answer to a `CONSUMPTION_REQUEST` notification. It replaces the integer-coded
+/// `ConsumptionRequestV1`, which Apple keeps for the Advanced Commerce API only.
+public struct AppStoreConsumptionRequest: Sendable, Hashable, Codable {
     /// Whether the app delivered a working purchase (`deliveryStatus`).
-    public enum DeliveryStatus: String, Sendable, Hashable, Encodable, CaseIterable {
+    ///
+    /// Open: a value Apple adds later is kept raw, never lost.
+    public struct DeliveryStatus: OpenStringEnumeration {
+        /// Apple's name for the value.
+        public let rawValue: String
+
+        /// Wraps a name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// Delivered and working.
-        case delivered = "DELIVERED"
+        public static let delivered = DeliveryStatus(rawValue: "DELIVERED")
         /// Not delivered because of a quality issue.
-        case undeliveredQualityIssue = "UNDELIVERED_QUALITY_ISSUE"
+        public static let undeliveredQualityIssue = DeliveryStatus(rawValue: "UNDELIVERED_QUALITY_ISSUE")
         /// The wrong item was delivered.
-        case undeliveredWrongItem = "UNDELIVERED_WRONG_ITEM"
+        public static let undeliveredWrongItem = DeliveryStatus(rawValue: "UNDELIVERED_WRONG_ITEM")
         /// Not delivered because of a server outage.
-        case undeliveredServerOutage = "UNDELIVERED_SERVER_OUTAGE"
+        public static let undeliveredServerOutage = DeliveryStatus(rawValue: "UNDELIVERED_SERVER_OUTAGE")
         /// Not delivered for another reason.
-        case undeliveredOther = "UNDELIVERED_OTHER"
+        public static let undeliveredOther = DeliveryStatus(rawValue: "UNDELIVERED_OTHER")
     }
 
     /// The developer's preferred outcome (`refundPreference`); Apple decides.
-    public enum RefundPreference: String, Sendable, Hashable, Encodable, CaseIterable {
+    ///
+    /// Open: a value Apple adds later is kept raw, never lost.
+    public struct RefundPreference: OpenStringEnumeration {
+        /// Apple's name for the value.
+        public let rawValue: String
+
+        /// Wraps a name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+
         /// Decline the refund.
-        case decline = "DECLINE"
+        public static let decline = RefundPreference(rawValue: "DECLINE")
         /// Grant it in full.
-        case grantFull = "GRANT_FULL"
+        public static let grantFull = RefundPreference(rawValue: "GRANT_FULL")
         /// Grant it in proportion to `consumptionPercentage`.
-        case grantProrated = "GRANT_PRORATED"
+        public static let grantProrated = RefundPreference(rawValue: "GRANT_PRORATED")
     }
 
     /// The most `consumptionPercentage` can be: 100 % in milliunits.
@@ -31,6 +50,7 @@ public struct AppStoreConsumptionRequest: Sendable, Hashable, Encodable {
     /// Whether the customer consented to sharing consumption data; Apple refuses anything but true.
     public var customerConsented: Bool
     /// How much of the purchase the customer consumed, in milliunits (0...100 000); optional.
+    /// Apple requires 0 when `deliveryStatus` is not `DELIVERED`.
     public var consumptionPercentage: Int?
     /// Whether the purchase was delivered and works.
     public var deliveryStatus: DeliveryStatus
