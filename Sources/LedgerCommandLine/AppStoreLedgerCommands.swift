@@ -45,8 +45,9 @@ enum AppStoreLedgerCommands {
             Verifies the notification (and its nested signed transaction) offline and applies
             it once by notificationUUID: REFUND, REFUND_REVERSED and REVOKE become revocation
             events (a REFUND_PRORATED refund takes back its share of the units, rounded half
-            up); CONSUMPTION_REQUEST prints the consumption information to send to Apple;
-            other types are logged. The database must exist.
+            up); CONSUMPTION_REQUEST prints the V2 ConsumptionRequest body built from the
+            ledger (`ledger appstore consumption` sends it); other types are logged. The
+            database must exist.
 
             options:
             \(AppStoreCommands.verifierHelp)

@@ -63,8 +63,8 @@ public enum LedgerCommandLine {
         DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, AppStoreServerAPICommands.lookup,
         AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command,
-        AppStoreNotificationsSyncCommand.command, PlayStoreCommands.verify, PlayStoreLedgerCommands.rtdn,
-        PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
+        AppStoreNotificationsSyncCommand.command, AppStoreConsumptionCommand.command, PlayStoreCommands.verify,
+        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
     ]
 
     /// Runs the operator commands with `arguments` (without the program name) and returns the exit code.
