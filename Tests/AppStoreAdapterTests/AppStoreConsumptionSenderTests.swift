@@ -41,11 +41,13 @@ import Testing
         }
 
         func processor(_ sender: AppStoreConsumptionSender) -> AppStoreNotificationProcessor {
-            AppStoreNotificationProcessor(signedDataVerifier: fixture.verifier, ledger: ledger, consumptionSender: sender)
+            AppStoreNotificationProcessor(
+                signedDataVerifier: fixture.verifier, ledger: ledger, consumptionSender: sender)
         }
 
         func request(at date: Date? = nil) throws -> String {
-            try fixture.simulator.notification(type: .consumptionRequest, transactionID: purchase.transactionID, at: date)
+            try fixture.simulator.notification(
+                type: .consumptionRequest, transactionID: purchase.transactionID, at: date)
         }
 
         var sentBodies: [[String: Any]] {
@@ -103,7 +105,8 @@ import Testing
 
     @Test func aTransactionTheLedgerNeverGrantedIsUndeliveredWithNothingConsumed() async throws {
         let setup = try await Setup()
-        let other = try setup.fixture.simulator.purchase(productID: Self.gems, appAccountToken: AppAccountToken.forPlayer("p1"))
+        let other = try setup.fixture.simulator.purchase(
+            productID: Self.gems, appAccountToken: AppAccountToken.forPlayer("p1"))
         let outcome = try await setup.sender().answer(
             transactionID: other.transactionID, notificationUUID: nil, signedDate: nil)
         #expect(outcome.answer?.body.deliveryStatus == .undeliveredOther)
@@ -157,7 +160,8 @@ import Testing
         for _ in 0..<3 { setup.api.answerNext(ServerAPIFixture.appleError(503, 5_000_001, "Try again.")) }
         let sender = try setup.sender()
         await #expect {
-            _ = try await sender.answer(transactionID: setup.purchase.transactionID, notificationUUID: nil, signedDate: nil)
+            _ = try await sender.answer(
+                transactionID: setup.purchase.transactionID, notificationUUID: nil, signedDate: nil)
         } throws: { error in
             guard case .transactionSourceUnavailable = error as? LedgerError else { return false }
             return true

@@ -35,7 +35,8 @@ extension AppStoreConsumptionOutcome: Codable {
         case "sent": self = .sent(try container.decode(Answer.self, forKey: "answer"))
         case "alreadySent": self = .alreadySent(try container.decode(Answer.self, forKey: "answer"))
         case "pastDeadline":
-            self = .pastDeadline(transactionID: try transactionID(), deadline: try container.decode(Date.self, forKey: "deadline"))
+            self = .pastDeadline(
+                transactionID: try transactionID(), deadline: try container.decode(Date.self, forKey: "deadline"))
         case "notConsented": self = .notConsented(transactionID: try transactionID())
         case "refused":
             self = .refused(

@@ -9,7 +9,8 @@ import FulfillmentLedger
 /// The record is the sync cursor `cursorName(transactionID:)`, holding the `Answer` as JSON:
 /// any store engine keeps it, and it survives a restart. It is written after Apple accepted
 /// the body, so a crash between the two (or two deliveries at the same moment) can send the
-/// same body twice, which Apple tolerates; a failed send is never recorded as answered.
+/// same information twice; recording first instead could lose the answer, and a failed send is
+/// never recorded as answered.
 public struct AppStoreConsumptionSender: Sendable {
     /// Who the consent question is about: the transaction, and its player when the ledger has
     /// a record of it.
@@ -63,7 +64,9 @@ public struct AppStoreConsumptionSender: Sendable {
     public static func deadline(signedDate: Date) -> Date { signedDate.addingTimeInterval(answerDeadlineSeconds) }
 
     /// Answers the request a processed notification carried.
-    public func answer(_ question: AppStoreConsumptionQuestion) async throws(LedgerError) -> AppStoreConsumptionOutcome {
+    public func answer(
+        _ question: AppStoreConsumptionQuestion
+    ) async throws(LedgerError) -> AppStoreConsumptionOutcome {
         try await answer(
             transactionID: question.transactionID, notificationUUID: question.notificationUUID,
             signedDate: question.signedDate)
