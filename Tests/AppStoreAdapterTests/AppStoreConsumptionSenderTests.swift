@@ -116,6 +116,38 @@ import Testing
         #expect(json["deliveryStatus"] as? String == "UNDELIVERED_OTHER" && json["consumptionPercentage"] as? Int == 0)
     }
 
+    @Test func aSpentGrantIsFullyConsumedAndAnEntitlementOnlyPurchaseOmitsThePercentage() async throws {
+        let setup = try await Setup()
+        _ = try await setup.ledger.apply(.spend(60, of: "gems", player: "p1", operationID: "s2"))
+        let spent = try await AppStoreConsumptionRequest.build(
+            for: TransactionKey(store: .appStore, transactionID: setup.purchase.transactionID), ledger: setup.ledger,
+            customerConsented: true, refundPreference: nil, sampleContentProvided: false)
+        #expect(spent.consumptionPercentage == AppStoreConsumptionRequest.consumptionPercentageMax)
+        let ads = try setup.fixture.simulator.purchase(
+            productID: "com.kibblestreet.td.remove_ads", appAccountToken: AppAccountToken.forPlayer("p1"),
+            type: .nonConsumable)
+        _ = try await setup.ledger.fulfill(
+            AppStoreServerTransactionVerifier.submission(
+                transactionID: ads.transactionID, storeProductID: "com.kibblestreet.td.remove_ads", playerID: "p1"))
+        let outcome = try await setup.sender().answer(
+            transactionID: ads.transactionID, notificationUUID: nil, signedDate: nil)
+        #expect(outcome.answer?.body.deliveryStatus == .delivered)
+        let sent = try #require(setup.api.consumptionBodies(for: ads.transactionID).first)
+        let json = try #require(try JSONSerialization.jsonObject(with: sent) as? [String: Any])
+        #expect(json["consumptionPercentage"] == nil && json["refundPreference"] as? String == "GRANT_PRORATED")
+    }
+
+    @Test func aProcessorLeavesANotificationWhoseSendFailedForRedelivery() async throws {
+        let setup = try await Setup()
+        let processor = setup.processor(try setup.sender())
+        let request = try setup.request()
+        for _ in 0..<3 { setup.api.answerNext(ServerAPIFixture.appleError(503, 5_000_001, "Try again.")) }
+        await #expect(throws: LedgerError.self) { _ = try await processor.process(request) }
+        // Not recorded as processed: Apple's redelivery is answered.
+        let redelivered = try #require(Self.question(try await processor.process(request)))
+        #expect(redelivered.answer?.name == "sent" && setup.sentBodies.count == 1)
+    }
+
     @Test func aRequestPastItsDeadlineIsRefusedAndSendsNothing() async throws {
         let setup = try await Setup()
         let signedAt = setup.fixture.clock.now()
