@@ -77,7 +77,8 @@ import Testing
         // A second CONSUMPTION_REQUEST (a new UUID) for the same transaction: the recorded answer.
         let second = try #require(Self.question(try await processor.process(try setup.request())))
         #expect(second.notificationUUID != first.notificationUUID)
-        #expect(second.answer == .alreadySent(try #require(first.answer?.answer)))
+        let firstAnswer = try #require(first.answer?.answer)
+        #expect(second.answer == .alreadySent(firstAnswer) && second.body == firstAnswer.body)
         // A sender made afresh reads the record from the ledger's store.
         let again = try await setup.sender().answer(
             transactionID: setup.purchase.transactionID, notificationUUID: nil, signedDate: nil)

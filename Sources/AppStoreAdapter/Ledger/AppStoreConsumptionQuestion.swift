@@ -13,7 +13,8 @@ public struct AppStoreConsumptionQuestion: Hashable, Sendable {
     public var signedDate: Date?
     /// The reason the customer gave (`consumptionRequestReason`).
     public var reason: ConsumptionRequestReason?
-    /// The V2 `ConsumptionRequest` built from the ledger with the processor's settings.
+    /// The V2 `ConsumptionRequest` built from the ledger with the processor's settings, or the
+    /// body the sender sent (now or before) when it answered `sent` or `alreadySent`.
     public var body: AppStoreConsumptionRequest
     /// What the processor's sender did; nil when the processor has no sender.
     public var answer: AppStoreConsumptionOutcome?

@@ -145,7 +145,10 @@ public struct AppStoreNotificationProcessor: Sendable {
             transactionID: key.transactionID, notificationUUID: uuid, signedDate: notification.signedDate?.date,
             reason: notification.data?.consumptionRequestReason, body: body)
         if let consumptionSender {
-            question.answer = try await consumptionSender.answer(question)
+            let answer = try await consumptionSender.answer(question)
+            question.answer = answer
+            // What Apple got (now or before) is the body to show, not the processor's own build.
+            if let sent = answer.answer { question.body = sent.body }
         }
         return question
     }
