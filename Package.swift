@@ -105,6 +105,7 @@ let package = Package(
             dependencies: [
                 "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "SQLiteFaultVFS", "AppStoreAdapter",
                 "AppStoreSimulator", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerHTTP", "LedgerHTTPServer",
+                "FulfillmentLedgerTesting",
             ]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"]),
 
@@ -168,7 +169,7 @@ let package = Package(
             name: "LedgerHTTPServerTests",
             dependencies: [
                 "LedgerHTTPServer", "LedgerHTTP", "FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter",
-                "SQLiteLedgerStore",
+                "SQLiteLedgerStore", "FulfillmentLedgerTesting",
             ]
         ),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.

@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import FulfillmentLedger
 import Testing
 
@@ -120,6 +121,7 @@ import Testing
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         do {
+            ProcessLaunchGuard.waitForFewDescriptors()
             try process.run()
             process.waitUntilExit()
             return process.terminationStatus == 0
@@ -156,6 +158,7 @@ import Testing
         process.arguments = ["python3", "-c", script, Self.schemaPath, directory.path]
         let output = Pipe()
         process.standardOutput = output
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

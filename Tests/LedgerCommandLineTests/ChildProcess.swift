@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FulfillmentLedgerTesting
 import Synchronization
 import Testing
 
@@ -55,6 +56,7 @@ final class ChildProcess: @unchecked Sendable {
             child.endTime.withLock { $0 = Date() }
             child.ended.signal()
         }
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         try handle.close()
         return child
@@ -137,6 +139,7 @@ struct TestServer: Sendable {
         process.standardError = FileHandle.nullDevice
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         try handle.close()
         guard ended.wait(timeout: .now() + scriptSecondsMax) == .success else {

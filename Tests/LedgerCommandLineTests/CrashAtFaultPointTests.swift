@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import FulfillmentLedger
 import Testing
 
@@ -38,6 +39,7 @@ import Testing
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()

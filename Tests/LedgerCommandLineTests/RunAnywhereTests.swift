@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// The built `ledger` executable run from an empty folder outside the package: every command
@@ -25,6 +26,7 @@ import Testing
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardInput = FileHandle.nullDevice
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
+import FulfillmentLedgerTesting
 import FulfillmentLedger
 import Testing
 
@@ -22,6 +23,7 @@ import Testing
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             process.standardOutput = output
             process.standardError = errors
+            ProcessLaunchGuard.waitForFewDescriptors()
             try process.run()
             // The first line is {"listening": "HOST:PORT"}.
             var line = Data()
@@ -59,6 +61,7 @@ import Testing
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()

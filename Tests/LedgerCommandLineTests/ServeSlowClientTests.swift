@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 #if canImport(Glibc)
@@ -48,6 +49,7 @@ import Testing
             process.arguments = ["-c", ServeSlowClientTests.script, "\(port)", ServeCommandTests.purchase, stall ? "stall" : "wait"]
             process.standardInput = input
             process.standardOutput = output
+            ProcessLaunchGuard.waitForFewDescriptors()
             try process.run()
         }
 

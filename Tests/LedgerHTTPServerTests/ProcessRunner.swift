@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Synchronization
 
 /// Runs the command-line clients the tests drive the server with.
@@ -28,6 +29,7 @@ enum ProcessRunner {
             process.standardOutput = output
             process.standardError = errorOutput
             process.standardInput = FileHandle.nullDevice
+            ProcessLaunchGuard.waitForFewDescriptors()
             try process.run()
             let errorData = Thread.detachedRead(errorOutput.fileHandleForReading)
             let outputData = output.fileHandleForReading.readDataToEndOfFile()
