@@ -105,7 +105,6 @@ let package = Package(
             dependencies: [
                 "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "SQLiteFaultVFS", "AppStoreAdapter",
                 "AppStoreSimulator", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerHTTP", "LedgerHTTPServer",
-                "FulfillmentLedgerTesting",
             ]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"]),
 

@@ -15,8 +15,9 @@ import Foundation
 public enum ProcessLaunchGuard {
     /// Descriptors above which a launch waits; well under the count that fills the buffer.
     public static let descriptorCountMax = 900
-    /// Longest wait, after which the launch goes ahead anyway.
-    public static let waitMillisecondsMax = 120_000
+    /// Longest wait, after which the launch goes ahead anyway. Call it only from a thread of
+    /// its own, never from the concurrency pool, which a wait would starve.
+    public static let waitMillisecondsMax = 20_000
     /// Pause between counts.
     static let pollMilliseconds: UInt32 = 50
 
@@ -42,5 +43,42 @@ public enum ProcessLaunchGuard {
         #else
             return nil
         #endif
+    }
+
+    /// Runs `path` with `arguments` to its end with `posix_spawn`, its standard output captured
+    /// and its standard error dropped; nil when it cannot start. No descriptor scan, so it is
+    /// safe however many descriptors this process holds, and it needs no wait.
+    public static func spawn(_ path: String, _ arguments: [String]) -> (status: Int32, output: Data)? {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, ends[0])
+        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { for argument in argv { free(argument) } }
+        var pid = pid_t()
+        let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        close(ends[1])
+        defer { close(ends[0]) }
+        guard started == 0 else { return nil }
+        var output = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(ends[0], &buffer, buffer.count)
+            if count > 0 {
+                output.append(contentsOf: buffer[0..<count])
+            } else if count < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
+        // WEXITSTATUS when the child exited normally; -1 when a signal ended it.
+        return (status & 0x7f == 0 ? (status >> 8) & 0xff : -1, output)
     }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import FulfillmentLedgerTesting
 
 /// R5 against Python: when `python3` can import Apple's App Store Server Library, runs
 /// `Scripts/appstore_verify_bench.py` on the JWS the Swift R5 verified and the simulator's
@@ -100,7 +99,6 @@ enum BenchPython {
         process.standardError = error
         process.standardInput = FileHandle.nullDevice
         do {
-            ProcessLaunchGuard.waitForFewDescriptors()
             try process.run()
         } catch {
             return (-1, "", "cannot start \(executable.lastPathComponent): \(error.localizedDescription)")

@@ -115,19 +115,7 @@ import Testing
     }
 
     static let hasPythonJSONSchema: Bool = {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import jsonschema"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            ProcessLaunchGuard.waitForFewDescriptors()
-            try process.run()
-            process.waitUntilExit()
-            return process.terminationStatus == 0
-        } catch {
-            return false
-        }
+        ProcessLaunchGuard.spawn("/usr/bin/env", ["python3", "-c", "import jsonschema"])?.status == 0
     }()
 
     @Test(.enabled(if: hasPythonJSONSchema, "skipped: the Python package jsonschema is not installed (pip install jsonschema)"))
@@ -153,16 +141,9 @@ import Testing
                     result[path.stem] = False
             print(json.dumps(result))
             """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, Self.schemaPath, directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        ProcessLaunchGuard.waitForFewDescriptors()
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0)
+        let run = try #require(ProcessLaunchGuard.spawn("/usr/bin/env", ["python3", "-c", script, Self.schemaPath, directory.path]))
+        #expect(run.status == 0)
+        let data = run.output
         let verdicts = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Bool])
         #expect(verdicts["valid"] == true, "the schema must accept the sample catalog")
         for name in Self.invalidFixtures.keys.sorted() {

@@ -1,5 +1,6 @@
 import AppStoreSimulator
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 #if canImport(Glibc)
@@ -17,7 +18,7 @@ struct AppStoreTokenPyJWTTests {
             + (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/python3" }
         return candidates.first { path in
             FileManager.default.isExecutableFile(atPath: path)
-                && spawn(path, ["-c", "import jwt, cryptography"])?.status == 0
+                && ProcessLaunchGuard.spawn(path, ["-c", "import jwt, cryptography"])?.status == 0
         }
     }()
 
@@ -73,7 +74,7 @@ struct AppStoreTokenPyJWTTests {
             Thread {
                 continuation.resume(
                     with: Result {
-                        guard let run = spawn(python, ["-c", script, keyFile, token, issuer]), run.status == 0 else {
+                        guard let run = ProcessLaunchGuard.spawn(python, ["-c", script, keyFile, token, issuer]), run.status == 0 else {
                             throw PyJWTRefusal()
                         }
                         return run.output
@@ -81,45 +82,6 @@ struct AppStoreTokenPyJWTTests {
             }.start()
         }
         return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
-    }
-
-    /// Runs `path` with `arguments` to its end with `posix_spawn`, its standard output captured
-    /// and its standard error dropped; nil when it cannot start. Not Foundation's `Process`:
-    /// its start-up reads the whole descriptor table, and this test process holds well over a
-    /// thousand descriptors while the suites run in parallel.
-    static func spawn(_ path: String, _ arguments: [String]) -> (status: Int32, output: Data)? {
-        var ends: [Int32] = [-1, -1]
-        guard pipe(&ends) == 0 else { return nil }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, ends[1], 1)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addclose(&actions, ends[0])
-        let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for argument in argv { free(argument) } }
-        var pid = pid_t()
-        let started = posix_spawn(&pid, path, &actions, nil, argv, environ)
-        close(ends[1])
-        defer { close(ends[0]) }
-        guard started == 0 else { return nil }
-        var output = Data()
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = read(ends[0], &buffer, buffer.count)
-            if count > 0 {
-                output.append(contentsOf: buffer[0..<count])
-            } else if count < 0, errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0, errno == EINTR {}
-        // WEXITSTATUS: the exit code when the child exited normally.
-        let exited = status & 0x7f == 0
-        return (exited ? (status >> 8) & 0xff : -1, output)
     }
 
     struct PyJWTRefusal: Error {}

@@ -56,7 +56,6 @@ final class ChildProcess: @unchecked Sendable {
             child.endTime.withLock { $0 = Date() }
             child.ended.signal()
         }
-        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         try handle.close()
         return child
@@ -139,7 +138,6 @@ struct TestServer: Sendable {
         process.standardError = FileHandle.nullDevice
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
-        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         try handle.close()
         guard ended.wait(timeout: .now() + scriptSecondsMax) == .success else {

@@ -39,7 +39,6 @@ import Testing
         process.standardInput = stdin
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
-        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()

@@ -64,7 +64,6 @@ import TestStoreAdapter
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         var random = SplitMix64(seed: seed)
         // A dispatch timer, not a task sleep: busy test threads must not delay the kill.

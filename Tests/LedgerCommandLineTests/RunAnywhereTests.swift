@@ -26,7 +26,6 @@ import Testing
         process.standardOutput = stdout
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errorPath))
         process.standardInput = FileHandle.nullDevice
-        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         let output = stdout.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import FulfillmentLedgerTesting
 
 /// One child `ledger-bench` of the PostgreSQL process run, spoken to by lines: it prints `ready`
 /// once connected, waits for `go` on its standard input, then prints one result line. Every read
@@ -33,7 +32,6 @@ final class BenchChildProcess {
         // waitUntilExit can spin off the main thread on Linux; the handler and a semaphore do not.
         let exited = self.exited
         process.terminationHandler = { _ in exited.signal() }
-        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
     }
 
