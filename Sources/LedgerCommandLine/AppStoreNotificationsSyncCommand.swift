@@ -83,20 +83,3 @@ extension ErrorOutput {
         if case .rateLimited(let date?, _) = error { self.error.retryAfter = date.ledgerISO8601 }
     }
 }
-
-extension AppStoreServerAPIError {
-    /// The case's name, such as `rateLimited`, for the JSON error's `name`.
-    fileprivate var kindName: String {
-        switch self {
-        case .keyFile: "keyFile"
-        case .configuration: "configuration"
-        case .unauthorized: "unauthorized"
-        case .rejected: "rejected"
-        case .rateLimited: "rateLimited"
-        case .unavailable: "unavailable"
-        case .transport: "transport"
-        case .invalidResponse: "invalidResponse"
-        case .verification: "verification"
-        }
-    }
-}

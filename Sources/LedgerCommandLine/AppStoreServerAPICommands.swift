@@ -197,28 +197,13 @@ enum AppStoreServerAPICommands {
 
     /// Prints an API failure as JSON and a line on stderr; its exit code.
     static func report(_ error: AppStoreServerAPIError, io: CommandIO, command: String) -> ExitCode {
-        io.printJSON(APIErrorOutput(error: kind(of: error), code: error.code, detail: error.description))
+        io.printJSON(APIErrorOutput(error: error.kindName, code: error.code, detail: error.description))
         io.printError("ledger \(command): \(error)")
         switch error {
         case .unauthorized: return .noPermission
         case .keyFile, .verification, .invalidResponse: return .dataError
         case .configuration: return .usage
         case .rejected, .rateLimited, .unavailable, .transport: return .failure
-        }
-    }
-
-    /// The error's kind as a word, beside its stable code.
-    static func kind(of error: AppStoreServerAPIError) -> String {
-        switch error {
-        case .keyFile: "keyFile"
-        case .configuration: "configuration"
-        case .unauthorized: "unauthorized"
-        case .rejected: "rejected"
-        case .rateLimited: "rateLimited"
-        case .unavailable: "unavailable"
-        case .transport: "transport"
-        case .invalidResponse: "invalidResponse"
-        case .verification: "verification"
         }
     }
 }

@@ -38,6 +38,21 @@ public enum AppStoreServerAPIError: Error, Hashable, Sendable, CustomStringConve
         }
     }
 
+    /// The kind's name, such as `rateLimited`, beside its stable `code` in JSON output.
+    public var kindName: String {
+        switch self {
+        case .keyFile: "keyFile"
+        case .configuration: "configuration"
+        case .unauthorized: "unauthorized"
+        case .rejected: "rejected"
+        case .rateLimited: "rateLimited"
+        case .unavailable: "unavailable"
+        case .transport: "transport"
+        case .invalidResponse: "invalidResponse"
+        case .verification: "verification"
+        }
+    }
+
     /// The stable code of the kind (Docs/ErrorCodes.md), never renumbered.
     public var code: Int {
         switch self {
