@@ -6,6 +6,10 @@ public enum ProductKind: String, Hashable, Sendable, Codable, CaseIterable {
     case consumable
     /// Owned forever: `remove_ads`, a premium level pack.
     case nonConsumable
+    /// An auto-renewable subscription: a VIP pass, a monthly battle pass. Its entitlements
+    /// stay active while the subscription entitles the player, and its `periodRewards` are
+    /// granted once per paid period.
+    case autoRenewable
 }
 
 /// The window a purchase limit counts in.
@@ -106,11 +110,18 @@ public struct Product: Hashable, Sendable {
     /// For a non-consumable, what a family member's shared copy grants (default
     /// `entitlementsOnly`); `nil` for a consumable, which Family Sharing never shares.
     public var familySharing: FamilySharingPolicy? = nil
+    /// For an auto-renewable subscription, the store's subscription group it belongs to (the
+    /// products a player can upgrade, downgrade and crossgrade between); nil otherwise.
+    public var subscriptionGroup: String? = nil
+    /// For an auto-renewable subscription, the currencies and items granted once per paid
+    /// period; nil when it grants only its entitlements, and for other kinds.
+    public var periodRewards: Rewards? = nil
 
     /// The reward lines a purchase grants: all of them, or for a family member's shared copy
     /// what `familySharing` allows (entitlements only when unset).
     public func grantLines(familyShared: Bool) -> [GrantLine] {
-        familyShared ? (familySharing ?? .entitlementsOnly).lines(of: rewards) : rewards.lines
+        let all = Rewards(lines: rewards.lines + (periodRewards?.lines ?? []))
+        return familyShared ? (familySharing ?? .entitlementsOnly).lines(of: all) : all.lines
     }
 }
 

@@ -46,6 +46,10 @@ enum ProductDecoder {
         guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid, familySharingValid else {
             return nil
         }
+        if kind == .autoRenewable {
+            reader.report("\(path).kind", "autoRenewable products are not read by this version yet", at: object["kind"])
+            return nil
+        }
         if kind == .nonConsumable, !rewards.lines.contains(where: { $0.kind == .entitlement }) {
             reader.report(
                 "\(path).rewards.entitlements",

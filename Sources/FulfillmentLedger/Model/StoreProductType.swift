@@ -19,11 +19,12 @@ public struct StoreProductType: OpenStringEnumeration {
     public static let nonRenewing = StoreProductType(rawValue: "nonRenewing")
 
     /// The catalog kind this type is granted as; nil for a type the ledger does not fulfill
-    /// (subscriptions, and types it does not know).
+    /// (non-renewing subscriptions, and types it does not know).
     public var productKind: ProductKind? {
         switch self {
         case .consumable: .consumable
         case .nonConsumable: .nonConsumable
+        case .autoRenewable: .autoRenewable
         default: nil
         }
     }

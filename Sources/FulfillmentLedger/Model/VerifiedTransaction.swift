@@ -32,13 +32,16 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// Store `inAppOwnershipType` FAMILY_SHARED), not the purchaser's own: the product's
     /// `familySharing` policy then says what it grants.
     public var isFamilyShared: Bool
+    /// For a period of an auto-renewable subscription, the period's ID, chain and expiry; nil
+    /// for other products. A subscription purchase without them is refused, never granted.
+    public var subscriptionPeriod: SubscriptionPeriodFacts?
 
     /// Creates verified facts.
     public init(
         store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, storeProductID: String,
         accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
         purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil,
-        isFamilyShared: Bool = false
+        isFamilyShared: Bool = false, subscriptionPeriod: SubscriptionPeriodFacts? = nil
     ) {
         self.store = store
         self.transactionID = transactionID
@@ -52,6 +55,7 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
         self.revocationDate = revocationDate
         self.storeProductType = storeProductType
         self.isFamilyShared = isFamilyShared
+        self.subscriptionPeriod = subscriptionPeriod
     }
 
     /// The key of this delivery, by the store's ID of it.
@@ -62,10 +66,19 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// A ledger key names the purchase, not the delivery: a non-consumable is restored, or
     /// bought on a new device, with a new App Store `transactionId` but the same
     /// `originalTransactionId`, so its key is the original ID. A consumable's key is its
-    /// own transaction ID (for the App Store the two are equal).
+    /// own transaction ID (for the App Store the two are equal). A subscription period's key is
+    /// the period's own ID (App Store `webOrderLineItemId`), the same on every delivery of it.
     public func ledgerKey(for kind: ProductKind) -> TransactionKey {
-        guard kind == .nonConsumable, let original = originalTransactionID, !original.isEmpty else { return key }
-        return TransactionKey(store: store, transactionID: original)
+        switch kind {
+        case .consumable:
+            return key
+        case .nonConsumable:
+            guard let original = originalTransactionID, !original.isEmpty else { return key }
+            return TransactionKey(store: store, transactionID: original)
+        case .autoRenewable:
+            guard let period = subscriptionPeriod, !period.periodID.isEmpty else { return key }
+            return TransactionKey(store: store, transactionID: period.periodID)
+        }
     }
 }
 

@@ -1,0 +1,27 @@
+import Foundation
+
+/// The verified facts of one paid period of an auto-renewable subscription.
+///
+/// A period is keyed by the store's ID of that purchase event, which stays the same on every
+/// delivery of it: App Store `webOrderLineItemId` (not `transactionId`, which is new on every
+/// restore and every new device), Google Play's order ID of the renewal. The chain is the
+/// subscription the period belongs to: App Store `originalTransactionId`, Play's first
+/// purchase token.
+public struct SubscriptionPeriodFacts: Hashable, Sendable, Codable {
+    /// The store's ID of this paid period: the ledger key of its record.
+    public var periodID: String
+    /// The store's ID of the subscription the period belongs to, the same for every period.
+    public var chainID: String
+    /// When the period ends, unless the store extends it; its entitlements lapse then.
+    public var expiresAt: Date
+    /// The store's subscription group, when its proof names it (App Store `subscriptionGroupIdentifier`).
+    public var subscriptionGroupID: String?
+
+    /// Creates period facts.
+    public init(periodID: String, chainID: String, expiresAt: Date, subscriptionGroupID: String? = nil) {
+        self.periodID = periodID
+        self.chainID = chainID
+        self.expiresAt = expiresAt
+        self.subscriptionGroupID = subscriptionGroupID
+    }
+}
