@@ -35,7 +35,11 @@ struct FamilySharingCatalogTests {
               "familySharing": "allRewards", "rewards": { "currencies": [{ "id": "gems", "amount": 100 }] } }
             """
         let refused = CatalogTests.problems(CatalogTests.catalog(products: consumable))
-        #expect(refused.contains { $0.path == "$.products[0].familySharing" && $0.message.contains("nonConsumables only") })
+        #expect(
+            refused.contains {
+                $0.path == "$.products[0].familySharing"
+                    && $0.message.contains("nonConsumables and autoRenewable subscriptions only")
+            })
         let unknown = CatalogTests.problems(CatalogTests.catalog(products: Self.pack(#""everyone""#)))
         #expect(unknown.contains { $0.path == "$.products[0].familySharing" })
     }

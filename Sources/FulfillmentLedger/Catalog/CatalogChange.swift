@@ -8,7 +8,7 @@ public struct CatalogChange: Hashable, Sendable, Codable {
         case productRemoved
         /// A product's ID changed (the same store product IDs now map to a new catalog ID).
         case productRenamed
-        /// Consumable became non-consumable or the reverse.
+        /// The product's kind changed (consumable, non-consumable, auto-renewable subscription).
         case kindChanged
         /// What one purchase grants changed.
         case rewardsChanged
@@ -44,8 +44,12 @@ public struct CatalogChange: Hashable, Sendable, Codable {
         case itemRemoved
         /// An item's ID changed: the old one is gone and a product that granted it grants the new one.
         case itemRenamed
-        /// A non-consumable's `familySharing` policy changed.
+        /// A non-consumable's or subscription's `familySharing` policy changed.
         case familySharingChanged
+        /// What each paid period of an auto-renewable subscription grants changed.
+        case periodRewardsChanged
+        /// An auto-renewable subscription moved to another subscription group.
+        case subscriptionGroupChanged
     }
 
     /// How much a change matters to players who already paid.

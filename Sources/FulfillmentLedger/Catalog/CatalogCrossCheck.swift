@@ -13,7 +13,9 @@ enum CatalogCrossCheck {
             guard case .object(let productObject, _) = product else { continue }
             let path = "$.products[\(index)]"
             let productID = stringValue(productObject["id"]) ?? "#\(index)"
-            referenceCheck(productObject["rewards"], at: "\(path).rewards", declared: declared, reader: &reader)
+            for key in ["rewards", "periodRewards"] {
+                referenceCheck(productObject[key], at: "\(path).\(key)", declared: declared, reader: &reader)
+            }
             guard case .object(let storeIDs, _)? = productObject["storeProductIDs"] else { continue }
             for member in storeIDs.members {
                 guard let storeProductID = stringValue(member.value) else { continue }

@@ -143,6 +143,12 @@ public enum CatalogDiff {
         if old.kind == new.kind, old.familySharing != new.familySharing {
             add(.familySharingChanged, .safe, "\(old.id) family sharing changes from \(old.familySharing?.rawValue ?? "none") to \(new.familySharing?.rawValue ?? "none"); only family members' transactions fulfilled from now on get the new rewards")
         }
+        if old.kind == new.kind, old.periodRewards != new.periodRewards {
+            add(.periodRewardsChanged, .safe, "\(old.id) each paid period now grants [\(describe(new.periodRewards))] instead of [\(describe(old.periodRewards))]: only periods not yet granted get the new rewards; periods already granted keep what their record says, and a refund of one takes back what it granted")
+        }
+        if old.kind == new.kind, old.subscriptionGroup != new.subscriptionGroup {
+            add(.subscriptionGroupChanged, dangerousUnlessNone(sold), "\(old.id) moves from subscription group \(old.subscriptionGroup ?? "none") to \(new.subscriptionGroup ?? "none"): \(soldText(sold)); a store never moves a product between groups, so current subscribers stay in the old one and the ledger would place their subscription in the wrong group (its upgrades, downgrades and one subscription per group). Create a new product in the new group instead")
+        }
         for store in Set(old.storeProductIDs.keys).union(new.storeProductIDs.keys).sorted() {
             let before = old.storeProductIDs[store]
             let after = new.storeProductIDs[store]
@@ -180,6 +186,10 @@ public enum CatalogDiff {
             }
         }
         return changes
+    }
+
+    private static func describe(_ rewards: Rewards?) -> String {
+        rewards?.lines.map(\.description).joined(separator: ", ") ?? ""
     }
 
     private static func describe(_ limit: PurchaseLimit?) -> String {

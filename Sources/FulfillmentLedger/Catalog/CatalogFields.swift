@@ -22,11 +22,13 @@ public enum CatalogFields {
     public static let product = Shape(
         allowed: [
             "id", "name", "description", "kind", "storeProductIDs", "rewards", "limit", "refundPolicy", "familySharing",
+            "subscriptionGroup", "periodRewards",
         ],
         required: ["id", "kind", "storeProductIDs", "rewards"])
     /// A product's store product IDs, keyed by store.
     public static let storeProductIDs = Shape(allowed: Set(PlatformStore.known.map(\.rawValue)), required: [])
-    /// A product's rewards.
+    /// A product's rewards, and an autoRenewable product's `periodRewards` (where the loader
+    /// refuses `entitlements` with its own message).
     public static let rewards = Shape(allowed: ["currencies", "items", "entitlements"], required: [])
     /// One currency reward line.
     public static let currencyLine = Shape(allowed: ["id", "amount"], required: ["id", "amount"])

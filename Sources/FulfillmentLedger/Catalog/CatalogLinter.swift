@@ -19,6 +19,12 @@ public enum CatalogLinter {
         else { return [] }
         var warnings: [CatalogProblem] = []
         var firstWithRewards: [[GrantLine]: Int] = [:]
+        var ownedForever: [String: String] = [:]
+        for product in catalog.products where product.kind == .nonConsumable {
+            for line in product.rewards.lines where line.kind == .entitlement && ownedForever[line.id] == nil {
+                ownedForever[line.id] = product.id
+            }
+        }
         for (index, product) in catalog.products.enumerated() {
             guard case .object(let object, _) = productValues[index] else { continue }
             let path = "$.products[\(index)]"
@@ -28,10 +34,12 @@ public enum CatalogLinter {
                         path: path + suffix, message: message, line: value?.position.line,
                         column: value?.position.column, severity: .warning))
             }
-            for line in product.rewards.lines where line.quantity > options.amountWarningThreshold {
-                warn(
-                    ".rewards", "\(line.kind.rawValue) \(line.id) grants \(line.quantity), above the sanity bound of \(options.amountWarningThreshold); check for an extra zero",
-                    object["rewards"])
+            for (key, rewards) in [("rewards", product.rewards), ("periodRewards", product.periodRewards)] {
+                for line in rewards?.lines ?? [] where line.quantity > options.amountWarningThreshold {
+                    warn(
+                        ".\(key)", "\(line.kind.rawValue) \(line.id) grants \(line.quantity), above the sanity bound of \(options.amountWarningThreshold); check for an extra zero",
+                        object[key])
+                }
             }
             if let limit = product.limit, limit.count == 0 {
                 warn(".limit.count", "a limit of 0 means no player can ever buy \(product.id)", object["limit"])
@@ -42,8 +50,20 @@ public enum CatalogLinter {
                     "consumable \(product.id) grants an entitlement; entitlements are usually sold as nonConsumable",
                     object["rewards"])
             }
-            let signature = product.rewards.lines.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) }
-            if let first = firstWithRewards[signature] {
+            if product.kind == .autoRenewable, product.periodRewards == nil,
+                let (entitlement, owner) = product.rewards.lines.lazy.compactMap({ line in
+                    ownedForever[line.id].map { (line.id, $0) }
+                }).first
+            {
+                warn(
+                    ".rewards.entitlements",
+                    "subscription \(product.id) has no periodRewards and grants entitlement \(entitlement), which nonConsumable \(owner) grants forever; a mistake?",
+                    object["rewards"])
+            }
+            let signature = (product.rewards.lines + (product.periodRewards?.lines ?? [])).sorted {
+                ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id)
+            }
+            if let first = firstWithRewards[signature], !Self.areTiers(product, catalog.products[first]) {
                 warn(
                     ".rewards", "\(product.id) grants exactly what \(catalog.products[first].id) grants ($.products[\(first)]); a copy-paste slip?",
                     object["rewards"])
@@ -52,5 +72,11 @@ public enum CatalogLinter {
             }
         }
         return warnings
+    }
+
+    /// Whether two products are subscriptions of one group, such as a monthly and a yearly
+    /// battle pass, which may well grant the same.
+    private static func areTiers(_ lhs: Product, _ rhs: Product) -> Bool {
+        lhs.kind == .autoRenewable && rhs.kind == .autoRenewable && lhs.subscriptionGroup == rhs.subscriptionGroup
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Consumable products can be bought again and again; non-consumables once per owner.
+/// Consumable products can be bought again and again; non-consumables once per owner;
+/// auto-renewable subscriptions are renewed by the store, one paid period after another.
 public enum ProductKind: String, Hashable, Sendable, Codable, CaseIterable {
     /// Used up: currency packs, bundles, offers.
     case consumable
@@ -94,21 +95,23 @@ public struct Rewards: Hashable, Sendable {
 public struct Product: Hashable, Sendable {
     /// The catalog ID; stable across stores.
     public var id: String
-    /// Consumable or non-consumable.
+    /// Consumable, non-consumable or auto-renewable subscription.
     public var kind: ProductKind
     /// The store's product ID on each store.
     public var storeProductIDs: [PlatformStore: String]
-    /// What one unit grants.
+    /// What one unit grants; for an auto-renewable subscription, the entitlements it keeps
+    /// active while subscribed.
     public var rewards: Rewards
-    /// The purchase limit, if any.
+    /// The purchase limit, if any (never on an auto-renewable subscription).
     public var limit: PurchaseLimit?
     /// A display name for tools, optional. Prices never appear in the catalog.
     public var name: String?
-    /// For a consumable, what a refund takes back (default `clawback`); `nil` for a
+    /// For a consumable, what a refund takes back, and for an auto-renewable subscription what a
+    /// refund of one period takes back of its period rewards (default `clawback`); `nil` for a
     /// non-consumable, whose entitlements are always removed by a refund.
     public var refundPolicy: RefundPolicy?
-    /// For a non-consumable, what a family member's shared copy grants (default
-    /// `entitlementsOnly`); `nil` for a consumable, which Family Sharing never shares.
+    /// For a non-consumable or an auto-renewable subscription, what a family member's shared copy
+    /// grants (default `entitlementsOnly`); `nil` for a consumable, which Family Sharing never shares.
     public var familySharing: FamilySharingPolicy? = nil
     /// For an auto-renewable subscription, the store's subscription group it belongs to (the
     /// products a player can upgrade, downgrade and crossgrade between); nil otherwise.

@@ -26,7 +26,7 @@ enum ProductDecoder {
             if kind == .nonConsumable {
                 reader.report(
                     "\(path).refundPolicy",
-                    "refundPolicy applies to consumables only; a refunded nonConsumable always loses its entitlements",
+                    "refundPolicy applies to consumables and autoRenewable subscriptions only; a refunded nonConsumable always loses its entitlements",
                     at: policyValue)
                 refundPolicyValid = false
             }
@@ -38,16 +38,16 @@ enum ProductDecoder {
             familySharingValid = familySharing != nil
             if kind == .consumable {
                 reader.report(
-                    "\(path).familySharing", "familySharing applies to nonConsumables only; Family Sharing never shares a consumable",
+                    "\(path).familySharing",
+                    "familySharing applies to nonConsumables and autoRenewable subscriptions only; Family Sharing never shares a consumable",
                     at: sharingValue)
                 familySharingValid = false
             }
         }
-        guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid, familySharingValid else {
-            return nil
-        }
-        if kind == .autoRenewable {
-            reader.report("\(path).kind", "autoRenewable products are not read by this version yet", at: object["kind"])
+        let subscription = subscriptionFields(object, kind: kind, rewards: rewards, at: path, reader: &reader)
+        guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid, familySharingValid,
+            subscription.valid
+        else {
             return nil
         }
         if kind == .nonConsumable, !rewards.lines.contains(where: { $0.kind == .entitlement }) {
@@ -59,8 +59,9 @@ enum ProductDecoder {
         }
         return Product(
             id: id, kind: kind, storeProductIDs: storeIDs, rewards: rewards, limit: limit, name: name,
-            refundPolicy: kind == .consumable ? (refundPolicy ?? .clawback) : nil,
-            familySharing: kind == .nonConsumable ? (familySharing ?? .entitlementsOnly) : nil)
+            refundPolicy: kind == .nonConsumable ? nil : (refundPolicy ?? .clawback),
+            familySharing: kind == .consumable ? nil : (familySharing ?? .entitlementsOnly),
+            subscriptionGroup: subscription.group, periodRewards: subscription.periodRewards)
     }
 
     private static func storeProductIDs(
@@ -84,7 +85,11 @@ enum ProductDecoder {
         return valid ? result : nil
     }
 
-    private static func rewards(_ value: JSONValue, at path: String, reader: inout CatalogReader) -> Rewards? {
+    /// The rewards at `path`; `emptyMessage` is reported when they grant nothing.
+    static func rewards(
+        _ value: JSONValue, at path: String, reader: inout CatalogReader,
+        emptyMessage: String = "rewards are empty: a purchase must grant at least one currency, item or entitlement"
+    ) -> Rewards? {
         guard let object = reader.object(value, at: path, shape: CatalogFields.rewards) else {
             return nil
         }
@@ -115,7 +120,7 @@ enum ProductDecoder {
         }
         guard valid else { return nil }
         if lines.isEmpty {
-            reader.report(path, "rewards are empty: a purchase must grant at least one currency, item or entitlement", at: value)
+            reader.report(path, emptyMessage, at: value)
             return nil
         }
         return Rewards(lines: lines)
