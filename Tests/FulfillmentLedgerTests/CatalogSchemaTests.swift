@@ -76,7 +76,7 @@ import Testing
         let valid = try? String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)
         let base = valid ?? ""
         func replacing(_ old: String, _ new: String) -> String { base.replacingOccurrences(of: old, with: new) }
-        return [
+        let own: [String: String] = [
             "unknownField": replacing(#"{ "id": "gems", "amount": 100 }"#, #"{ "id": "gems", "ammount": 100 }"#),
             "zeroAmount": replacing(#""amount": 100 }"#, #""amount": 0 }"#),
             "negativeAmount": replacing(#""amount": 100 }"#, #""amount": -3 }"#),
@@ -102,7 +102,19 @@ import Testing
             "priceField": replacing(#""kind": "nonConsumable","#, #""kind": "nonConsumable", "price": 0.99,"#),
             "noProducts": replacing(#""products": ["#, #""products": [], "unused": ["#),
         ]
+        return own.merging(SubscriptionCatalogFixtures.invalidSchemaFixtures) { first, _ in first }
     }()
+
+    /// Catalogs besides the sample that both the loader and the schema must accept.
+    static let validFixtures = SubscriptionCatalogFixtures.validSchemaFixtures
+
+    @Test(arguments: validFixtures.keys.sorted())
+    func loaderAcceptsEveryValidFixture(name: String) throws {
+        let text = try #require(Self.validFixtures[name])
+        if case .failure(let problems) = CatalogLoader.validate(Array(text.utf8)) {
+            Issue.record("the loader refused fixture \(name): \(problems.problems)")
+        }
+    }
 
     @Test(arguments: invalidFixtures.keys.sorted())
     func loaderRejectsEveryInvalidFixture(name: String) throws {
@@ -122,7 +134,7 @@ import Testing
     func schemaValidatorAgreesWithTheLoader() throws {
         let directory = try LedgerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        var fixtures = Self.invalidFixtures
+        var fixtures = Self.invalidFixtures.merging(Self.validFixtures) { first, _ in first }
         fixtures["valid"] = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)
         for (name, text) in fixtures {
             try text.write(to: directory.appendingPathComponent("\(name).json"), atomically: true, encoding: .utf8)
@@ -146,6 +158,9 @@ import Testing
         let data = run.output
         let verdicts = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Bool])
         #expect(verdicts["valid"] == true, "the schema must accept the sample catalog")
+        for name in Self.validFixtures.keys.sorted() {
+            #expect(verdicts[name] == true, "the schema refused valid fixture \(name)")
+        }
         for name in Self.invalidFixtures.keys.sorted() {
             #expect(verdicts[name] == false, "the schema accepted invalid fixture \(name)")
         }
