@@ -9,9 +9,11 @@ enum CatalogExplainCommand {
             usage: ledger catalog explain PRODUCT [--catalog FILE] [--json]
 
             PRODUCT is a catalog product ID, or a store product ID on any store. Prints what
-            one purchase grants, the purchase limit, the refund policy and which store
-            product IDs map to the product. Catalog default: ProductCatalog.json in this
-            folder, else the sample catalog built into the tool (said on stderr).
+            one purchase grants (for a subscription: its group, the entitlements kept while
+            subscribed and what each paid period grants), the purchase limit, the refund
+            policy and which store product IDs map to the product. Catalog default:
+            ProductCatalog.json in this folder, else the sample catalog built into the tool
+            (said on stderr).
 
             exit codes: 0 ok, 65 invalid catalog or unknown product, 66 catalog missing,
               64 usage
