@@ -30,6 +30,6 @@ public struct CatalogProblem: Hashable, Sendable, Codable, CustomStringConvertib
         self.column = column
     }
 
-    /// `$.products[2].kind: kind must be "consumable" or "nonConsumable"`.
+    /// `$.products[2].kind: "durable" is not allowed; use "consumable" or "nonConsumable" or "autoRenewable"`.
     public var description: String { "\(severity == .warning ? "warning: " : "")\(path): \(message)" }
 }
