@@ -88,6 +88,10 @@ struct InMemoryLedgerState: Sendable {
     var absorbedDebts: [PlayerAsset: Int64] = [:]
     /// Every flag with its player, oldest first, as the SQLite sequence orders them.
     var playerFlags: [PlayerFlagRow] = []
+    /// Subscription chains by store and chain ID.
+    var subscriptions: [TransactionKey: SubscriptionRecord] = [:]
+    /// Each chain's granted periods by period ID.
+    var subscriptionPeriods: [TransactionKey: [String: SubscriptionPeriodRecord]] = [:]
 
     /// A flag and the player it was set on.
     struct PlayerFlagRow: Hashable, Sendable {

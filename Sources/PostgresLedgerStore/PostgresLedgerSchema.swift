@@ -34,7 +34,9 @@ enum PostgresLedgerSchema {
             AbsorbedDebtsTable.createSQL,
             StoreNotificationsTable.createSQL,
             SyncCursorsTable.createSQL,
-        ].joined(separator: "\n")
+        ].joined(separator: "\n"),
+        // 2: auto-renewable subscriptions: a row per chain and per paid period granted.
+        SubscriptionsTable.createSQL,
     ]
 
     /// Every table the schema creates, for the check that a database without `ledger_meta`
@@ -42,7 +44,7 @@ enum PostgresLedgerSchema {
     static let tableNames = [
         "ledger_transactions", "balances", "inventory", "entitlements", "purchase_counts", "economy_operations",
         "events", "revocation_events", "refund_states", "player_flags", "players", "absorbed_debts",
-        "store_notifications", "sync_cursors",
+        "store_notifications", "sync_cursors", "subscriptions", "subscription_periods",
     ]
 
     /// The schema version the database holds, or nil for a database without a ledger. Throws,

@@ -50,5 +50,7 @@ package enum LedgerSchema {
             TransactionsTable.addPendingFinishSQL,
             EventsTable.rebuildSQL,
         ].joined(separator: "\n"),
+        // 7: auto-renewable subscriptions: a row per chain and per paid period granted.
+        SubscriptionsTable.createSQL,
     ]
 }

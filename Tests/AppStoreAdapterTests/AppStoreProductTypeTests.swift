@@ -25,7 +25,7 @@ import Testing
         Case(storeProductID: removeAds, type: .consumable, reason: .productTypeMismatch),
         Case(storeProductID: gems, type: .nonRenewingSubscription, reason: .unsupportedProductType),
         Case(storeProductID: removeAds, type: .nonRenewingSubscription, reason: .unsupportedProductType),
-        Case(storeProductID: removeAds, type: .autoRenewableSubscription, reason: .unsupportedProductType),
+        Case(storeProductID: removeAds, type: .autoRenewableSubscription, reason: .productTypeMismatch),
         Case(storeProductID: gems, type: TransactionType(rawValue: "Subscription Bundle"), reason: .unsupportedProductType),
     ]
 
@@ -66,7 +66,7 @@ import Testing
         #expect(TransactionType(rawValue: "Gift Card").storeProductType.rawValue == "Gift Card")
         #expect(StoreProductType.consumable.productKind == .consumable)
         #expect(StoreProductType.nonConsumable.productKind == .nonConsumable)
-        #expect(StoreProductType.autoRenewable.productKind == nil && StoreProductType.nonRenewing.productKind == nil)
+        #expect(StoreProductType.autoRenewable.productKind == .autoRenewable && StoreProductType.nonRenewing.productKind == nil)
     }
 
     /// The check runs before the ledger lookup: a purchase already granted, delivered again

@@ -45,7 +45,7 @@ struct HostileCommandTests {
                 var generator = SystemRandomNumberGenerator()
                 bytes = (0..<ledger.count).map { _ in UInt8.random(in: 0...255, using: &generator) }
             case .foreignApplicationID: bytes.replaceSubrange(68..<72, with: [0x54, 0x52, 0x4B, 0x31])
-            case .newerUserVersion: bytes.replaceSubrange(60..<64, with: [0, 0, 0, 7])
+            case .newerUserVersion: bytes.replaceSubrange(60..<64, with: [0, 0, 0, 99])
             case .truncatedToHalf: bytes.removeLast(bytes.count / 2)
             case .flippedTransactionsPageByte:
                 // ledger_transactions is the first table migration 1 creates, so its b-tree is rooted at

@@ -51,6 +51,26 @@ struct MigrateCommandTests {
                 notificationID: "note-1", store: .test, type: "REFUND", transaction: TransactionKey(store: .test, transactionID: "m2"),
                 receivedAt: Date(), outcome: "recorded"))
         try await library.saveSyncCursor(name: "voided", value: "12345")
+        // A subscription period, its chain and its record, as the pipeline writes them.
+        let now = Date()
+        try await library.store.write { writer throws(LedgerError) in
+            let chain = TransactionKey(store: .test, transactionID: "chain-1")
+            try writer.insertTransaction(
+                TransactionRecord(
+                    key: TransactionKey(store: .test, transactionID: "period-1"), playerID: "p1", productID: "vip_monthly",
+                    storeProductID: "test.vip_monthly", productKind: .autoRenewable, quantity: 1, environment: .sandbox,
+                    purchaseDate: now, fulfilledAt: now, catalogVersion: "catalog", grants: [GrantLine(kind: .entitlement, id: "vip", quantity: 1)],
+                    finishedAt: now))
+            try writer.insertSubscriptionPeriod(
+                SubscriptionPeriodRecord(
+                    chain: chain, periodID: "period-1", startsAt: now, expiresAt: now.addingTimeInterval(86_400), grantedAt: now))
+            try writer.upsertSubscription(
+                SubscriptionRecord(
+                    chain: chain, playerID: "p1", productID: "vip_monthly", storeProductID: "test.vip_monthly",
+                    subscriptionGroup: "vip", state: .gracePeriod, expiresAt: now.addingTimeInterval(86_400),
+                    gracePeriodExpiresAt: now.addingTimeInterval(2 * 86_400), willAutoRenew: true, entitlementIDs: ["vip"],
+                    latestPeriodID: "period-1", periodCount: 1, stateSignedAt: now, updatedAt: now))
+        }
     }
 
     @Test("every row moves; every player, history and pending finish reads the same; old purchases replay as alreadyFulfilled")
@@ -68,13 +88,19 @@ struct MigrateCommandTests {
         #expect(report["outcome"] as? String == "copied")
         #expect(report["sourceBalanceChecksum"] as? String == report["targetBalanceChecksum"] as? String)
         let tables = try #require(report["tables"] as? [[String: Any]])
-        #expect(tables.count == 14)
+        #expect(tables.count == 16)
         for table in tables { #expect(table["sourceRowCount"] as? Int == table["targetRowCount"] as? Int, "\(table)") }
         let nonEmpty = Set(tables.filter { ($0["sourceRowCount"] as? Int ?? 0) > 0 }.compactMap { $0["name"] as? String })
         #expect(nonEmpty.isSuperset(of: [
             "ledger_transactions", "balances", "inventory", "entitlements", "economy_operations", "events",
             "revocation_events", "refund_states", "player_flags", "players", "store_notifications", "sync_cursors",
+            "subscriptions", "subscription_periods",
         ]), "\(nonEmpty)")
+        let at = ["--player", "p1", "--at", "2030-01-01T00:00:00Z"]
+        let subscriptionsBefore = await ledger(["subscriptions", "--db", file] + at)
+        let subscriptionsAfter = await ledger(["subscriptions", "--db", url] + at)
+        #expect(subscriptionsBefore.code == 0 && subscriptionsBefore.output.contains("chain-1"), "\(subscriptionsBefore.output)")
+        #expect(subscriptionsBefore.output == subscriptionsAfter.output)
 
         for player in ["p1", "p2", "p3", "p\"4 ü"] {
             let before = await ledger(["player", player, "--db", file])

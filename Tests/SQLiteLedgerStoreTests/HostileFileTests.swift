@@ -220,7 +220,7 @@ extension HostileFileTests {
         /// Patched into the real ledger's header at offset 68.
         static let foreignID: Int32 = 0x5452_4B31
         /// Patched into the real ledger's header at offset 60.
-        static let newerVersion = 7
+        static let newerVersion = LedgerSchema.versionSupported + 1
 
         /// What the doctor does with the file.
         enum DoctorVerdict { case throwsLikeTheStore, reportsDamage }

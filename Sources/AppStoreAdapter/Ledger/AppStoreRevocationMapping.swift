@@ -71,7 +71,9 @@ public enum AppStoreRevocationMapping {
         let date = (kind == .refundReversed ? nil : transaction.revocationDate?.date) ?? signedDate ?? now
         return .apply(
             RevocationEvent(
-                eventID: notificationUUID, store: .appStore, transactionID: transactionID,
+                // A subscription's refund names its period, whose record is keyed by the period's ID.
+                eventID: notificationUUID, store: .appStore,
+                transactionID: AppStoreTransactionVerifier.subscriptionRecordID(transaction) ?? transactionID,
                 originalTransactionID: transaction.originalTransactionId, kind: kind, quantity: quantity,
                 quantityIsCumulative: kind == .partialRefund, eventDate: date, reason: reason))
     }

@@ -49,7 +49,31 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
             quantity: payload.quantity ?? 1, state: .purchased,
             environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
             revocationDate: payload.revocationDate?.date, storeProductType: payload.type?.storeProductType,
-            isFamilyShared: isFamilyShared(payload.inAppOwnershipType))
+            isFamilyShared: isFamilyShared(payload.inAppOwnershipType),
+            subscriptionPeriod: subscriptionPeriod(payload))
+    }
+
+    /// The paid period an auto-renewable subscription's transaction is for: keyed by its
+    /// `webOrderLineItemId`, the same on a restore or a new device, where `transactionId` is
+    /// new; its chain is the `originalTransactionId`. Nil for other types, and when a field is
+    /// missing, which the pipeline refuses rather than keying the period by the delivery.
+    package static func subscriptionPeriod(_ payload: JWSTransactionDecodedPayload) -> SubscriptionPeriodFacts? {
+        guard payload.type == .autoRenewableSubscription, let periodID = payload.webOrderLineItemId, !periodID.isEmpty,
+            let chainID = payload.originalTransactionId, !chainID.isEmpty, let expiresAt = payload.expiresDate?.date
+        else { return nil }
+        return SubscriptionPeriodFacts(
+            periodID: periodID, chainID: chainID, expiresAt: expiresAt,
+            subscriptionGroupID: payload.subscriptionGroupIdentifier)
+    }
+
+    /// The ID of the ledger record an auto-renewable subscription's transaction names: its
+    /// period's, the same whichever delivery of the period a refund or revoke carries. Nil for
+    /// other types.
+    package static func subscriptionRecordID(_ payload: JWSTransactionDecodedPayload) -> String? {
+        guard subscriptionPeriod(payload) != nil, let facts = facts(payload, defaultEnvironment: .production) else {
+            return nil
+        }
+        return facts.ledgerKey(for: .autoRenewable).transactionID
     }
 
     /// Whether `ownership` makes the transaction a family member's shared copy: FAMILY_SHARED,

@@ -75,6 +75,9 @@ public struct LedgerEventKind: OpenStringEnumeration {
     public static let entitlementKept = LedgerEventKind(rawValue: "entitlementKept")
     /// A reversal after a Reset Game: what the reset cleared is not given back.
     public static let reversalAfterReset = LedgerEventKind(rawValue: "reversalAfterReset")
+    /// A store reported a subscription chain's new state (grace period, billing retry, expiry,
+    /// auto-renew status, an extension); the detail names the change.
+    public static let subscriptionChanged = LedgerEventKind(rawValue: "subscriptionChanged")
 
     /// Whether the change feed carries events of this kind: every kind that records a change to
     /// a player. Finish results are bookkeeping of the store's platform finish, not a change to

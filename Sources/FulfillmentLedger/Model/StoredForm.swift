@@ -47,6 +47,21 @@ package enum StoredForm {
         try? JSONDecoder().decode([String: Int64].self, from: Data(text.utf8))
     }
 
+    /// IDs (a subscription's entitlements) as a JSON array of strings: `["vip","battle_pass"]`.
+    package static func identifiersText(_ identifiers: [String]) -> String {
+        var text = "["
+        for (index, identifier) in identifiers.enumerated() {
+            if index > 0 { text += "," }
+            appendJSONString(identifier, to: &text)
+        }
+        return text + "]"
+    }
+
+    /// IDs read back from `identifiersText`; nil when the text is not such a list.
+    package static func identifiers(_ text: String) -> [String]? {
+        try? JSONDecoder().decode([String].self, from: Data(text.utf8))
+    }
+
     /// An economy operation row's record: the stored columns in table order, nil when the
     /// direction or asset kind is not one the ledger writes.
     package static func operationRecord(

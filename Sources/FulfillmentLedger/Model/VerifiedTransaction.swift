@@ -77,7 +77,10 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
             return TransactionKey(store: store, transactionID: original)
         case .autoRenewable:
             guard let period = subscriptionPeriod, !period.periodID.isEmpty else { return key }
-            return TransactionKey(store: store, transactionID: period.periodID)
+            // A family member's copy is a chain of its own: keyed with its chain, it can never
+            // be taken for the purchaser's period, whatever period ID the store gives it.
+            let periodKey = isFamilyShared ? period.periodID + "/" + period.chainID : period.periodID
+            return TransactionKey(store: store, transactionID: periodKey)
         }
     }
 }

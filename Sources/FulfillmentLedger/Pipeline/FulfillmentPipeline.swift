@@ -96,6 +96,8 @@ extension Ledger {
             return try await replay(existing, verified: verified, productID: product.id, playerID: playerID)
         case .granted(let granted):
             record = granted
+        case .refused(let rejection):
+            return .rejected(rejection)
         }
 
         // 6 and 7. Finish only now that the grant is durable.
@@ -145,6 +147,8 @@ extension Ledger {
     enum GrantWrite: Sendable {
         case granted(TransactionRecord)
         case raced(TransactionRecord)
+        /// Refused inside the write, changing nothing (a subscription chain of another player).
+        case refused(Rejection)
     }
 
     /// Step 4, inside the store transaction: every change of one purchase.
@@ -155,11 +159,19 @@ extension Ledger {
         // Re-check inside the write lock: a concurrent delivery may have committed meanwhile.
         if let existing = try writer.fulfilledPurchase(verified, kind: product.kind) { return .raced(existing) }
         let key = verified.ledgerKey(for: product.kind)
+        if let rejection = try SubscriptionChains.refusal(verified, playerID: playerID, reader: writer) {
+            return .refused(rejection)
+        }
         try faults.check(.beforeGrant)
         var granted: [GrantLine] = []
         // A family member's shared copy grants what the product's familySharing policy allows.
         for (index, line) in product.grantLines(familyShared: verified.isFamilyShared).enumerated() {
             if index > 0 { try faults.check(.betweenRewards) }
+            if product.kind == .autoRenewable, line.kind == .entitlement {
+                // Kept active by the subscription's chain while it entitles, never owned for good.
+                granted.append(GrantLine(kind: .entitlement, id: line.id, quantity: 1))
+                continue
+            }
             granted.append(try apply(line, times: verified.quantity, playerID: playerID, source: key, now: now, writer: writer))
         }
         try faults.check(.beforeRecord)
@@ -177,12 +189,18 @@ extension Ledger {
                 playerID: playerID, productID: product.id, period: PurchasePeriod.key(for: limit.period, at: verified.purchaseDate),
                 by: verified.quantity)
         }
+        var period = ""
+        if let facts = verified.subscriptionPeriod, product.kind == .autoRenewable {
+            let chain = try SubscriptionChains.recordPeriod(
+                facts, of: record, product: product, verified: verified, now: now, writer: writer)
+            period = " period \(chain.periodCount) until \(facts.expiresAt.ledgerISO8601)"
+        }
         let summary = granted.map(\.description).joined(separator: ", ")
         let shared = verified.isFamilyShared ? " (family shared)" : ""
         try writer.appendEvent(
             LedgerEvent(
                 kind: .purchaseGranted, playerID: playerID, transaction: key, at: now,
-                detail: "\(product.id) x\(verified.quantity)\(shared): \(summary)"))
+                detail: "\(product.id) x\(verified.quantity)\(shared)\(period): \(summary)"))
         // Refunds that arrived before the purchase apply now, in store-date order.
         try applyAwaitingRevocations(for: record, catalog: catalog, now: now, writer: writer)
         try faults.check(.beforeCommit)

@@ -14,16 +14,34 @@ enum ProductTypeCheck {
     /// Why `verified` must not be fulfilled as `product`, or nil when the types agree or the
     /// store does not say.
     static func rejection(_ verified: VerifiedTransaction, for product: Product) -> Rejection? {
-        guard let type = verified.storeProductType else { return nil }
-        guard let kind = type.productKind else {
-            return Rejection(
-                .unsupportedProductType,
-                "the store sells \(verified.storeProductID) as \(type), which this ledger does not fulfill")
+        if let type = verified.storeProductType {
+            guard let kind = type.productKind else {
+                return Rejection(
+                    .unsupportedProductType,
+                    "the store sells \(verified.storeProductID) as \(type), which this ledger does not fulfill")
+            }
+            guard kind == product.kind else {
+                return Rejection(
+                    .productTypeMismatch,
+                    "the store sells \(verified.storeProductID) as \(type); the catalog's \(product.id) is \(product.kind.rawValue)")
+            }
         }
-        guard kind == product.kind else {
+        guard product.kind == .autoRenewable else {
+            guard verified.subscriptionPeriod == nil else {
+                return Rejection(
+                    .productTypeMismatch,
+                    "the store sells \(verified.storeProductID) as a subscription; the catalog's \(product.id) is \(product.kind.rawValue)")
+            }
+            return nil
+        }
+        // A period is keyed by the store's period ID; keying it by the delivery would grant it
+        // again on every restore, so a proof without one is refused.
+        guard let period = verified.subscriptionPeriod, !period.periodID.isEmpty, !period.chainID.isEmpty else {
             return Rejection(
-                .productTypeMismatch,
-                "the store sells \(verified.storeProductID) as \(type); the catalog's \(product.id) is \(product.kind.rawValue)")
+                .unverified, "the store's proof of subscription \(verified.storeProductID) lacks its period ID, chain or expiry")
+        }
+        guard period.expiresAt > verified.purchaseDate, period.expiresAt.isInLedgerRange else {
+            return Rejection(.unverified, "the subscription period of \(verified.key) ends before it starts or out of range")
         }
         return nil
     }

@@ -128,6 +128,14 @@ public protocol LedgerReader {
     func storeNotification(id: String) throws(LedgerError) -> StoreNotificationRecord?
     /// A named sync cursor (such as the voided-purchases watermark), if one was saved.
     func syncCursor(name: String) throws(LedgerError) -> String?
+    /// A subscription chain, if any of its periods was granted.
+    func subscription(_ chain: TransactionKey) throws(LedgerError) -> SubscriptionRecord?
+    /// A player's subscription chains, by store and chain ID, at most `limit`.
+    func subscriptions(playerID: String, limit: Int) throws(LedgerError) -> [SubscriptionRecord]
+    /// A chain's granted periods, earliest start first, at most `limit`.
+    func subscriptionPeriods(_ chain: TransactionKey, limit: Int) throws(LedgerError) -> [SubscriptionPeriodRecord]
+    /// The period whose ledger record has `recordKey`, if that record is a subscription period.
+    func subscriptionPeriod(_ recordKey: TransactionKey) throws(LedgerError) -> SubscriptionPeriodRecord?
 }
 
 /// Writes of ledger state, available inside `write` only.
@@ -180,4 +188,9 @@ public protocol LedgerWriter: LedgerReader {
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError)
     /// Saves a named sync cursor, replacing the previous value.
     func setSyncCursor(name: String, value: String) throws(LedgerError)
+    /// Adds or replaces a subscription chain's record.
+    func upsertSubscription(_ record: SubscriptionRecord) throws(LedgerError)
+    /// Adds a granted period of a chain. Returns false, changing nothing, if the store already
+    /// has a period with its ID.
+    @discardableResult func insertSubscriptionPeriod(_ period: SubscriptionPeriodRecord) throws(LedgerError) -> Bool
 }

@@ -35,11 +35,27 @@ public struct EntitlementSnapshot: Hashable, Sendable, Codable {
 extension Ledger {
     /// The player's owned entitlements and version. Throws when the ledger cannot be read:
     /// an unreadable ledger is never reported as "owns nothing".
-    public func entitlements(_ playerID: String) async throws(LedgerError) -> EntitlementSnapshot {
+    ///
+    /// A subscription's entitlements count while its chain entitles the player at `date` (the
+    /// ledger clock's now when nil), with the chain's latest period as their source: a lapsed
+    /// subscription reads as not owned without any write.
+    public func entitlements(_ playerID: String, at date: Date? = nil) async throws(LedgerError) -> EntitlementSnapshot {
         try checkIdentifier(playerID, "playerID")
         let catalog = self.catalog
-        let (payments, version) = try await store.read { reader throws(LedgerError) in
-            (try reader.entitlements(playerID: playerID), try reader.entitlementVersion(playerID: playerID))
+        let readAt = date ?? clock.now()
+        let (purchased, chains, version) = try await store.read { reader throws(LedgerError) in
+            (
+                try reader.entitlements(playerID: playerID),
+                try reader.subscriptions(playerID: playerID, limit: SubscriptionChains.playerChainCountMax),
+                try reader.entitlementVersion(playerID: playerID)
+            )
+        }
+        var payments = purchased
+        for chain in chains where chain.isEntitled(at: readAt) {
+            let source = TransactionKey(store: chain.chain.store, transactionID: chain.latestPeriodID)
+            for id in chain.entitlementIDs {
+                payments.append(EntitlementRecord(entitlementID: id, grantedAt: chain.stateSignedAt, source: source))
+            }
         }
         let owned = EntitlementOwnership.owned(payments)
         var paidBy: [String: [TransactionKey]] = [:]

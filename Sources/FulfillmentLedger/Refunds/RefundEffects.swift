@@ -169,6 +169,8 @@ enum RefundEffects {
                     _ = try writer.addToInventory(playerID: player, itemID: line.id, delta: amount)
                     given.append(GrantLine(kind: .item, id: line.id, quantity: amount))
                 case .entitlement:
+                    // A subscription's entitlements follow its chain (`SubscriptionChains.periodGivenBack`).
+                    if transaction.productKind == .autoRenewable { continue }
                     let gained = try EntitlementOwnership.pay(
                         line.id, by: transaction.key, playerID: player, now: now, writer: writer)
                     given.append(GrantLine(kind: .entitlement, id: line.id, quantity: gained ? 1 : 0))

@@ -122,9 +122,13 @@ extension Ledger {
                         transaction, units: take.units, unitsBefore: unitsBefore,
                         removeEntitlements: take.removesEntitlements, policy: policy, catalog: catalog, now: now,
                         writer: writer)
+                    var effect = applied.effect
+                    if take.removesEntitlements {
+                        effect += try SubscriptionChains.periodTakenBack(transaction, now: now, writer: writer)
+                    }
                     // A floored refund of what was already spent takes nothing; the flag records it.
-                    result.disposition = applied.effect.isEmpty ? .noChange : .applied
-                    result.effect = applied.effect
+                    result.disposition = effect.isEmpty ? .noChange : .applied
+                    result.effect = effect
                     result.debtCreated = applied.debt
                     result.absorbedChange = applied.absorbed
                 }
@@ -136,6 +140,7 @@ extension Ledger {
                 result.effect = try RefundEffects.giveBack(
                     transaction, catalog: catalog, now: now, writer: writer,
                     eventCountMax: configuration.revocationEventCountMax)
+                result.effect += try SubscriptionChains.periodGivenBack(transaction, now: now, writer: writer)
                 result.disposition = result.effect.isEmpty ? .noChange : .applied
                 state.status = .active
                 state.refundedQuantity = 0

@@ -1,0 +1,95 @@
+import Foundation
+import FulfillmentLedger
+
+/// `ledger subscriptions`: a player's subscription chains, read at a time.
+enum SubscriptionsCommand {
+    static let command = Command(
+        words: ["subscriptions"],
+        summary: "show a player's subscriptions: state, expiry, periods granted and entitlement",
+        help: """
+            usage: ledger subscriptions --db DB --player P [--at TIME] [--catalog FILE]
+
+            Prints each auto-renewable subscription chain of the player (App Store
+            originalTransactionId, Play purchase token): the state the store last reported,
+            the state and entitlement at TIME (default: now), expiresAt, the grace period's
+            end, the paid periods granted, and the entitlements the latest period pays for.
+            TIME is ISO 8601, such as 2026-12-01T12:00:00Z. A period read after it ends
+            reads as expired, with no write. The database must exist. Catalog default:
+            ProductCatalog.json in this folder, else the sample catalog built into the tool.
+
+            exit codes: 0 ok, 1 unreadable ledger, 64 usage, 65 invalid catalog,
+              66 database or catalog missing
+            """,
+        valueOptions: ["db", "player", "at", "catalog"],
+        run: { arguments, io in
+            let database: LedgerDatabase
+            let playerID: String
+            var readAt: Date?
+            do throws(Arguments.UsageError) {
+                try arguments.expectPositionals(max: 0)
+                database = try LedgerDatabase(arguments, io: io)
+                playerID = try arguments.required("player")
+                if let text = arguments.value("at") {
+                    guard let date = LedgerJSON.parseDate(text), date.isInLedgerRange else {
+                        throw Arguments.UsageError(message: "--at needs an ISO 8601 time, such as 2026-12-01T12:00:00Z")
+                    }
+                    readAt = date
+                }
+            } catch {
+                return LedgerCommandLine.usageError(error.message, io: io, command: "subscriptions")
+            }
+            let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "subscriptions")
+            do throws(LedgerError) {
+                let ledger = try await LedgerSetup.ledger(
+                    database: database, catalog: try catalogChoice.load(), createIfMissing: false)
+                let at = readAt ?? ledger.clock.now()
+                let readings = try await ledger.subscriptions(playerID, at: at)
+                io.printJSON(Output(playerID: playerID, readAt: at, subscriptions: readings.map(Entry.init)))
+                return .ok
+            } catch {
+                return LedgerCommandLine.report(error, io: io, command: "subscriptions", catalogPath: catalogChoice.path)
+            }
+        })
+
+    struct Output: Encodable {
+        var playerID: String
+        var readAt: Date
+        var subscriptions: [Entry]
+    }
+
+    /// One chain, flat, as an operator reads it.
+    struct Entry: Encodable {
+        var store: String
+        var chainID: String
+        var productID: String
+        var storeProductID: String
+        var subscriptionGroup: String
+        var state: String
+        var storedState: String
+        var entitled: Bool
+        var expiresAt: Date
+        var gracePeriodExpiresAt: Date?
+        var willAutoRenew: Bool?
+        var entitlements: [String]
+        var periodsGranted: Int
+        var periods: [SubscriptionPeriodRecord]
+
+        init(_ reading: SubscriptionReading) {
+            let chain = reading.subscription
+            store = chain.chain.store.rawValue
+            chainID = chain.chain.transactionID
+            productID = chain.productID
+            storeProductID = chain.storeProductID
+            subscriptionGroup = chain.subscriptionGroup
+            state = reading.state.rawValue
+            storedState = chain.state.rawValue
+            entitled = reading.isEntitled
+            expiresAt = chain.expiresAt
+            gracePeriodExpiresAt = chain.gracePeriodExpiresAt
+            willAutoRenew = chain.willAutoRenew
+            entitlements = chain.entitlementIDs
+            periodsGranted = chain.periodCount
+            periods = reading.periods
+        }
+    }
+}
