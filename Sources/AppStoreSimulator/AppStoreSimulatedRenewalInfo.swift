@@ -30,6 +30,8 @@ public struct AppStoreSimulatedRenewalInfo: Sendable, Hashable, Encodable {
     public var renewalPrice: Int64
     /// `appAccountToken`, when the purchase carried one.
     public var appAccountToken: String?
+    /// `gracePeriodExpiresDate`: while a failed renewal keeps the player entitled.
+    public var gracePeriodExpiresDate: Date?
 
     /// Renewal information for the subscription `transaction` belongs to, renewing into the
     /// same product at the same price.
@@ -54,7 +56,7 @@ public struct AppStoreSimulatedRenewalInfo: Sendable, Hashable, Encodable {
         case productID = "productId"
         case autoRenewProductID = "autoRenewProductId"
         case autoRenewStatus, isInBillingRetryPeriod, signedDate, environment, recentSubscriptionStartDate
-        case renewalDate, currency, renewalPrice, appAccountToken
+        case renewalDate, currency, renewalPrice, appAccountToken, gracePeriodExpiresDate
     }
 
     /// Encodes Apple's JSON, leaving absent fields out.
@@ -73,5 +75,7 @@ public struct AppStoreSimulatedRenewalInfo: Sendable, Hashable, Encodable {
         try container.encode(currency, forKey: .currency)
         try container.encode(renewalPrice, forKey: .renewalPrice)
         try container.encodeIfPresent(appAccountToken, forKey: .appAccountToken)
+        try container.encodeIfPresent(
+            gracePeriodExpiresDate.map(AppStoreSimulatedTransaction.milliseconds), forKey: .gracePeriodExpiresDate)
     }
 }

@@ -24,10 +24,19 @@ public final class AppStoreSimulator: Sendable {
     /// The signer: `certificateAuthority`'s leaf with the configured options.
     public let signer: AppStoreJWSSigner
 
-    private struct State: Sendable {
+    struct State: Sendable {
         var transactions: [String: AppStoreSimulatedTransaction] = [:]
         var nextTransactionNumber: Int64 = 1
         var nextWebOrderNumber: Int64 = 1
+        /// Each subscription's renewal state, by `originalTransactionId`; absent is renewing.
+        var renewals: [String: RenewalState] = [:]
+    }
+
+    /// Where a subscription's next renewal stands, as its renewal information reports it.
+    struct RenewalState: Sendable {
+        var autoRenew = true
+        var inBillingRetry = false
+        var gracePeriodExpiresDate: Date?
     }
 
     /// First transaction ID; Apple's IDs are decimal strings of about this size.
@@ -37,8 +46,8 @@ public final class AppStoreSimulator: Sendable {
     /// How long a simulated subscription period lasts.
     private static let subscriptionPeriod: TimeInterval = 30 * 86_400
 
-    private let clock: any LedgerClock
-    private let state = Mutex(State())
+    let clock: any LedgerClock
+    let state = Mutex(State())
 
     /// A store for `bundleID` in `environment`. Generates a chain unless one is given;
     /// `signingOptions` bends the JWS rules for every payload this store signs.
@@ -116,6 +125,9 @@ public final class AppStoreSimulator: Sendable {
             payload.transactionReason = .renewal
             Self.clearRevocation(&payload)
             state.transactions[payload.transactionID] = payload
+            // A renewal that went through ends any billing retry and grace period.
+            state.renewals[payload.originalTransactionID]?.inBillingRetry = false
+            state.renewals[payload.originalTransactionID]?.gracePeriodExpiresDate = nil
             return payload
         }
         return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
@@ -243,7 +255,13 @@ public final class AppStoreSimulator: Sendable {
         guard transaction.type == .autoRenewableSubscription else {
             throw AppStoreSimulatorError("transaction \(transactionID) is not an auto-renewable subscription")
         }
-        return try signer.sign(AppStoreSimulatedRenewalInfo(transaction: transaction, signedDate: date ?? clock.now()))
+        var info = AppStoreSimulatedRenewalInfo(transaction: transaction, signedDate: date ?? clock.now())
+        if let renewal = state.withLock({ $0.renewals[transaction.originalTransactionID] }) {
+            info.autoRenewStatus = renewal.autoRenew ? .on : .off
+            info.isInBillingRetryPeriod = renewal.inBillingRetry
+            info.gracePeriodExpiresDate = renewal.gracePeriodExpiresDate
+        }
+        return try signer.sign(info)
     }
 
     /// A signed App Store Server Notification V2 about `transactionID`, whose
@@ -300,7 +318,7 @@ public final class AppStoreSimulator: Sendable {
     }
 
     /// The stored payload of `transactionID`, or an error naming it.
-    private func storedTransaction(_ transactionID: String) throws -> AppStoreSimulatedTransaction {
+    func storedTransaction(_ transactionID: String) throws -> AppStoreSimulatedTransaction {
         guard let payload = transaction(transactionID) else { throw Self.unknown(transactionID) }
         return payload
     }
@@ -317,7 +335,7 @@ public final class AppStoreSimulator: Sendable {
     }
 
     /// The error for a transaction this store never sold.
-    private static func unknown(_ transactionID: String) -> AppStoreSimulatorError {
+    static func unknown(_ transactionID: String) -> AppStoreSimulatorError {
         AppStoreSimulatorError("unknown transaction \(transactionID)")
     }
 }

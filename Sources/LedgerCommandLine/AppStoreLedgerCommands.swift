@@ -183,6 +183,7 @@ enum AppStoreLedgerCommands {
             switch outcome {
             case .rejected: return .rejected
             case .revocation(let revocation): return revocation.record == nil ? .rejected : .ok
+            case .subscription(let effect): return effect.period?.rejection == nil ? .ok : .rejected
             case .alreadyProcessed, .consumptionRequest, .logged: return .ok
             }
         } catch {

@@ -144,6 +144,13 @@ struct AppStoreNotificationFuzzBody: Sendable {
             }
             try expectAlreadyProcessed(second)
             return Report(verdict: .revocationRecorded, gems: gems)
+        case .subscription(let effect):
+            if let rejection = effect.period?.rejection {
+                try expect(second == first, "a rejected subscription period was judged otherwise again: \(rejection)")
+                return Report(verdict: .revocationRejected, gems: gems)
+            }
+            try expectAlreadyProcessed(second)
+            return Report(verdict: .logged, gems: gems)
         case .consumptionRequest, .logged:
             try expect(after == before, "\(first) changed the ledger")
             try expectAlreadyProcessed(second)

@@ -8,15 +8,19 @@ import FulfillmentLedger
 /// - `revocation`: `revocation` (a `RevocationOutcome`);
 /// - `consumptionRequest`: `consumptionInformation` (the V2 `ConsumptionRequest` body),
 ///   `transactionID`, `notificationUUID`, `deadline`?, `reason`? and `answer`? (an
-///   `AppStoreConsumptionOutcome`, when the processor has a sender).
+///   `AppStoreConsumptionOutcome`, when the processor has a sender);
+/// - `subscription`: `period`? (the `FulfillmentOutcome` of the period it carried), `update`
+///   (`applied`, `stale`, `unchanged` or `unknownChain`), `subscription`? (the chain as it
+///   stands) and `note`.
 extension AppStoreNotificationOutcome: Encodable {
-    /// `rejected`, `alreadyProcessed`, `revocation`, `consumptionRequest` or `logged`.
+    /// `rejected`, `alreadyProcessed`, `revocation`, `consumptionRequest`, `subscription` or `logged`.
     public var name: String {
         switch self {
         case .rejected: "rejected"
         case .alreadyProcessed: "alreadyProcessed"
         case .revocation: "revocation"
         case .consumptionRequest: "consumptionRequest"
+        case .subscription: "subscription"
         case .logged: "logged"
         }
     }
@@ -36,6 +40,15 @@ extension AppStoreNotificationOutcome: Encodable {
             try container.encodeIfPresent(question.deadline, forKey: "deadline")
             try container.encodeIfPresent(question.reason, forKey: "reason")
             try container.encodeIfPresent(question.answer, forKey: "answer")
+        case .subscription(let effect):
+            try container.encodeIfPresent(effect.period, forKey: "period")
+            try container.encode(effect.note, forKey: "note")
+            switch effect.update {
+            case .applied(let chain), .stale(let chain), .unchanged(let chain):
+                try container.encode(chain, forKey: "subscription")
+            case .unknownChain, nil: break
+            }
+            try container.encodeIfPresent(effect.update.map(\.name), forKey: "update")
         }
     }
 }

@@ -15,6 +15,9 @@ public enum AppStoreNotificationOutcome: Hashable, Sendable {
     /// A `CONSUMPTION_REQUEST`: the V2 body to send to Apple, and what the processor's
     /// `consumptionSender` did with it, if it has one.
     case consumptionRequest(AppStoreConsumptionQuestion)
+    /// A notification about an auto-renewable subscription's period or state (see
+    /// `AppStoreSubscriptionMapping`): the period it carried, fulfilled, and the chain's change.
+    case subscription(AppStoreSubscriptionEffect)
     /// Any other type, or a prorated refund of 0 %: accepted and logged.
     case logged(StoreNotificationRecord)
 }
@@ -73,6 +76,7 @@ public struct AppStoreNotificationProcessor: Sendable {
         switch outcome {
         case .rejected: return outcome
         case .revocation(let revocation) where revocation.rejection != nil: return outcome
+        case .subscription(let effect) where effect.period?.rejection != nil: return outcome
         default: break
         }
         let record = StoreNotificationRecord(
@@ -128,6 +132,7 @@ public struct AppStoreNotificationProcessor: Sendable {
             case .nothingToTake(let note): return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
             }
         }
+        if let effect = try await subscriptionEffect(notification, type: type) { return .subscription(effect) }
         if type == .consumptionRequest, let key {
             return .consumptionRequest(try await question(notification, key: key, uuid: uuid))
         }
@@ -171,6 +176,7 @@ public struct AppStoreNotificationProcessor: Sendable {
             let percentage = question.body.consumptionPercentage.map { ", \($0) milliunits consumed" } ?? ""
             let answer = question.answer.map { ", \($0.name)" } ?? ""
             return "consumption request (\(question.body.deliveryStatus)\(percentage)\(answer))"
+        case .subscription(let effect): return effect.note
         case .logged(let record): return record.outcome
         default: return "logged"
         }

@@ -16,4 +16,11 @@ extension Ledger {
             }
         }
     }
+
+    /// A subscription chain, if any of its periods was granted.
+    public func subscription(_ chain: TransactionKey) async throws(LedgerError) -> SubscriptionRecord? {
+        try checkStore(chain.store)
+        try checkTransactionID(chain.transactionID, "chain")
+        return try await store.read { reader throws(LedgerError) in try reader.subscription(chain) }
+    }
 }

@@ -1,0 +1,53 @@
+import AppStoreAdapter
+import Foundation
+
+/// A subscription's life after its purchase: failed renewals, grace periods, expiry and the
+/// auto-renew switch, each returned as the signed notification Apple sends about it.
+extension AppStoreSimulator {
+    /// The renewal of the subscription `transactionID` belongs to fails at `date`: Apple keeps
+    /// retrying, and with `gracePeriodDays` the player stays entitled that many days past the
+    /// period's end. Returns DID_FAIL_TO_RENEW (subtype GRACE_PERIOD with a grace period).
+    public func failToRenew(transactionID: String, gracePeriodDays: Int? = nil, at date: Date? = nil) throws -> String {
+        let transaction = try storedTransaction(transactionID)
+        let graceEnd = gracePeriodDays.map {
+            (transaction.expiresDate ?? clock.now()).addingTimeInterval(TimeInterval($0) * 86_400)
+        }
+        state.withLock { state in
+            state.renewals[transaction.originalTransactionID, default: RenewalState()].inBillingRetry = true
+            state.renewals[transaction.originalTransactionID, default: RenewalState()].gracePeriodExpiresDate = graceEnd
+        }
+        return try notification(
+            type: .didFailToRenew, subtype: graceEnd == nil ? nil : .gracePeriod, transactionID: transactionID, at: date)
+    }
+
+    /// The grace period of the subscription `transactionID` belongs to ends without a renewal;
+    /// Apple goes on retrying. Returns GRACE_PERIOD_EXPIRED.
+    public func expireGracePeriod(transactionID: String, at date: Date? = nil) throws -> String {
+        let transaction = try storedTransaction(transactionID)
+        state.withLock { $0.renewals[transaction.originalTransactionID]?.gracePeriodExpiresDate = nil }
+        return try notification(type: .gracePeriodExpired, transactionID: transactionID, at: date)
+    }
+
+    /// The subscription `transactionID` belongs to ends: the player turned auto-renew off
+    /// (VOLUNTARY) or Apple stopped retrying (BILLING_RETRY). Returns EXPIRED.
+    public func expire(
+        transactionID: String, subtype: NotificationSubtype = .voluntary, at date: Date? = nil
+    ) throws -> String {
+        let transaction = try storedTransaction(transactionID)
+        state.withLock { state in
+            state.renewals[transaction.originalTransactionID, default: RenewalState()].inBillingRetry = false
+            state.renewals[transaction.originalTransactionID, default: RenewalState()].gracePeriodExpiresDate = nil
+        }
+        return try notification(type: .expired, subtype: subtype, transactionID: transactionID, at: date)
+    }
+
+    /// The player turns auto-renew of the subscription `transactionID` belongs to on or off.
+    /// Returns DID_CHANGE_RENEWAL_STATUS (AUTO_RENEW_ENABLED or AUTO_RENEW_DISABLED).
+    public func setAutoRenew(transactionID: String, on: Bool, at date: Date? = nil) throws -> String {
+        let transaction = try storedTransaction(transactionID)
+        state.withLock { $0.renewals[transaction.originalTransactionID, default: RenewalState()].autoRenew = on }
+        return try notification(
+            type: .didChangeRenewalStatus, subtype: on ? .autoRenewEnabled : .autoRenewDisabled,
+            transactionID: transactionID, at: date)
+    }
+}
