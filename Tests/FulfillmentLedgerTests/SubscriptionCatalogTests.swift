@@ -191,6 +191,21 @@ struct SubscriptionCatalogTests {
         let bound = CatalogLoader.check(Array(Fixtures.catalog(huge).utf8))
         #expect(bound.warnings.contains { $0.path == "$.products[0].periodRewards" && $0.message.contains("sanity bound") })
     }
+
+    /// Play subscriptions are not fulfilled yet; a Play purchase would be refused and refunded.
+    @Test func lintFlagsASubscriptionMappedToGooglePlay() {
+        var text = Fixtures.catalog(Fixtures.battlePass())
+        text = text.replacingOccurrences(of: #"{ "test": "t.bp.monthly" }"#, with: #"{ "test": "t.bp.monthly", "playStore": "bp_monthly" }"#)
+        let mapped = CatalogLoader.check(Array(text.utf8))
+        #expect(mapped.errors.isEmpty)
+        #expect(
+            mapped.warnings.contains {
+                $0.path == "$.products[0].storeProductIDs.playStore" && $0.message.contains("not fulfilled by this version")
+            }, "\(mapped.warnings)")
+        #expect(!CatalogLoader.check(Array(Fixtures.catalog(Fixtures.battlePass()).utf8)).warnings.contains {
+            $0.message.contains("Google Play")
+        })
+    }
 }
 
 /// `catalog explain` and `catalog diff` of subscriptions.

@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import LedgerHTTP
 import LedgerHTTPServer
 import PlayStoreAdapter
@@ -60,23 +61,11 @@ struct WholeServerExampleTests {
 
     @Test func theDocumentedServerIsTheCompiledOne() throws {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = try #require(Self.lines(of: source, from: "// BEGIN Integration.md", to: "// END Integration.md"))
+        let compiled = try #require(DocumentedExample.lines(of: source, from: "// BEGIN Integration.md", to: "// END Integration.md"))
         let docs = try String(
             contentsOf: Self.packageRoot.appendingPathComponent("Docs/Integration.md"), encoding: .utf8)
-        let documented = try #require(Self.lines(of: docs, from: "<!-- whole-server -->", to: "```", skipping: 2))
+        let documented = try #require(DocumentedExample.lines(of: docs, from: "<!-- whole-server -->", to: "```", skipping: 2))
         #expect(documented == compiled)
         #expect(compiled.count > 20 && compiled.count <= 35)
-    }
-
-    /// The lines strictly between the line containing `start` (and `skipping` more) and the next
-    /// containing `end`, without their common indentation.
-    static func lines(of text: String, from start: String, to end: String, skipping: Int = 1) -> [String]? {
-        let all = text.components(separatedBy: "\n")
-        guard let first = all.firstIndex(where: { $0.contains(start) }) else { return nil }
-        let rest = all[(first + skipping)...]
-        guard let last = rest.firstIndex(where: { $0.contains(end) }) else { return nil }
-        let body = Array(all[(first + skipping)..<last])
-        let indent = body.filter { !$0.isEmpty }.map { $0.prefix { $0 == " " }.count }.min() ?? 0
-        return body.map { String($0.dropFirst(indent)) }
     }
 }
