@@ -31,6 +31,11 @@ public enum SampleCatalog {
       "description": "No interstitial or banner ads, forever.",
       "removesAds": true,
       "unknownPolicy": "failOpen"
+    },
+    {
+      "id": "vip_club",
+      "name": "VIP Club",
+      "description": "A daily bonus chest, while the subscription lasts."
     }
   ],
   "products": [
@@ -118,6 +123,15 @@ public enum SampleCatalog {
         "test": "test.founders_pack"
       },
       "rewards": { "currencies": [{ "id": "gems", "amount": 1000 }], "entitlements": ["remove_ads"] }
+    },
+    {
+      "id": "vip_monthly",
+      "name": "VIP Club, monthly",
+      "kind": "autoRenewable",
+      "storeProductIDs": { "appStore": "com.kibblestreet.td.vip.monthly" },
+      "subscriptionGroup": "vip_club",
+      "rewards": { "entitlements": ["vip_club"] },
+      "periodRewards": { "currencies": [{ "id": "gems", "amount": 300 }] }
     }
   ]
 }

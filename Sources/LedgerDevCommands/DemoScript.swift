@@ -64,6 +64,7 @@ struct DemoScript {
         try await resetKeepsLedger(first)
         try await appStorePurchaseAndRefund()
         try await playPurchaseAndVoid()
+        try await subscriptionRenewsThenExpires()
     }
 
     private func playPurchaseAndVoid() async throws {
@@ -203,6 +204,53 @@ struct DemoScript {
         narrator.step(
             "   REFUND notification",
             "signed App Store Server Notification V2 -> remove_ads revoked, ads allowed again; delivered twice, applied once")
+    }
+
+    /// An App Store subscription: bought, renewed once by a DID_RENEW notification, then EXPIRED.
+    /// Skipped, and said so, on a catalog without an App Store subscription.
+    private func subscriptionRenewsThenExpires() async throws {
+        guard let product = ledger.catalog.products.first(where: { $0.kind == .autoRenewable && $0.storeProductIDs[.appStore] != nil }),
+            let storeProductID = product.storeProductIDs[.appStore]
+        else {
+            narrator.step("10. subscription", "skipped: the catalog has no App Store subscription")
+            return
+        }
+        let player = appStorePlayer
+        let bought = try appStore.purchase(
+            productID: storeProductID, appAccountToken: AppAccountToken.forPlayer(player), type: .autoRenewableSubscription)
+        guard let submission = AppStoreTransactionVerifier.submission(jws: bought.jws, playerID: player) else {
+            throw DemoFailure(message: "the simulated App Store signed an unreadable subscription")
+        }
+        let first = try await ledger.fulfill(submission)
+        try expect(first.name == "granted", "the first period grants", first)
+        narrator.step("10. subscription", "\(product.id) bought -> \(describe(first)); \(try await subscriptionLine(player))")
+        let processor = AppStoreNotificationProcessor(signedDataVerifier: appStoreVerifier, ledger: ledger)
+        let renewal = try appStore.renew(transactionID: bought.transactionID)
+        let renewed = try await processor.process(try appStore.notification(type: .didRenew, transactionID: renewal.transactionID))
+        guard case .subscription(let effect) = renewed, effect.period?.name == "granted" else {
+            throw DemoFailure(message: "a DID_RENEW notification did not grant the next period: \(renewed)")
+        }
+        let restored = try appStore.restore(transactionID: renewal.transactionID)
+        guard let restoredSubmission = AppStoreTransactionVerifier.submission(jws: restored.jws, playerID: player) else {
+            throw DemoFailure(message: "the simulated App Store signed an unreadable restore")
+        }
+        let replay = try await ledger.fulfill(restoredSubmission)
+        try expect(replay.name == "alreadyFulfilled", "a restored period grants nothing", replay)
+        narrator.step(
+            "   renewal (DID_RENEW)",
+            "period \(renewal.payload.webOrderLineItemID ?? "?") granted once; its restore on a new device -> \(describe(replay)); \(try await subscriptionLine(player))")
+        _ = try await processor.process(try appStore.expire(transactionID: renewal.transactionID))
+        let entitled = try await ledger.entitlements(player).statuses
+        try expect(
+            product.rewards.lines.allSatisfy { entitled[$0.id] == .notOwned }, "an expired subscription entitles nothing", entitled)
+        narrator.step("   EXPIRED", "\(try await subscriptionLine(player)); entitlements \(product.rewards.lines.map(\.id)) off")
+    }
+
+    /// The player's first subscription in one line: state, periods, gems.
+    private func subscriptionLine(_ player: String) async throws -> String {
+        guard let reading = try await ledger.subscriptions(player).first else { return "no subscription" }
+        let gems = try await ledger.player(player).balances["gems"] ?? 0
+        return "\(reading.state), \(reading.subscription.periodCount) period(s) granted, gems = \(gems)"
     }
 
     private func balance(_ currency: String) async throws -> Int64 { try await ledger.player(player).balances[currency] ?? 0 }

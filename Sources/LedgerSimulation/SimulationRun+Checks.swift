@@ -41,7 +41,7 @@ extension SimulationRun {
             let (key, known) = model.fulfilled.sorted(by: { $0.key < $1.key })
                 .first(where: { $0.key.store == .test && random.chance(30) })
         else { return }
-        let otherProduct = options.catalog.products.first { $0.id != known.productID }
+        let otherProduct = oneTimeProducts.first { $0.id != known.productID }
         let forgeProduct = random.chance(50)
         guard let storeProductID = (forgeProduct ? otherProduct : options.catalog.product(id: known.productID))?
             .storeProductIDs[.test]

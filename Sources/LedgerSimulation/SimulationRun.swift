@@ -55,6 +55,9 @@ final class SimulationRun {
     var summary = SimulationSummary()
     var operationNumber = 0
     let players: [String]
+    /// The catalog's one-time products, which the one-time purchase traffic buys; subscriptions
+    /// have traffic of their own.
+    let oneTimeProducts: [Product]
 
     init(options: SimulationOptions, runIndex: Int) {
         self.options = options
@@ -72,6 +75,7 @@ final class SimulationRun {
                     rootCertificates: [$0.rootCertificateDER], bundleID: Self.appStoreBundleID, environment: .sandbox))
         }
         self.players = (0..<options.playerCount).map { "player-\($0)" }
+        self.oneTimeProducts = options.catalog.products.filter { $0.kind != .autoRenewable }
     }
 
     /// Runs every step; throws the first broken promise.
@@ -175,7 +179,7 @@ final class SimulationRun {
             try await purchaseFromPlayStore()
             return
         }
-        let product = random.pick(options.catalog.products)
+        let product = random.pick(oneTimeProducts)
         guard let storeProductID = product.storeProductIDs[.test] else { return }
         let player = random.pick(players)
         let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
@@ -233,7 +237,7 @@ final class SimulationRun {
 
     /// A purchase signed by the simulated App Store, verified offline by the ledger.
     private func purchaseFromAppStore() async throws(SimulationViolation) {
-        let product = random.pick(options.catalog.products)
+        let product = random.pick(oneTimeProducts)
         guard let appStore, let storeProductID = product.storeProductIDs[.appStore] else { return }
         let player = random.pick(players)
         let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
@@ -257,7 +261,7 @@ final class SimulationRun {
 
     /// A Google Play purchase, verified by asking the simulated Play Developer API.
     private func purchaseFromPlayStore() async throws(SimulationViolation) {
-        let product = random.pick(options.catalog.products)
+        let product = random.pick(oneTimeProducts)
         guard let productID = product.storeProductIDs[.playStore] else { return }
         let player = random.pick(players)
         let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
