@@ -75,6 +75,10 @@ public struct SimulationSummary: Sendable, Codable {
     public var grants = 0
     /// Restarts (ledger dropped and database reopened).
     public var restarts = 0
+    /// Subscription periods the ledger granted (subscription traffic).
+    public var subscriptionPeriods = 0
+    /// Subscription state notifications the ledger processed (subscription traffic).
+    public var subscriptionNotifications = 0
     /// Broken promises found.
     public var violations: [String] = []
     /// SHA-256 over every run's trace: the same seed gives the same trace.

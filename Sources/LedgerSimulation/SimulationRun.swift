@@ -58,6 +58,8 @@ final class SimulationRun {
     /// The catalog's one-time products, which the one-time purchase traffic buys; subscriptions
     /// have traffic of their own.
     let oneTimeProducts: [Product]
+    /// The subscription traffic's own model.
+    var subscriptions = SubscriptionTraffic()
 
     init(options: SimulationOptions, runIndex: Int) {
         self.options = options
@@ -105,6 +107,7 @@ final class SimulationRun {
             step = index
             try await takeStep()
             try await checkInvariants()
+            try await checkSubscriptionInvariants()
             summary.steps += 1
         }
         try await finishRun()
@@ -113,6 +116,7 @@ final class SimulationRun {
 
     /// Picks and performs one action.
     private func takeStep() async throws(SimulationViolation) {
+        if subscriptionProduct != nil, random.chance(12) { return try await subscriptionStep() }
         let roll = random.below(100)
         switch roll {
         case 0..<27: try await purchase()

@@ -57,6 +57,8 @@ public enum Simulator {
         total.restoreRevokes += run.restoreRevokes
         total.grants += run.grants
         total.restarts += run.restarts
+        total.subscriptionPeriods += run.subscriptionPeriods
+        total.subscriptionNotifications += run.subscriptionNotifications
         for (name, count) in run.faultsInjected { total.faultsInjected[name, default: 0] += count }
     }
 }

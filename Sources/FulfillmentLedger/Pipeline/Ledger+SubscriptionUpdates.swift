@@ -39,8 +39,12 @@ extension SubscriptionChains {
             [record.state.rawValue, "\(record.expiresAt)", "\(String(describing: record.gracePeriodExpiresAt))",
              "\(String(describing: record.willAutoRenew))"]
         }
-        guard facts(changed) != facts(chain) else { return .unchanged(chain) }
         changed.updatedAt = now.truncatedToLedgerMilliseconds
+        guard facts(changed) != facts(chain) else {
+            // Nothing to log, but the facts are the newest: an older one arriving later is stale.
+            if changed.stateSignedAt > chain.stateSignedAt { try writer.upsertSubscription(changed) }
+            return .unchanged(changed)
+        }
         try writer.upsertSubscription(changed)
         if chain.entitledUntil != changed.entitledUntil || chain.isEntitled(at: now) != changed.isEntitled(at: now) {
             _ = try writer.bumpEntitlementVersion(playerID: chain.playerID)
