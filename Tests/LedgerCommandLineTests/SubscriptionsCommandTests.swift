@@ -58,6 +58,20 @@ import Testing
         #expect(lapsed["storedState"] as? String == "active")
         #expect(try later.json()["readAt"] as? String == "2099-01-01T00:00:00.000Z")
 
+        // A DID_RENEW through `ledger appstore notify` grants the next period to the chain's player.
+        let third = try simulator.renew(transactionID: renewal.transactionID, at: renewal.payload.purchaseDate.addingTimeInterval(60))
+        let notification = try scratch.write(
+            try simulator.notification(type: .didRenew, transactionID: third.transactionID), to: "renew.jws")
+        let notified = await ledger(["appstore", "notify"] + common + [notification])
+        #expect(notified.code == 0, "\(notified.output)\(notified.error)")
+        #expect(try notified.json()["outcome"] as? String == "subscription")
+        #expect((try notified.json()["period"] as? [String: Any])?["outcome"] as? String == "granted")
+        #expect(try notified.json()["update"] as? String == "applied", "auto-renew on, from the renewal info")
+        let again = await ledger(["appstore", "notify"] + common + [notification])
+        #expect(try again.json()["outcome"] as? String == "alreadyProcessed")
+        let renewed = await ledger(["subscriptions", "--db", db, "--player", "p1", "--catalog", catalog])
+        #expect((try renewed.json()["subscriptions"] as? [[String: Any]])?.first?["periodsGranted"] as? Int == 3)
+
         let nobody = await ledger(["subscriptions", "--db", db, "--player", "p2", "--catalog", catalog])
         #expect((try nobody.json()["subscriptions"] as? [Any])?.isEmpty == true)
         #expect(await ledger(["subscriptions", "--db", db, "--player", "p1", "--at", "yesterday"]).code == 64)
