@@ -61,7 +61,8 @@ import Testing
         // A DID_RENEW through `ledger appstore notify` grants the next period to the chain's player.
         let third = try simulator.renew(transactionID: renewal.transactionID, at: renewal.payload.purchaseDate.addingTimeInterval(60))
         let notification = try scratch.write(
-            try simulator.notification(type: .didRenew, transactionID: third.transactionID), to: "renew.jws")
+            try simulator.notification(type: .didRenew, transactionID: third.transactionID, at: third.payload.purchaseDate),
+            to: "renew.jws")
         let notified = await ledger(["appstore", "notify"] + common + [notification])
         #expect(notified.code == 0, "\(notified.output)\(notified.error)")
         #expect(try notified.json()["outcome"] as? String == "subscription")
