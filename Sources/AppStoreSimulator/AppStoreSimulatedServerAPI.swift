@@ -113,6 +113,8 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
             let id = String(path.dropFirst("/inApps/v1/transactions/".count))
             guard simulator.transaction(id) != nil, let signed = try? simulator.signedTransaction(id) else { return Self.notFound }
             return Self.json(["signedTransactionInfo": signed.jws])
+        case ("GET", let path) where path.hasPrefix("/inApps/v1/subscriptions/"):
+            return subscriptionStatuses(of: String(path.dropFirst("/inApps/v1/subscriptions/".count)))
         case ("GET", let path) where path.hasPrefix("/inApps/v2/history/"):
             return page(of: String(path.dropFirst("/inApps/v2/history/".count)), revision: revision) { _ in true }
         case ("GET", let path) where path.hasPrefix("/inApps/v2/refund/lookup/"):
@@ -130,6 +132,28 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
         default:
             return Self.json(["errorCode": 4_000_000, "errorMessage": "Invalid request."], status: 400)
         }
+    }
+
+    /// Get All Subscription Statuses of `transactionID`'s customer, grouped by subscription group.
+    private func subscriptionStatuses(of transactionID: String) -> HTTPResponse {
+        let now = clock.now()
+        guard let statuses = try? simulator.subscriptionStatuses(ofCustomerOf: transactionID, at: now) else {
+            return Self.notFound
+        }
+        var groups: [String: [[String: Any]]] = [:]
+        for (latest, status) in statuses {
+            guard let signed = try? simulator.sign(latest),
+                let renewal = try? simulator.renewalInfo(transactionID: latest.transactionID, at: now)
+            else { continue }
+            groups[latest.subscriptionGroupIdentifier ?? "", default: []].append([
+                "originalTransactionId": latest.originalTransactionID, "status": status.rawValue,
+                "signedTransactionInfo": signed, "signedRenewalInfo": renewal,
+            ])
+        }
+        return Self.json([
+            "environment": simulator.environment.rawValue, "bundleId": simulator.bundleID,
+            "data": groups.keys.sorted().map { ["subscriptionGroupIdentifier": $0, "lastTransactions": groups[$0] ?? []] },
+        ])
     }
 
     /// One page of the transactions of `transactionID`'s customer that pass `include`.

@@ -51,3 +51,43 @@ extension AppStoreSimulator {
             transactionID: transactionID, at: date)
     }
 }
+
+extension AppStoreSimulator {
+    /// The latest transaction and Apple's status of each auto-renewable subscription of the
+    /// customer `transactionID` belongs to (the same `appAccountToken`), as Get All Subscription
+    /// Statuses reports them at `date`: revoked, in its grace period, in billing retry, expired or
+    /// active.
+    public func subscriptionStatuses(
+        ofCustomerOf transactionID: String, at date: Date? = nil
+    ) throws -> [(latest: AppStoreSimulatedTransaction, status: SubscriptionStatus)] {
+        let anchor = try storedTransaction(transactionID)
+        let now = date ?? clock.now()
+        let (owned, renewals) = state.withLock { state in
+            (
+                state.transactions.values.filter {
+                    $0.type == .autoRenewableSubscription && $0.appAccountToken == anchor.appAccountToken
+                },
+                state.renewals
+            )
+        }
+        let chains = Dictionary(grouping: owned, by: \.originalTransactionID)
+        return chains.keys.sorted().compactMap { original in
+            guard let latest = chains[original]?.max(by: { ($0.purchaseDate, $0.transactionID) < ($1.purchaseDate, $1.transactionID) })
+            else { return nil }
+            let renewal = renewals[original]
+            let status: SubscriptionStatus
+            if latest.revocationDate != nil {
+                status = .revoked
+            } else if let graceEnd = renewal?.gracePeriodExpiresDate, now < graceEnd {
+                status = .billingGracePeriod
+            } else if renewal?.inBillingRetry == true {
+                status = .billingRetry
+            } else if let expires = latest.expiresDate, expires <= now {
+                status = .expired
+            } else {
+                status = .active
+            }
+            return (latest, status)
+        }
+    }
+}

@@ -62,7 +62,7 @@ public enum LedgerCommandLine {
         EntitlementsCommand.command, SubscriptionsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
         DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, AppStoreServerAPICommands.lookup,
-        AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command,
+        AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command, AppStoreSubscriptionStatusCommand.command,
         AppStoreNotificationsSyncCommand.command, AppStoreConsumptionCommand.command, PlayStoreCommands.verify,
         PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
     ]

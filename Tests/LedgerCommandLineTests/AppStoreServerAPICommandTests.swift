@@ -182,6 +182,30 @@ struct AppStoreServerAPICommandTests {
         await apple.server.stop()
     }
 
+    @Test func subscriptionStatusGrantsAMissedRenewalOnce() async throws {
+        let apple = try Apple()
+        let db = apple.scratch.path("ledger.sqlite")
+        let base = ["--db", db, "--catalog", repoCatalogPath, "--player", "p1"]
+        let bought = try apple.simulator.purchase(
+            productID: "com.kibblestreet.td.vip.monthly", appAccountToken: AppAccountToken.forPlayer("p1"),
+            type: .autoRenewableSubscription)
+        #expect(await ledger(["appstore", "fulfill", "--transaction-id", bought.transactionID] + base + apple.options).code == 0)
+        _ = try apple.simulator.renew(transactionID: bought.transactionID, at: bought.payload.purchaseDate.addingTimeInterval(1))
+
+        let run = await ledger(["appstore", "subscription-status"] + base + apple.options)
+        #expect(run.code == 0, "\(run.output) \(run.error)")
+        let entry = try #require((try run.json()["subscriptions"] as? [[String: Any]])?.first)
+        #expect(entry["outcome"] as? String == "applied" && entry["status"] as? Int == 1)
+        #expect((entry["period"] as? [String: Any])?["outcome"] as? String == "granted")
+        #expect(try await balances("p1", db: db)["gems"] == 600)
+        let again = await ledger(["appstore", "subscription-status"] + base + apple.options)
+        let second = try #require((try again.json()["subscriptions"] as? [[String: Any]])?.first)
+        #expect((second["period"] as? [String: Any])?["outcome"] as? String == "alreadyFulfilled")
+        #expect(try await balances("p1", db: db)["gems"] == 600)
+        #expect(await ledger(["appstore", "subscription-status"] + base.dropLast(2) + apple.options).code == 64)
+        await apple.server.stop()
+    }
+
     /// The loopback server checks the JWT as Apple does: curl with a forged token gets 401.
     @Test func theLoopbackServerRefusesAForgedJWT() async throws {
         let apple = try Apple()

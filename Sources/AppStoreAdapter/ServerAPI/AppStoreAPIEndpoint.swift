@@ -12,13 +12,15 @@ public enum AppStoreAPIEndpoint: String, CaseIterable, Hashable, Sendable {
     case getRefundHistory
     /// `POST /inApps/v1/transactions/{transactionId}/finish` (API 1.20+).
     case finishTransaction
+    /// `GET /inApps/v1/subscriptions/{transactionId}`.
+    case getAllSubscriptionStatuses
 
     /// Apple's production limit in requests per second, from "Identifying rate limits" (Apple
     /// enforces it per app, over each hour). Sandbox allows `sandboxRateLimitPercent` of it.
     public var productionRequestsPerSecond: Int {
         switch self {
         case .getTransactionInfo, .getTransactionHistory, .sendConsumptionInformation, .getNotificationHistory,
-            .finishTransaction:
+            .finishTransaction, .getAllSubscriptionStatuses:
             50
         case .getRefundHistory: 10
         }
