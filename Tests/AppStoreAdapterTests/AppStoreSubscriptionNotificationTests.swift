@@ -117,6 +117,9 @@ import Testing
         let events = try await setup.ledger.player("p1").events
         #expect(events.filter { $0.kind == .subscriptionChanged }.count == 2)
         #expect(events.first?.detail.contains("EXPIRED VOLUNTARY") == true)
+        // The change feed carries the period and both changes of state, in commit order.
+        let feed = try await setup.ledger.changes(after: 0).changes.map(\.kind)
+        #expect(feed == [.purchaseGranted, .subscriptionChanged, .subscriptionChanged])
     }
 
     /// A late, older notification never overwrites a newer state.
