@@ -31,6 +31,22 @@ public enum ProcessLaunchGuard {
         }
     }
 
+    /// The same wait for a test on the concurrency pool: it sleeps between counts instead of
+    /// blocking its thread.
+    ///
+    /// Foundation's URLSession on Linux watches its sockets with `select`, whose descriptor sets
+    /// end at 1,024: a socket opened while the process holds more descriptors gets a number past
+    /// that end, the socket manager then writes past its sets, and URLSession requests in the
+    /// whole process stall (seen as loopback servers that never got a request). Tests that talk
+    /// HTTP through URLSession wait here before their first request.
+    public static func fewDescriptors() async {
+        var waitedMilliseconds = 0
+        while let count = openDescriptorCount(), count > descriptorCountMax, waitedMilliseconds < waitMillisecondsMax {
+            try? await Task.sleep(for: .milliseconds(Int(pollMilliseconds)))
+            waitedMilliseconds += Int(pollMilliseconds)
+        }
+    }
+
     /// The entries of `/proc/self/fd`, counted without reading them (reading an entry's name
     /// field from Swift copies it whole, the very over-read this guards against).
     static func openDescriptorCount() -> Int? {

@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import LedgerCommandLine
 import LedgerDevCommands
 import Testing
@@ -71,6 +72,9 @@ struct LedgerRun {
 /// the environment variables: the operator commands and the development commands, as the
 /// executable registers them.
 func ledger(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async -> LedgerRun {
+    // A command that reaches a loopback API does so through URLSession, which must not open its
+    // sockets while the parallel suites hold over a thousand descriptors.
+    if arguments.contains(where: { $0.hasSuffix("api-base") }) { await ProcessLaunchGuard.fewDescriptors() }
     let captured = CapturedIO(input: input, environment: environment)
     let code = await LedgerCommandLine.run(arguments, io: captured.io, developmentCommands: LedgerDevCommands.commands)
     return LedgerRun(code: code, output: captured.output, error: captured.error)

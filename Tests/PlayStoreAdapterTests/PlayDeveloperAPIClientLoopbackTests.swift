@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import PlayStoreAdapter
 import Testing
 
@@ -39,6 +40,8 @@ import Testing
             }
         }
         let root = "http://127.0.0.1:\(server.port)"
+        // URLSession's sockets must get numbers its select can watch (under 1,024).
+        await ProcessLaunchGuard.fewDescriptors()
         let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
         let policy = PlayRetryPolicy(retryCountMax: 0, requestTimeoutSeconds: 10)
         let provider = try AccessTokenProvider(
