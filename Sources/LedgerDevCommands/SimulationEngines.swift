@@ -48,18 +48,19 @@ enum SimulationEngines {
             })
     }
 
-    /// Runs a blocking call (a connection of its own) on a Dispatch thread, not a cooperative one.
+    /// Runs a blocking call (a connection of its own) on a thread of its own: neither on the
+    /// concurrency pool nor on a global Dispatch queue, both as wide as the machine has cores.
     private static func offCooperativeThreads<T: Sendable>(
         _ body: @escaping @Sendable () throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         let result: Result<T, LedgerError> = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
+            Thread {
                 do throws(LedgerError) {
                     continuation.resume(returning: .success(try body()))
                 } catch {
                     continuation.resume(returning: .failure(error))
                 }
-            }
+            }.start()
         }
         return try result.get()
     }

@@ -131,7 +131,7 @@ import Testing
     }()
 
     @Test(.enabled(if: hasPythonJSONSchema, "skipped: the Python package jsonschema is not installed (pip install jsonschema)"))
-    func schemaValidatorAgreesWithTheLoader() throws {
+    func schemaValidatorAgreesWithTheLoader() async throws {
         let directory = try LedgerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var fixtures = Self.invalidFixtures.merging(Self.validFixtures) { first, _ in first }
@@ -153,7 +153,8 @@ import Testing
                     result[path.stem] = False
             print(json.dumps(result))
             """
-        let run = try #require(ProcessLaunchGuard.spawn("/usr/bin/env", ["python3", "-c", script, Self.schemaPath, directory.path]))
+        let arguments = ["python3", "-c", script, Self.schemaPath, directory.path]
+        let run = try #require(try await onOwnThread { ProcessLaunchGuard.spawn("/usr/bin/env", arguments) })
         #expect(run.status == 0)
         let data = run.output
         let verdicts = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Bool])

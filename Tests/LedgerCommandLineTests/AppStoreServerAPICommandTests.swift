@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
+import FulfillmentLedgerTesting
 import FulfillmentLedger
 import LedgerHTTPClient
 import Testing
@@ -217,7 +218,7 @@ struct AppStoreServerAPICommandTests {
             "appstore", "token", "--key", forgedFile, "--key-id", Self.keyID, "--issuer-id", Self.issuerID,
             "--bundle-id", AppStoreCommandTests.bundleID,
         ]).output.trimmingCharacters(in: .whitespacesAndNewlines)
-        try await ServeCommandTests.onThread {
+        try await onOwnThread {
             let status = try ServeCommandTests.tool(
                 "curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}", "-H", "Authorization: Bearer \(token)", url])
             #expect(status == "401")

@@ -70,16 +70,11 @@ struct AppStoreTokenPyJWTTests {
 
     /// PyJWT's verdict on `token`, run on its own thread; throws when PyJWT refuses it.
     static func decode(python: String, keyFile: String, token: String, issuer: String) async throws -> [String: Any] {
-        let output: Data = try await withCheckedThrowingContinuation { continuation in
-            Thread {
-                continuation.resume(
-                    with: Result {
-                        guard let run = ProcessLaunchGuard.spawn(python, ["-c", script, keyFile, token, issuer]), run.status == 0 else {
-                            throw PyJWTRefusal()
-                        }
-                        return run.output
-                    })
-            }.start()
+        let output = try await onOwnThread { () throws -> Data in
+            guard let run = ProcessLaunchGuard.spawn(python, ["-c", script, keyFile, token, issuer]), run.status == 0 else {
+                throw PyJWTRefusal()
+            }
+            return run.output
         }
         return try #require(try JSONSerialization.jsonObject(with: output) as? [String: Any])
     }

@@ -32,13 +32,19 @@ final class ChildProcess: @unchecked Sendable {
     private let ended = DispatchSemaphore(value: 0)
     private let endTime = Mutex<Date?>(nil)
 
+    /// Where kill timers run: a serial queue of the tests' own, which gets a thread even while
+    /// the global queues' few workers are busy.
+    static let timers = DispatchQueue(label: "ChildProcess.timers")
+
     private init(process: Process, outputURL: URL) {
         self.process = process
         self.outputURL = outputURL
     }
 
     /// Starts `executable` with `arguments`, and `input` on its standard input.
-    static func launch(_ executable: URL, _ arguments: [String], input: String = "") throws -> ChildProcess {
+    static func launch(_ executable: URL, _ arguments: [String], input: String = "") async throws -> ChildProcess {
+        // `Process.run()` must not scan a descriptor table as large as the suites' early peak.
+        await ProcessLaunchGuard.fewDescriptors()
         let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-child-\(UUID().uuidString).log")
         _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
         let handle = try FileHandle(forWritingTo: outputURL)
@@ -64,25 +70,23 @@ final class ChildProcess: @unchecked Sendable {
     /// Sends SIGKILL after `milliseconds`, unless the child has ended by then.
     func kill(afterMilliseconds milliseconds: Int) {
         let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
+        Self.timers.asyncAfter(deadline: .now() + .milliseconds(milliseconds)) { [self] in
             // Never signal a process ID the system may hand to someone else once the child is gone.
             if process.isRunning { Foundation.kill(pid, SIGKILL) }
         }
     }
 
-    /// Waits for the end (killing the child after `timeoutSeconds`, which then fails the test
+    /// Waits for the end, on a thread of its own, (killing the child after `timeoutSeconds`, which then fails the test
     /// through its status) and reads its output.
     func exit(timeoutSeconds: Double) async throws -> Exit {
-        let ended = ended
-        let inTime = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: ended.wait(timeout: .now() + timeoutSeconds) == .success)
+        let inTime = (try? await onOwnThread { [self] () -> Bool in
+            guard ended.wait(timeout: .now() + timeoutSeconds) == .success else {
+                process.terminate()
+                ended.wait()
+                return false
             }
-        }
-        if !inTime {
-            process.terminate()
-            ended.wait()
-        }
+            return true
+        }) ?? false
         let output = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
         try? FileManager.default.removeItem(at: outputURL)
         let killed = process.terminationReason == .uncaughtSignal
@@ -104,7 +108,7 @@ struct TestServer: Sendable {
 
     /// Starts a new server and waits until it serves.
     static func start() async throws -> TestServer {
-        let exports = try await onDispatchThread { try Self.runScript(["start"]) }
+        let exports = try await onOwnThread { try Self.runScript(["start"]) }
         func value(_ name: String) -> String? {
             exports.split(separator: "\n").first { $0.hasPrefix("export \(name)='") }
                 .map { String($0.dropFirst("export \(name)='".count).dropLast()) }
@@ -117,7 +121,7 @@ struct TestServer: Sendable {
     /// Restarts it: every connection is cut; it serves again when this returns.
     func restart() async throws {
         let directory = directory
-        _ = try await onDispatchThread { try Self.runScript(["restart", directory]) }
+        _ = try await onOwnThread { try Self.runScript(["restart", directory]) }
     }
 
     /// Stops it and removes its directory.

@@ -31,8 +31,10 @@ extension PostgresProcessTests {
                 "reversal-\(index)", transaction: "rr-\(index)", kind: "refundReversed", date: "2026-11-03T10:00:00Z")
             // The reversal goes first in every other race, so it often arrives before its refund.
             let inputs = index % 2 == 0 ? [refund, refund, reversal] : [reversal, refund, refund]
-            let children = try inputs.map { input in
-                try ChildProcess.launch(executable, ["revoke", "--db", url, "--catalog", repoCatalogPath], input: input)
+            var children: [ChildProcess] = []
+            for input in inputs {
+                children.append(
+                    try await ChildProcess.launch(executable, ["revoke", "--db", url, "--catalog", repoCatalogPath], input: input))
             }
             var outcomes: [String: [String]] = [:]
             for (child, input) in zip(children, inputs) {
@@ -60,7 +62,7 @@ extension PostgresProcessTests {
             let bought = try await fulfill(["transactionID": "sc-\(index)", "productID": "test.gems_large", "playerID": player], db: url)
             try #require(bought.code == 0, "\(bought.error)")
             let refund = try Self.revocation("clawback-\(index)", transaction: "sc-\(index)", kind: "fullRefund", date: "2026-11-02T10:00:00Z")
-            let child = try ChildProcess.launch(executable, ["revoke", "--db", url, "--catalog", repoCatalogPath], input: refund)
+            let child = try await ChildProcess.launch(executable, ["revoke", "--db", url, "--catalog", repoCatalogPath], input: refund)
             try await Task.sleep(for: .milliseconds(10 * index))
             let spend = try await game.apply(.spend(700, of: "gems", player: player, operationID: "spend-\(index)"))
             let exit = try await child.exit(timeoutSeconds: Self.childSecondsMax)

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FulfillmentLedgerTesting
 import FulfillmentLedger
 import LedgerSimulation
 import PostgresLedgerStore
@@ -39,9 +40,11 @@ struct PostgresProcessTests {
         // The ledger exists before the children start, so they race on purchases, not on its creation.
         let initialized = await ledger(["init", "--db", url])
         try #require(initialized.code == 0, "\(initialized.error)")
-        let children = try (0..<processCount).map { _ in
-            try ChildProcess.launch(
-                executable, ["workload", "--db", url, "--catalog", repoCatalogPath, "--seed", "\(seed)", "--count", "\(count)"])
+        var children: [ChildProcess] = []
+        for _ in 0..<processCount {
+            children.append(
+                try await ChildProcess.launch(
+                    executable, ["workload", "--db", url, "--catalog", repoCatalogPath, "--seed", "\(seed)", "--count", "\(count)"]))
         }
         for (child, delay) in zip(children, killAfterMilliseconds) {
             if let delay { child.kill(afterMilliseconds: delay) }
@@ -106,7 +109,7 @@ struct PostgresProcessTests {
                 """
             for _ in 0..<Self.cutCount {
                 try await Task.sleep(for: .milliseconds(Self.cutIntervalMilliseconds))
-                let ended = try await onDispatchThread { () throws -> Int64 in
+                let ended = try await onOwnThread { () throws -> Int64 in
                     let connection = try PostgresConnection(connectionString: PostgresConnectionString(schema.connectionString))
                     defer { connection.close() }
                     return try connection.queryOne(terminate)?.int64(0) ?? 0
@@ -148,12 +151,5 @@ struct PostgresProcessTests {
             #expect(error["name"] as? String == "ledger.storage", "\(error)")
         }
         try await Self.verify(schema, seed: seed, count: count, round: result)
-    }
-}
-
-/// Runs a blocking call on a Dispatch thread, so the cooperative pool keeps serving.
-func onDispatchThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
 }

@@ -55,6 +55,23 @@ import TestStoreAdapter
         defer { try? FileManager.default.removeItem(at: directory) }
         let database = directory.appendingPathComponent("ledger.sqlite").path
 
+        let (killed, printed) = try await onOwnThread { try Self.runAndKill(executable, database: database, seed: seed) }
+        // Only complete lines were reported; a line cut by the kill was not.
+        let lines = printed.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+        let reportedGranted = lines.compactMap { line -> String? in
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                object["outcome"] as? String == "granted"
+            else { return nil }
+            return object["transactionID"] as? String
+        }
+        try await verify(database: database, seed: seed, catalog: catalog, reportedGranted: reportedGranted)
+        return Outcome(killed: killed, reportedCount: lines.count)
+    }
+
+    /// Runs the workload child and kills it at a random moment, on the calling thread, which
+    /// must be one of its own; whether the kill ended it, and what it printed.
+    static func runAndKill(_ executable: URL, database: String, seed: UInt64) throws -> (killed: Bool, printed: String) {
+        ProcessLaunchGuard.waitForFewDescriptors()
         let process = Process()
         process.executableURL = executable
         process.arguments = [
@@ -70,23 +87,17 @@ import TestStoreAdapter
         let pid = process.processIdentifier
         let delayMicroseconds = 5_000 + random.below(150_000)
         let timer = DispatchWorkItem { if process.isRunning { kill(pid, SIGKILL) } }
-        DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(delayMicroseconds), execute: timer)
+        Self.timers.asyncAfter(deadline: .now() + .microseconds(delayMicroseconds), execute: timer)
         process.waitUntilExit()
         // Never signal a process ID the system may hand to someone else once the child is gone.
         timer.cancel()
-        let killed = process.terminationReason == .uncaughtSignal
         let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        // Only complete lines were reported; a line cut by the kill was not.
-        let lines = printed.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
-        let reportedGranted = lines.compactMap { line -> String? in
-            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-                object["outcome"] as? String == "granted"
-            else { return nil }
-            return object["transactionID"] as? String
-        }
-        try await verify(database: database, seed: seed, catalog: catalog, reportedGranted: reportedGranted)
-        return Outcome(killed: killed, reportedCount: lines.count)
+        return (process.terminationReason == .uncaughtSignal, printed)
     }
+
+    /// Where kill timers run: a serial queue of the test's own, which gets a thread even while
+    /// the global queues' few workers are busy.
+    static let timers = DispatchQueue(label: "RandomCrashTests.timers")
 
     /// Reopens, recovers, redelivers everything and checks exactly-once and integrity.
     static func verify(database: String, seed: UInt64, catalog: ProductCatalog, reportedGranted: [String]) async throws {

@@ -12,8 +12,14 @@ import Testing
     }
 
     /// Runs the built executable with `directory` as its current folder.
-    static func ledger(_ arguments: [String], in directory: URL) throws -> Run {
+    static func ledger(_ arguments: [String], in directory: URL) async throws -> Run {
         let executable = try #require(CrashAtFaultPointTests.executable, "build the ledger executable first (swift build)")
+        return try await onOwnThread { try Self.run(executable, arguments, in: directory) }
+    }
+
+    /// Runs the child to its end on the calling thread, which must be one of its own.
+    private static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> Run {
+        ProcessLaunchGuard.waitForFewDescriptors()
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -35,9 +41,9 @@ import Testing
     }
 
     @Test("ledger demo exits 0 from an empty folder outside the package, and leaves the folder empty")
-    func demoFromAnEmptyFolder() throws {
+    func demoFromAnEmptyFolder() async throws {
         let empty = try ScratchDirectory()
-        let run = try Self.ledger(["demo"], in: empty.url)
+        let run = try await Self.ledger(["demo"], in: empty.url)
         #expect(run.status == 0, "\(run.output)\(run.error)")
         #expect(run.output.contains("ledger demo: catalog the built-in sample ProductCatalog.json, ledger "))
         #expect(run.output.contains("demo finished: every step behaved as promised"))
@@ -47,7 +53,7 @@ import Testing
     @Test("catalog explain, entitlements and simulate fall back to the built-in sample from an empty folder")
     func otherDefaultsFromAnEmptyFolder() async throws {
         let empty = try ScratchDirectory()
-        let explain = try Self.ledger(["catalog", "explain", "weekly_offer"], in: empty.url)
+        let explain = try await Self.ledger(["catalog", "explain", "weekly_offer"], in: empty.url)
         #expect(explain.status == 0, "\(explain.error)")
         #expect(explain.output.contains("limit: 1 per week"))
         #expect(explain.error.contains("using the built-in sample catalog"))
@@ -56,23 +62,23 @@ import Testing
         let db = ledgers.path("ledger.sqlite")
         let bought = try await fulfill(["transactionID": "a1", "productID": "test.remove_ads", "playerID": "p1"], db: db)
         try #require(bought.code == 0, "\(bought.error)")
-        let entitlements = try Self.ledger(["entitlements", "--db", db, "--player", "p1"], in: empty.url)
+        let entitlements = try await Self.ledger(["entitlements", "--db", db, "--player", "p1"], in: empty.url)
         #expect(entitlements.status == 0, "\(entitlements.error)")
         #expect(entitlements.output.contains(#""remove_ads":"owned""#))
 
-        let simulate = try Self.ledger(["simulate", "--seed", "7", "--runs", "1", "--steps", "20"], in: empty.url)
+        let simulate = try await Self.ledger(["simulate", "--seed", "7", "--runs", "1", "--steps", "20"], in: empty.url)
         #expect(simulate.status == 0, "\(simulate.output)\(simulate.error)")
         #expect(simulate.output.contains("violations 0"))
         #expect(try empty.fileNames().isEmpty)
     }
 
     @Test("a catalog file in the current folder still wins over the built-in sample")
-    func fileInTheFolderWins() throws {
+    func fileInTheFolderWins() async throws {
         let folder = try ScratchDirectory()
         let text = try String(contentsOfFile: repoCatalogPath, encoding: .utf8)
             .replacingOccurrences(of: #""amount": 300"#, with: #""amount": 350"#)
         _ = try folder.write(text, to: "ProductCatalog.json")
-        let run = try Self.ledger(["catalog", "explain", "weekly_offer"], in: folder.url)
+        let run = try await Self.ledger(["catalog", "explain", "weekly_offer"], in: folder.url)
         #expect(run.status == 0)
         #expect(run.output.contains("350 gems"))
         #expect(run.error.isEmpty)

@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
+import FulfillmentLedgerTesting
 import FulfillmentLedger
 import Testing
 
@@ -31,7 +32,7 @@ struct ServeAppStoreServerAPITests {
             Self.keyID, "--app-store-issuer", Self.issuerID, "--app-store-api-base", apple.baseURL.absoluteString,
         ]
         let db = scratch.path("ledger.sqlite")
-        try await ServeCommandTests.onThread {
+        try await onOwnThread {
             let served = try ServeCommandTests.Served(db: db, extra: extra)
             let post = ["-s", "-X", "POST", "--data-binary", "@\(bodyFile)", "http://127.0.0.1:\(served.port)/purchases"]
             let granted = try ServeCommandTests.tool("curl", post)

@@ -70,16 +70,8 @@ import Testing
 
     static let purchase = #"{"store":"test","transactionID":"t1","productID":"test.gems_small","playerID":"p1"}"#
 
-    /// Runs blocking process work on a thread of its own, never one of the concurrency pool's,
-    /// which the suites running beside this one need.
-    static func onThread(_ work: @escaping @Sendable () throws -> Void) async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            Thread { continuation.resume(with: Result { try work() }) }.start()
-        }
-    }
-
     @Test func curlPurchasesOnceAndTheServerStopsCleanlyOnSIGTERM() async throws {
-        try await Self.onThread { try Self.curlPurchases() }
+        try await onOwnThread { try Self.curlPurchases() }
     }
 
     static func curlPurchases() throws {
@@ -109,7 +101,7 @@ import Testing
     }
 
     @Test func pythonClientsNeedTheBearerTokenOnGameRoutesOnly() async throws {
-        try await Self.onThread { try Self.pythonClients() }
+        try await onOwnThread { try Self.pythonClients() }
     }
 
     static func pythonClients() throws {
@@ -134,7 +126,7 @@ import Testing
     /// With `--root`, serve verifies App Store purchases and notifications with that root: a
     /// signed purchase is granted once, and a refund notification applies once.
     @Test func appStorePurchasesAndNotificationsUseTheGivenRoot() async throws {
-        try await Self.onThread { try Self.appStoreThroughServe() }
+        try await onOwnThread { try Self.appStoreThroughServe() }
     }
 
     static func appStoreThroughServe() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import PostgresLedgerStoreTesting
 import Testing
 
@@ -10,7 +11,7 @@ struct ServePostgresTests {
         let schema = try PostgresScratchSchema.create(prefix: "ledger_serve")
         defer { try? schema.drop() }
         let url = schema.connectionString
-        try await ServeCommandTests.onThread { try Self.serve(url) }
+        try await onOwnThread { try Self.serve(url) }
     }
 
     static func serve(_ url: String) throws {

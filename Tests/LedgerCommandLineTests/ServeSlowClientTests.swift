@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func aClientThatStallsIsCutOffWith408() async throws {
-        try await ServeCommandTests.onThread {
+        try await onOwnThread {
             let scratch = try ScratchDirectory()
             let served = try ServeCommandTests.Served(
                 db: scratch.path("ledger.sqlite"), extra: ["--read-timeout-milliseconds", "1000"])
@@ -95,7 +95,7 @@ import Testing
     }
 
     @Test func aRequestInFlightWhenSIGTERMArrivesIsAnsweredAndTheProcessExitsCleanly() async throws {
-        try await ServeCommandTests.onThread {
+        try await onOwnThread {
             let scratch = try ScratchDirectory()
             let served = try ServeCommandTests.Served(db: scratch.path("ledger.sqlite"))
             let client = try Client(port: served.port, stall: false)

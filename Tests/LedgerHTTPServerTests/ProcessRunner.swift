@@ -20,7 +20,7 @@ enum ProcessRunner {
 
     /// Runs `executable` with `arguments` to its end on a thread of its own.
     static func run(_ executable: String, _ arguments: [String]) async throws -> Outcome {
-        try await onThread {
+        try await onOwnThread {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: executable)
             process.arguments = arguments

@@ -1,14 +1,15 @@
 import Foundation
+import FulfillmentLedgerTesting
 import LedgerHTTP
 import LedgerHTTPServer
 import Testing
 
 /// Requests that reach the handler, over raw sockets: framing, keep-alive and the counters.
-@Suite("HTTP server connections")
+@Suite("HTTP server connections", .onTestServerExecutor)
 struct ServerConnectionTests {
     @Test func twoRequestsShareOneKeptAliveConnection() async throws {
         try await TestServer.with { server, port in
-            let (responses, closed) = try await onThread {
+            let (responses, closed) = try await onOwnThread {
                 try RawHTTPClient.conversation(
                     port: port,
                     ["GET /one HTTP/1.1\r\nHost: a\r\n\r\n", "POST /two HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\n\r\nhello"],
@@ -30,7 +31,7 @@ struct ServerConnectionTests {
     /// Pipelined requests are answered one after the other, in order.
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
         try await TestServer.with { _, port in
-            let bodies = try await onThread { () -> [String] in
+            let bodies = try await onOwnThread { () -> [String] in
                 let client = try RawHTTPClient(port: port)
                 try client.send(
                     "GET /a HTTP/1.1\r\nHost: a\r\n\r\nPOST /b HTTP/1.1\r\nContent-Length: 3\r\n\r\nxyzGET /c HTTP/1.1\r\n\r\n")
@@ -42,7 +43,7 @@ struct ServerConnectionTests {
 
     @Test func connectionCloseIsHonoured() async throws {
         try await TestServer.with { _, port in
-            let (response, closed) = try await onThread {
+            let (response, closed) = try await onOwnThread {
                 try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
             }
             #expect(response?.status == 200)
@@ -53,11 +54,11 @@ struct ServerConnectionTests {
 
     @Test func http10ClosesUnlessKeepAliveIsAsked() async throws {
         try await TestServer.with { _, port in
-            let plain = try await onThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.0\r\n\r\n") }
+            let plain = try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.0\r\n\r\n") }
             #expect(plain.response?.status == 200)
             #expect(plain.response?.header("Connection") == "close")
             #expect(plain.closed)
-            let kept = try await onThread {
+            let kept = try await onOwnThread {
                 try RawHTTPClient.exchange(
                     port: port, "GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", closeWithinMilliseconds: 500)
             }
@@ -70,7 +71,7 @@ struct ServerConnectionTests {
         let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: TestServer.patientMilliseconds, idleTimeoutMilliseconds: 200)
         try await TestServer.with(limits: limits) { server, port in
             let started = ContinuousClock.now
-            let (response, closed) = try await onThread {
+            let (response, closed) = try await onOwnThread {
                 try RawHTTPClient.conversation(port: port, ["GET / HTTP/1.1\r\nHost: a\r\n\r\n"])
             }
             #expect(response[0]?.status == 200)
@@ -83,7 +84,7 @@ struct ServerConnectionTests {
     @Test func theLastRequestAllowedOnAConnectionIsAnsweredWithClose() async throws {
         let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: TestServer.patientMilliseconds, requestCountPerConnectionMax: 2)
         try await TestServer.with(limits: limits) { _, port in
-            let (connections, closed) = try await onThread { () -> ([String?], Bool) in
+            let (connections, closed) = try await onOwnThread { () -> ([String?], Bool) in
                 let client = try RawHTTPClient(port: port)
                 try client.send("GET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n")
                 let first = try client.readResponse()
@@ -99,7 +100,7 @@ struct ServerConnectionTests {
         try await TestServer.with { _, port in
             let request =
                 "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nX-Trailer: t\r\n\r\n"
-            let (response, closed) = try await onThread {
+            let (response, closed) = try await onOwnThread {
                 try RawHTTPClient.exchange(port: port, request, closeWithinMilliseconds: 500)
             }
             #expect(response?.text == "hello world")
@@ -110,7 +111,7 @@ struct ServerConnectionTests {
     /// `100 Continue` comes before the body is sent; then the final answer.
     @Test func expect100ContinueIsAnsweredBeforeTheBody() async throws {
         try await TestServer.with { _, port in
-            let (responses, _) = try await onThread {
+            let (responses, _) = try await onOwnThread {
                 try RawHTTPClient.conversation(
                     port: port, ["PUT / HTTP/1.1\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n", "body"])
             }
@@ -122,7 +123,7 @@ struct ServerConnectionTests {
 
     @Test func headIsAnsweredWithoutABody() async throws {
         try await TestServer.with { _, port in
-            let (responses, _) = try await onThread {
+            let (responses, _) = try await onOwnThread {
                 try RawHTTPClient.conversation(port: port, ["HEAD /x HTTP/1.1\r\n\r\n", "GET /x HTTP/1.1\r\n\r\n"])
             }
             let (head, get) = (responses[0], responses[1])
@@ -141,7 +142,7 @@ struct ServerConnectionTests {
                 body: Data("abc".utf8))
         }
         try await TestServer.with(handler: handler) { _, port in
-            let (responses, _) = try await onThread {
+            let (responses, _) = try await onOwnThread {
                 try RawHTTPClient.conversation(port: port, ["GET / HTTP/1.1\r\n\r\n", "GET /empty HTTP/1.1\r\n\r\n"])
             }
             let (full, empty) = (responses[0], responses[1])
@@ -155,7 +156,7 @@ struct ServerConnectionTests {
 
     @Test func statisticsCountWhatHappened() async throws {
         try await TestServer.with { server, port in
-            try await onThread {
+            try await onOwnThread {
                 _ = try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
                 _ = try RawHTTPClient.exchange(port: port, "GET / HTTP/9.9\r\n\r\n")
                 _ = try RawHTTPClient.exchange(port: port, "nonsense\r\n\r\n")
@@ -171,7 +172,7 @@ struct ServerConnectionTests {
 
     @Test func anIPv6LoopbackServerAnswers() async throws {
         try await TestServer.with(host: "::1") { _, port in
-            let response = try await onThread { () -> RawResponse? in
+            let response = try await onOwnThread { () -> RawResponse? in
                 let client = try RawHTTPClient(port: port, host: "::1")
                 try client.send("GET /six HTTP/1.1\r\n\r\n")
                 return try client.readResponse()

@@ -1,11 +1,12 @@
 import Foundation
+import FulfillmentLedgerTesting
 import LedgerHTTP
 import LedgerHTTPServer
 import Testing
 
 /// The answers the server gives itself, over raw sockets: each is short JSON, closes the
 /// connection and never reaches the handler.
-@Suite("HTTP server error answers")
+@Suite("HTTP server error answers", .onTestServerExecutor)
 struct ServerErrorAnswerTests {
     /// A request the server must refuse, the status and the stable code it must answer.
     struct Case: Sendable, CustomTestStringConvertible {
@@ -49,7 +50,7 @@ struct ServerErrorAnswerTests {
     @Test("a bad request is answered by the server, as JSON, and closed", arguments: cases)
     func badRequestIsAnswered(testCase: Case) async throws {
         let handled = try await TestServer.with { server, port in
-            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, testCase.request) }
+            let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, testCase.request) }
             let answer = try #require(response)
             #expect(answer.status == testCase.status)
             #expect(answer.header("Content-Type") == "application/json")
@@ -68,7 +69,7 @@ struct ServerErrorAnswerTests {
         let limits = LedgerHTTPServerLimits(headerByteCountMax: 1024, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { server, port in
             let request = "GET / HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n"
-            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
+            let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, request) }
             #expect(response?.status == 431)
             #expect(response?.text.contains("header_too_large") == true)
             #expect(closed)
@@ -80,7 +81,7 @@ struct ServerErrorAnswerTests {
         let limits = LedgerHTTPServerLimits(headerFieldCountMax: 5, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { _, port in
             let fields = (0..<6).map { "X-\($0): v\r\n" }.joined()
-            let (response, _) = try await onThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\n\(fields)\r\n") }
+            let (response, _) = try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\n\(fields)\r\n") }
             #expect(response?.status == 431)
         }
     }
@@ -89,7 +90,7 @@ struct ServerErrorAnswerTests {
     @Test func aDeclaredBodyOverTheLimitIs413BeforeTheBodyIsRead() async throws {
         try await TestServer.with { server, port in
             let request = "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: \(2 << 20)\r\n\r\n"
-            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
+            let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, request) }
             #expect(response?.status == 413)
             #expect(response?.text.contains("body_too_large") == true)
             #expect(closed)
@@ -101,7 +102,7 @@ struct ServerErrorAnswerTests {
         let limits = LedgerHTTPServerLimits(bodyByteCountMax: 10, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { _, port in
             let request = "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n8\r\n12345678\r\n0\r\n\r\n"
-            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, request) }
+            let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, request) }
             #expect(response?.status == 413)
             #expect(closed)
         }
@@ -112,7 +113,7 @@ struct ServerErrorAnswerTests {
         let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 300)
         try await TestServer.with(limits: limits) { server, port in
             let started = ContinuousClock.now
-            let (response, closed) = try await onThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: a\r\n") }
+            let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: a\r\n") }
             let elapsed = ContinuousClock.now - started
             #expect(response?.status == 408)
             #expect(response?.text.contains("request_timeout") == true)
@@ -126,7 +127,7 @@ struct ServerErrorAnswerTests {
     @Test func aBodyThatDoesNotArriveInTimeIs408() async throws {
         let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: 300)
         try await TestServer.with(limits: limits) { _, port in
-            let (response, _) = try await onThread {
+            let (response, _) = try await onOwnThread {
                 try RawHTTPClient.exchange(port: port, "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc")
             }
             #expect(response?.status == 408)
@@ -136,7 +137,7 @@ struct ServerErrorAnswerTests {
     @Test func aConnectionOverTheLimitIsAnswered503AndClosed() async throws {
         let limits = LedgerHTTPServerLimits(connectionCountMax: 2, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { server, port in
-            let refused = try await onThread { () -> (RawResponse?, Bool, [Int]) in
+            let refused = try await onOwnThread { () -> (RawResponse?, Bool, [Int]) in
                 // Two connections served and kept open, then a third.
                 let held = try (0..<2).map { _ in try RawHTTPClient(port: port) }
                 var statuses: [Int] = []

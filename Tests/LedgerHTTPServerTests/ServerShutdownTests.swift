@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import LedgerHTTP
 import LedgerHTTPServer
 import Testing
@@ -8,7 +9,7 @@ import Testing
 #endif
 
 /// Graceful shutdown: requests in flight finish, new connections are refused, it returns.
-@Suite("HTTP server shutdown")
+@Suite("HTTP server shutdown", .onTestServerExecutor)
 struct ServerShutdownTests {
     /// A handler that holds `/slow` requests at `gate` and echoes the rest.
     static func handler(_ gate: Gate) -> LedgerHTTPServer.Handler {
@@ -22,10 +23,10 @@ struct ServerShutdownTests {
         let gate = Gate()
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits), handler: Self.handler(gate))
         let port = try server.start()
-        let inFlight = Task { try await onThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
+        let inFlight = Task(executorPreference: TestServer.executor) { try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
         await gate.waitUntilEntered()
         let started = ContinuousClock.now
-        let shutdown = Task { await server.shutdown() }
+        let shutdown = Task(executorPreference: TestServer.executor) { await server.shutdown() }
         #expect(await TestServer.eventually { RawHTTPClient.isRefused(port: port) })
         #expect(server.isShuttingDown)
         gate.release()
@@ -47,14 +48,14 @@ struct ServerShutdownTests {
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
         let port = try server.start()
         let clientCount = 24
-        let statuses = try await onThread { () -> [Int?] in
+        let statuses = try await onOwnThread { () -> [Int?] in
             var clients: [RawHTTPClient] = []
             for index in 0..<clientCount {
                 let client = try RawHTTPClient(port: port)
                 try client.send("GET /\(index) HTTP/1.1\r\n\r\n")
                 clients.append(client)
             }
-            Task { await server.shutdown() }
+            Task(executorPreference: TestServer.executor) { await server.shutdown() }
             return try clients.map { try $0.readResponse()?.status }
         }
         #expect(statuses == Array(repeating: 200, count: clientCount))
@@ -67,8 +68,8 @@ struct ServerShutdownTests {
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
         let port = try server.start()
         // The client stays connected, idle and kept alive, until the server closes it.
-        let client = Task {
-            try await onThread { () -> Bool in
+        let client = Task(executorPreference: TestServer.executor) {
+            try await onOwnThread { () -> Bool in
                 let client = try RawHTTPClient(port: port)
                 try client.send("GET / HTTP/1.1\r\n\r\n")
                 _ = try client.readResponse()
@@ -92,7 +93,7 @@ struct ServerShutdownTests {
         let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: TestServer.patientMilliseconds, shutdownGraceMilliseconds: 200)
         let server = LedgerHTTPServer(configuration: .init(limits: limits), handler: Self.handler(gate))
         let port = try server.start()
-        let inFlight = Task { try await onThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
+        let inFlight = Task(executorPreference: TestServer.executor) { try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
         await gate.waitUntilEntered()
         let started = ContinuousClock.now
         await server.shutdown()
@@ -117,7 +118,7 @@ struct ServerShutdownTests {
         signal(SIGTERM, SIG_IGN)
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
         let port = try server.start()
-        let running = Task { await server.runUntilSignalled([SIGTERM]) }
+        let running = Task(executorPreference: TestServer.executor) { await server.runUntilSignalled([SIGTERM]) }
         var stopped = false
         let deadline = ContinuousClock.now + .milliseconds(TestServer.hangMilliseconds)
         while !stopped, ContinuousClock.now < deadline {
@@ -125,6 +126,8 @@ struct ServerShutdownTests {
             stopped = await TestServer.eventually(within: 50) { RawHTTPClient.isRefused(port: port) }
         }
         #expect(stopped)
+        // A signal that never arrived must not leave the server, and the test process, running.
+        if !stopped { await server.shutdown() }
         await running.value
         #expect(server.isShuttingDown)
     }

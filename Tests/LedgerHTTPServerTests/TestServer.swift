@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import LedgerHTTP
 import LedgerHTTPServer
 import Synchronization
@@ -63,14 +64,6 @@ enum TestServer {
     }
 }
 
-/// Runs blocking client work on a thread of its own, so that blocking socket reads and child
-/// processes never hold a thread of the concurrency pool the server's handler tasks need.
-func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
-    }
-}
-
 /// A handler the test holds: `enter()` records that a request arrived and waits until the
 /// test calls `release()`.
 final class Gate: Sendable {
@@ -123,4 +116,30 @@ final class Gate: Sendable {
         }
         for waiter in waiters { waiter.resume() }
     }
+}
+
+extension TestServer {
+    /// Where these suites' tasks run: serial queues of their own, not the shared concurrency
+    /// pool. Swift Testing starts every suite's tests at once, and for the first minute the
+    /// pool's few threads (as many as the machine has cores) have hundreds of tasks queued, so a
+    /// test whose task waited there would measure that queue, not the server (seen as a 200 ms
+    /// idle timeout taking 44 s, and a SIGTERM watcher installed only after the test gave up).
+    static let executor = SerialQueuesTaskExecutor(label: "LedgerHTTPServerTests", queueCount: 8)
+}
+
+/// Runs a test, or every test of a suite, with `TestServer.executor` as its task executor.
+struct OnTestServerExecutor: SuiteTrait, TestTrait, TestScoping {
+    /// A suite's tests each get the scope.
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void)
+        async throws
+    {
+        try await withTaskExecutorPreference(TestServer.executor) { try await function() }
+    }
+}
+
+extension Trait where Self == OnTestServerExecutor {
+    /// Runs the tests on `TestServer.executor`, off the shared concurrency pool.
+    static var onTestServerExecutor: Self { OnTestServerExecutor() }
 }

@@ -13,11 +13,18 @@ import Testing
     /// Requests the scenario makes: token, get, acknowledge, consume, two voided pages.
     static let scenarioRequestCount = 6
 
-    @Test(.timeLimit(.minutes(1)))
+    /// How long the loopback server serves: it must outlive the wait for few descriptors and
+    /// the minute the shared concurrency pool may take to resume this test while every suite runs.
+    static let serverLifetimeSeconds: TimeInterval = 150
+
+    @Test(.timeLimit(.minutes(3)))
     func fullPurchaseFlowOverLoopbackHTTP() async throws {
+        // URLSession's sockets must get numbers its select can watch (under 1,024).
+        await ProcessLaunchGuard.fewDescriptors()
         let productPath = "/androidpublisher/v3/applications/com.game/purchases/products/gems/tokens/tok-e2e"
         let voidedPath = "/androidpublisher/v3/applications/com.game/purchases/voidedpurchases"
-        let server = try PlayLoopbackServer(requestCountMax: Self.scenarioRequestCount, lifetimeSeconds: 30) { request in
+        let server = try PlayLoopbackServer(
+            requestCountMax: Self.scenarioRequestCount, lifetimeSeconds: Self.serverLifetimeSeconds) { request in
             let path = String(request.target.split(separator: "?", maxSplits: 1)[0])
             switch (request.method, path) {
             case ("POST", "/token"):
@@ -40,8 +47,6 @@ import Testing
             }
         }
         let root = "http://127.0.0.1:\(server.port)"
-        // URLSession's sockets must get numbers its select can watch (under 1,024).
-        await ProcessLaunchGuard.fewDescriptors()
         let transport = URLSessionTransport(session: URLSession(configuration: .ephemeral))
         let policy = PlayRetryPolicy(retryCountMax: 0, requestTimeoutSeconds: 10)
         let provider = try AccessTokenProvider(

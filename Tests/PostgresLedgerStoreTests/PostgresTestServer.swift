@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import FulfillmentLedgerTesting
 import PostgresLedgerStore
 import Synchronization
 import Testing
@@ -122,14 +123,10 @@ struct OffPoolSignal: Sendable {
     /// Signals once.
     func signal() { semaphore.signal() }
 
-    /// Waits on a Dispatch thread, for at most `waitSecondsMax`.
+    /// Waits on a thread of its own, for at most `waitSecondsMax`.
     func wait(_ what: String) async throws {
         let semaphore = semaphore
-        let arrived = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(returning: semaphore.wait(timeout: .now() + .seconds(Self.waitSecondsMax)) == .success)
-            }
-        }
+        let arrived = try await onOwnThread { semaphore.wait(timeout: .now() + .seconds(Self.waitSecondsMax)) == .success }
         guard arrived else { throw PostgresTestServer.HarnessFailure.timedOut(what) }
     }
 
