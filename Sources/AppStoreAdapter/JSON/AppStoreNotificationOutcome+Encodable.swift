@@ -41,14 +41,7 @@ extension AppStoreNotificationOutcome: Encodable {
             try container.encodeIfPresent(question.reason, forKey: "reason")
             try container.encodeIfPresent(question.answer, forKey: "answer")
         case .subscription(let effect):
-            try container.encodeIfPresent(effect.period, forKey: "period")
-            try container.encode(effect.note, forKey: "note")
-            switch effect.update {
-            case .applied(let chain), .stale(let chain), .unchanged(let chain):
-                try container.encode(chain, forKey: "subscription")
-            case .unknownChain, nil: break
-            }
-            try container.encodeIfPresent(effect.update.map(\.name), forKey: "update")
+            try effect.encodeFields(into: &container)
         }
     }
 }

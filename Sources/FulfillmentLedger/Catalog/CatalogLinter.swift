@@ -41,12 +41,6 @@ public enum CatalogLinter {
                         object[key])
                 }
             }
-            if product.kind == .autoRenewable, product.storeProductIDs[.playStore] != nil {
-                warn(
-                    ".storeProductIDs.playStore",
-                    "Google Play subscriptions are not fulfilled by this version: a Play purchase of \(product.id) is refused, and Play refunds it unacknowledged after 3 days",
-                    object["storeProductIDs"])
-            }
             if let limit = product.limit, limit.count == 0 {
                 warn(".limit.count", "a limit of 0 means no player can ever buy \(product.id)", object["limit"])
             }

@@ -150,6 +150,12 @@ public struct ProductCatalog: Hashable, Sendable {
     public var versionHash: String
 
     private var productsByStoreID: [StoreProductKey: Int]
+
+    /// The Google Play product IDs of the catalog's `autoRenewable` products: the Play verifier
+    /// reads these tokens with `purchases.subscriptionsv2.get`.
+    public var playSubscriptionStoreProductIDs: Set<String> {
+        Set(products.filter { $0.kind == .autoRenewable }.compactMap { $0.storeProductIDs[.playStore] })
+    }
     private var productsByID: [String: Int]
 
     init(

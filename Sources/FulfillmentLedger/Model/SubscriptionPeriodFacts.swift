@@ -5,8 +5,9 @@ import Foundation
 /// A period is keyed by the store's ID of that purchase event, which stays the same on every
 /// delivery of it: App Store `webOrderLineItemId` (not `transactionId`, which is new on every
 /// restore and every new device), Google Play's order ID of the renewal. The chain is the
-/// subscription the period belongs to: App Store `originalTransactionId`, Play's first
-/// purchase token.
+/// subscription the period belongs to: App Store `originalTransactionId`, Play's purchase token.
+/// A Play token that replaces another (an upgrade, a downgrade, a re-signup) names the old token
+/// in `replacedChainID`, and the ledger ends the old chain when the new one starts.
 public struct SubscriptionPeriodFacts: Hashable, Sendable, Codable {
     /// The store's ID of this paid period: the ledger key of its record.
     public var periodID: String
@@ -16,12 +17,18 @@ public struct SubscriptionPeriodFacts: Hashable, Sendable, Codable {
     public var expiresAt: Date
     /// The store's subscription group, when its proof names it (App Store `subscriptionGroupIdentifier`).
     public var subscriptionGroupID: String?
+    /// The chain this one replaces (Play's `linkedPurchaseToken`): it stops entitling when this
+    /// chain's first period is granted, so one purchase never entitles twice.
+    public var replacedChainID: String?
 
     /// Creates period facts.
-    public init(periodID: String, chainID: String, expiresAt: Date, subscriptionGroupID: String? = nil) {
+    public init(
+        periodID: String, chainID: String, expiresAt: Date, subscriptionGroupID: String? = nil, replacedChainID: String? = nil
+    ) {
         self.periodID = periodID
         self.chainID = chainID
         self.expiresAt = expiresAt
         self.subscriptionGroupID = subscriptionGroupID
+        self.replacedChainID = replacedChainID
     }
 }

@@ -35,7 +35,9 @@ enum ProductTypeCheck {
             return nil
         }
         // A period is keyed by the store's period ID; keying it by the delivery would grant it
-        // again on every restore, so a proof without one is refused.
+        // again on every restore, so a proof without one is refused. A purchase not paid yet
+        // (Play's pending subscription) has no period and is refused for its state instead.
+        if verified.subscriptionPeriod == nil, verified.state != .purchased { return nil }
         guard let period = verified.subscriptionPeriod, !period.periodID.isEmpty, !period.chainID.isEmpty else {
             return Rejection(
                 .unverified, "the store's proof of subscription \(verified.storeProductID) lacks its period ID, chain or expiry")

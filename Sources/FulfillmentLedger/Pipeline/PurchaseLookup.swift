@@ -13,6 +13,9 @@ extension LedgerReader {
     func fulfilledPurchase(_ verified: VerifiedTransaction, kind: ProductKind) throws(LedgerError) -> TransactionRecord? {
         let key = verified.ledgerKey(for: kind)
         if let record = try transaction(key) { return record }
+        // A subscription period is found by its period ID alone: a Play purchase token is the
+        // delivery ID of every period of its chain, so it would find an earlier period.
+        guard kind != .autoRenewable else { return nil }
         if key != verified.key, let record = try transaction(verified.key) { return record }
         return try transaction(store: verified.store, deliveryID: verified.transactionID)
     }

@@ -23,8 +23,12 @@ enum SubscriptionChains {
         _ verified: VerifiedTransaction, playerID: String, reader: any LedgerReader
     ) throws(LedgerError) -> Rejection? {
         guard let facts = verified.subscriptionPeriod else { return nil }
-        guard let chain = try reader.subscription(chainKey(verified, facts)), chain.playerID != playerID else { return nil }
-        return Rejection(.ownedByAnotherPlayer, "subscription \(chain.chain) belongs to another player")
+        let replaced = facts.replacedChainID.map { TransactionKey(store: verified.store, transactionID: $0) }
+        for key in [chainKey(verified, facts)] + (replaced.map { [$0] } ?? []) {
+            guard let chain = try reader.subscription(key), chain.playerID != playerID else { continue }
+            return Rejection(.ownedByAnotherPlayer, "subscription \(chain.chain) belongs to another player")
+        }
+        return nil
     }
 
     /// Adds the period to its chain, creating the chain with its first period, and returns the
@@ -54,6 +58,9 @@ enum SubscriptionChains {
                 latestPeriodID: period.periodID, periodCount: 1, stateSignedAt: verified.purchaseDate, updatedAt: now)
             try writer.upsertSubscription(chain)
             _ = try writer.bumpEntitlementVersion(playerID: record.playerID)
+            if let replaced = facts.replacedChainID {
+                try retire(TransactionKey(store: key.store, transactionID: replaced), by: key, now: now, writer: writer)
+            }
             return chain
         }
         chain.periodCount += 1
@@ -73,6 +80,28 @@ enum SubscriptionChains {
         }
         try writer.upsertSubscription(chain)
         return chain
+    }
+
+    /// Ends the chain `replaced` that a new chain replaces (a Play upgrade, downgrade or
+    /// re-signup names it as `linkedPurchaseToken`): it expires now, so the player is entitled by
+    /// the new chain only. A chain the ledger never granted, or one already ended, is left alone.
+    static func retire(_ replaced: TransactionKey, by successor: TransactionKey, now: Date, writer: any LedgerWriter)
+        throws(LedgerError)
+    {
+        guard var chain = try writer.subscription(replaced), chain.state != .expired, chain.state != .revoked else { return }
+        let before = chain
+        chain.state = .expired
+        chain.expiresAt = min(chain.expiresAt, now.truncatedToLedgerMilliseconds)
+        chain.gracePeriodExpiresAt = nil
+        chain.willAutoRenew = false
+        chain.updatedAt = now.truncatedToLedgerMilliseconds
+        try writer.upsertSubscription(chain)
+        _ = try writer.bumpEntitlementVersion(playerID: chain.playerID)
+        try writer.appendEvent(
+            LedgerEvent(
+                kind: .subscriptionChanged, playerID: chain.playerID,
+                transaction: TransactionKey(store: chain.chain.store, transactionID: chain.latestPeriodID), at: now,
+                detail: "\(chain.chain) replaced by \(successor): \(describe(before)) -> \(describe(chain))"))
     }
 
     /// A refund or revoke of a whole period: when it is the chain's latest, the subscription is

@@ -2,6 +2,9 @@
 public struct FinishRequest: Hashable, Sendable {
     /// The transaction.
     public var key: TransactionKey
+    /// The store's ID of the delivery that was granted: the key's ID, except for a subscription
+    /// period, whose key is the period's ID (a Play period is finished by its purchase token).
+    public var storeTransactionID: String
     /// The store's product ID.
     public var storeProductID: String
     /// The player it was granted to.
@@ -10,8 +13,12 @@ public struct FinishRequest: Hashable, Sendable {
     public var productKind: ProductKind
 
     /// Creates a request.
-    public init(key: TransactionKey, storeProductID: String, playerID: String, productKind: ProductKind) {
+    public init(
+        key: TransactionKey, storeProductID: String, playerID: String, productKind: ProductKind,
+        storeTransactionID: String? = nil
+    ) {
         self.key = key
+        self.storeTransactionID = storeTransactionID ?? key.transactionID
         self.storeProductID = storeProductID
         self.playerID = playerID
         self.productKind = productKind
@@ -21,7 +28,7 @@ public struct FinishRequest: Hashable, Sendable {
     public init(record: TransactionRecord) {
         self.init(
             key: record.key, storeProductID: record.storeProductID, playerID: record.playerID,
-            productKind: record.productKind)
+            productKind: record.productKind, storeTransactionID: record.storeTransactionID)
     }
 }
 

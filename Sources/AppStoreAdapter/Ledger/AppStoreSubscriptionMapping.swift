@@ -1,18 +1,8 @@
 import Foundation
 import FulfillmentLedger
 
-/// What an App Store Server Notification about an auto-renewable subscription did: the paid
-/// period it carried, fulfilled for the chain's player, and the chain's new state.
-public struct AppStoreSubscriptionEffect: Hashable, Sendable {
-    /// The fulfillment of the notification's transaction, for a notification that carries a paid
-    /// period (SUBSCRIBED, DID_RENEW, OFFER_REDEEMED, an immediate upgrade) of a chain the ledger
-    /// knows; nil otherwise.
-    public var period: FulfillmentOutcome?
-    /// What the notification's state did to the chain; nil when it carries none.
-    public var update: SubscriptionUpdateOutcome?
-    /// One line for the notification's record: what happened, or why nothing did.
-    public var note: String
-}
+/// What an App Store Server Notification about an auto-renewable subscription did.
+public typealias AppStoreSubscriptionEffect = SubscriptionEffect
 
 /// How App Store Server Notifications V2 of subscription types drive a subscription chain.
 ///
