@@ -6,7 +6,8 @@ import Synchronization
 /// A Play Developer API answered from a JSON file instead of Google: for trying the
 /// `ledger playstore` commands offline and in tests.
 ///
-/// The file: `{"purchases": {"TOKEN": {ProductPurchase JSON}, ...}, "voided": [{VoidedPurchase JSON}, ...]}`.
+/// The file: `{"purchases": {"TOKEN": {ProductPurchase JSON}, ...}, "subscriptions": {"TOKEN":
+/// {SubscriptionPurchaseV2 JSON}, ...}, "voided": [{VoidedPurchase JSON}, ...]}`.
 /// The file stands in for Google: a void is confirmed only when its `voided` list names it (or
 /// its purchase shows `purchaseState` 1 or `refundableQuantity` 0, as `purchases.products.get`
 /// would). Acknowledge and consume succeed and are remembered for the life of the process only.
@@ -16,6 +17,7 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
 
     struct Contents: Decodable {
         var purchases: [String: ProductPurchase]?
+        var subscriptions: [String: SubscriptionPurchaseV2]?
         var voided: [VoidedPurchase]?
     }
 
@@ -56,7 +58,7 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
 
     func voidedPurchases(
         packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
-        includeQuantityBasedPartialRefund: Bool
+        includeQuantityBasedPartialRefund: Bool, includeSubscriptions: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage {
         // As Google: partial refunds only when asked for; a record with a bad time is listed
         // (the caller refuses it), one outside the window is not.
@@ -68,5 +70,15 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
         let page = Array(all.dropFirst(offset).prefix(max(1, maxResults)))
         let next = offset + page.count < all.count ? String(offset + page.count) : nil
         return VoidedPurchasesPage(voidedPurchases: page, nextPageToken: next)
+    }
+
+    func subscriptionPurchase(packageName: String, token: String) async throws(PlayAPIError) -> SubscriptionPurchaseV2 {
+        guard let subscription = contents.subscriptions?[token] else { throw PlayAPIError.invalidToken("unknown token") }
+        return subscription
+    }
+
+    func acknowledgeSubscription(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+        guard contents.subscriptions?[token] != nil else { throw PlayAPIError.invalidToken("unknown token") }
+        _ = finished.withLock { $0.insert(token) }
     }
 }

@@ -49,9 +49,12 @@ enum PlayStoreCommands {
         environment: StoreEnvironment
     ) async throws(LedgerError) -> Ledger {
         guard let catalogPath = arguments.value("catalog") else { throw LedgerError.invalidArgument("--catalog is required") }
+        let catalog = try CatalogLoader.load(path: catalogPath)
         return try Ledger(
-            catalog: try CatalogLoader.load(path: catalogPath), store: try await database.open(createIfMissing: false),
-            verifier: PlayPurchaseVerifier(api: api, packageName: package, environment: environment),
+            catalog: catalog, store: try await database.open(createIfMissing: false),
+            verifier: PlayPurchaseVerifier(
+                api: api, packageName: package, environment: environment,
+                subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),
             finisher: PlayFinisher(api: api, packageName: package),
             configuration: LedgerConfiguration(environment: environment))
     }

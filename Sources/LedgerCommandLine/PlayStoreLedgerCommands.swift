@@ -137,6 +137,7 @@ enum PlayStoreLedgerCommands {
         case .rejected: return .rejected
         case .fulfillment(let fulfillment): return fulfillment.rejection == nil ? .ok : .rejected
         case .revocation(let revocation, _): return revocation.record == nil ? .rejected : .ok
+        case .subscription(let effect): return effect.period?.rejection == nil ? .ok : .rejected
         case .alreadyProcessed, .unresolved, .unconfirmed, .logged: return .ok
         }
     }

@@ -128,7 +128,7 @@ public enum SampleCatalog {
       "id": "vip_monthly",
       "name": "VIP Club, monthly",
       "kind": "autoRenewable",
-      "storeProductIDs": { "appStore": "com.kibblestreet.td.vip.monthly" },
+      "storeProductIDs": { "appStore": "com.kibblestreet.td.vip.monthly", "playStore": "vip_monthly" },
       "subscriptionGroup": "vip_club",
       "rewards": { "entitlements": ["vip_club"] },
       "periodRewards": { "currencies": [{ "id": "gems", "amount": 300 }] }

@@ -54,7 +54,9 @@ struct StorePortOptions {
         if arguments.value("service-account") != nil || arguments.value("purchases") != nil {
             let api = try PlayStoreCommands.api(arguments)
             let package = try arguments.required("package")
-            verifiers[.playStore] = PlayPurchaseVerifier(api: api, packageName: package, environment: environment)
+            verifiers[.playStore] = PlayPurchaseVerifier(
+                api: api, packageName: package, environment: environment,
+                subscriptionStoreProductIDs: Self.playSubscriptionStoreProductIDs(arguments))
             finishers[.playStore] = PlayFinisher(api: api, packageName: package)
             play = (api, package)
         } else if arguments.value("package") != nil || arguments.value("api-base") != nil {
@@ -84,6 +86,14 @@ struct StorePortOptions {
                 .test: TestStoreFinisher(), .appStore: AppStoreFinisher(),
                 .playStore: UnconfiguredStore(store: .playStore, hint: playHint),
             ]))
+    }
+
+    /// The Play IDs of `--catalog`'s subscriptions, which the Play verifier reads with
+    /// `subscriptionsv2`; none when there is no catalog option or it cannot be read (the command
+    /// reports that itself when it loads the catalog).
+    static func playSubscriptionStoreProductIDs(_ arguments: Arguments) -> Set<String> {
+        guard let path = arguments.value("catalog"), let catalog = try? CatalogLoader.load(path: path) else { return [] }
+        return catalog.playSubscriptionStoreProductIDs
     }
 
     private init(environment: StoreEnvironment, verifier: any TransactionVerifier, finisher: any PlatformFinisher) {

@@ -52,11 +52,29 @@ public protocol PlayPurchasesAPI: Sendable {
     func acknowledge(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
     /// `purchases.products.consume` (consumables).
     func consume(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
-    /// One page of `voidedpurchases.list` for one-time products, `startTime` at most 30 days back.
+    /// One page of `voidedpurchases.list`, `startTime` at most 30 days back: one-time products
+    /// only (`type=0`), or subscriptions too (`type=1`) when `includeSubscriptions` is true.
     /// Google lists quantity-based partial refunds (with `voidedQuantity`) only when
     /// `includeQuantityBasedPartialRefund` is true; the ledger always asks for them.
     func voidedPurchases(
         packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
-        includeQuantityBasedPartialRefund: Bool
+        includeQuantityBasedPartialRefund: Bool, includeSubscriptions: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage
+    /// `purchases.subscriptionsv2.get`: the subscription `token` names, as Google holds it now.
+    func subscriptionPurchase(packageName: String, token: String) async throws(PlayAPIError) -> SubscriptionPurchaseV2
+    /// `purchases.subscriptions.acknowledge` of a new subscription (renewals need none). Google
+    /// cancels and refunds a subscription left unacknowledged for three days.
+    func acknowledgeSubscription(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
+}
+
+extension PlayPurchasesAPI {
+    /// One page of `voidedpurchases.list` for one-time products only (`type=0`).
+    public func voidedPurchases(
+        packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
+        includeQuantityBasedPartialRefund: Bool
+    ) async throws(PlayAPIError) -> VoidedPurchasesPage {
+        try await voidedPurchases(
+            packageName: packageName, startTime: startTime, endTime: endTime, pageToken: pageToken, maxResults: maxResults,
+            includeQuantityBasedPartialRefund: includeQuantityBasedPartialRefund, includeSubscriptions: false)
+    }
 }

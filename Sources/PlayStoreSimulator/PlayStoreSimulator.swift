@@ -16,24 +16,31 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         case consume
         /// `voidedpurchases.list`.
         case voidedList
+        /// `purchases.subscriptionsv2.get`.
+        case subscriptionGet
+        /// `purchases.subscriptions.acknowledge`.
+        case subscriptionAcknowledge
     }
 
     /// The package name the simulator answers for; other packages get `notFound`.
     public let packageName: String
     /// The simulator's time: purchase, void and event times.
     public let clock: any LedgerClock
-    private let state: Mutex<State>
+    let state: Mutex<State>
 
     /// The largest page `voidedPurchases` returns, whatever `maxResults` asks for.
     public static let defaultPageSizeMax = 1_000
 
-    private struct Failure {
+    struct Failure {
         var error: PlayAPIError
         var remaining: Int
     }
 
-    private struct State {
+    struct State {
         var purchases: [String: ProductPurchase] = [:]
+        var subscriptions: [String: SimulatedSubscription] = [:]
+        /// Order IDs of listed voids that are subscription periods (`type=1` lists them).
+        var subscriptionVoidOrderIDs: Set<String> = []
         var voided: [VoidedPurchase] = []
         var unlisted: [VoidedPurchase] = []
         var failures: [Call: Failure] = [:]
@@ -196,10 +203,11 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
 
     /// `voidedpurchases.list`: listed voids with `startTime <= voidedTime <= endTime`, oldest
     /// first, in pages of at most `min(maxResults, pageSizeMax)`; the page token is an offset.
-    /// Quantity-based partial refunds are left out unless `includeQuantityBasedPartialRefund`.
+    /// Quantity-based partial refunds are left out unless `includeQuantityBasedPartialRefund`,
+    /// subscription periods unless `includeSubscriptions` (`type=1`).
     public func voidedPurchases(
         packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
-        includeQuantityBasedPartialRefund: Bool
+        includeQuantityBasedPartialRefund: Bool, includeSubscriptions: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage {
         try state.withLock { state throws(PlayAPIError) in
             try Self.begin(.voidedList, &state)
@@ -208,6 +216,7 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
             let end = endTime?.ledgerMilliseconds ?? Int64.max
             let matching = state.voided.filter { record in
                 guard includeQuantityBasedPartialRefund || record.voidedQuantity == nil else { return false }
+                guard includeSubscriptions || !state.subscriptionVoidOrderIDs.contains(record.orderId ?? "") else { return false }
                 guard let millis = record.voidedTimeMillis.flatMap(Int64.init) else { return false }
                 return millis >= start && millis <= end
             }.sorted { ($0.voidedTimeMillis.flatMap(Int64.init) ?? 0) < ($1.voidedTimeMillis.flatMap(Int64.init) ?? 0) }
@@ -221,7 +230,7 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         }
     }
 
-    private static func begin(_ call: Call, _ state: inout State) throws(PlayAPIError) {
+    static func begin(_ call: Call, _ state: inout State) throws(PlayAPIError) {
         state.calls[call, default: 0] += 1
         guard var failure = state.failures[call] else { return }
         failure.remaining -= 1

@@ -34,10 +34,13 @@ final class PlayCommandFixture {
         ["--db", db, "--catalog", repoCatalogPath, "--package", Self.package, "--purchases", purchases]
     }
 
-    /// A new purchases file: `purchases` by token, `voided` records.
-    func purchasesFile(_ purchases: [String: [String: Any]], voided: [[String: Any]] = []) throws -> String {
+    /// A new purchases file: `purchases` by token, `subscriptions` by token, `voided` records.
+    func purchasesFile(
+        _ purchases: [String: [String: Any]], subscriptions: [String: [String: Any]] = [:], voided: [[String: Any]] = []
+    ) throws -> String {
         fileCount += 1
-        let data = try JSONSerialization.data(withJSONObject: ["purchases": purchases, "voided": voided], options: [.sortedKeys])
+        let contents: [String: Any] = ["purchases": purchases, "subscriptions": subscriptions, "voided": voided]
+        let data = try JSONSerialization.data(withJSONObject: contents, options: [.sortedKeys])
         return try scratch.write(String(decoding: data, as: UTF8.self), to: "purchases-\(fileCount).json")
     }
 

@@ -136,3 +136,44 @@ import Testing
         return "\(state) \(check["refundedQuantity"] as? Int ?? -1)"
     }
 }
+
+/// `ledger playstore rtdn` with subscription notifications, read back from the purchases file
+/// as `subscriptionsv2.get` would answer.
+@Suite struct PlayStoreSubscriptionCommandTests {
+    static func subscription(state: String, order: String, expiry: String = "2099-01-01T00:00:00Z") -> [String: Any] {
+        [
+            "subscriptionState": state, "startTime": "2026-11-02T10:00:00Z",
+            "acknowledgementState": "ACKNOWLEDGEMENT_STATE_PENDING",
+            "externalAccountIdentifiers": ["obfuscatedExternalAccountId": "p1"],
+            "lineItems": [["productId": "vip_monthly", "expiryTime": expiry, "latestSuccessfulOrderId": order]],
+        ]
+    }
+
+    static func push(_ id: String, type: Int) throws -> String {
+        try PlayCommandFixture.pushBody(
+            messageID: id, ["subscriptionNotification": ["version": "1.0", "notificationType": type, "purchaseToken": "sub-1"]])
+    }
+
+    @Test func aPurchaseARenewalAndAHoldArePrintedAndGrantedOnce() async throws {
+        let fixture = try await PlayCommandFixture()
+        let bought = try fixture.purchasesFile(
+            [:], subscriptions: ["sub-1": Self.subscription(state: "SUBSCRIPTION_STATE_ACTIVE", order: "GPA.1-1-1-1")])
+        let first = try await fixture.rtdn(try Self.push("m-1", type: 4), purchases: bought)
+        #expect(first.code == 0, "\(first.output)\(first.error)")
+        let object = try first.json()
+        #expect(object["outcome"] as? String == "subscription")
+        #expect((object["period"] as? [String: Any])?["outcome"] as? String == "granted", "\(object)")
+        #expect((object["subscription"] as? [String: Any])?["state"] as? String == "active")
+        let renewed = try fixture.purchasesFile(
+            [:], subscriptions: ["sub-1": Self.subscription(state: "SUBSCRIPTION_STATE_ACTIVE", order: "GPA.1-1-1-1..0")])
+        #expect(try await fixture.rtdn(try Self.push("m-2", type: 2), purchases: renewed).code == 0)
+        #expect(try await fixture.rtdn(try Self.push("m-3", type: 2), purchases: renewed).json()["period"] != nil)
+        await #expect(try balances("p1", db: fixture.db)["gems"] == 600)
+        let held = try fixture.purchasesFile(
+            [:], subscriptions: ["sub-1": Self.subscription(state: "SUBSCRIPTION_STATE_ON_HOLD", order: "GPA.1-1-1-1..0")])
+        let hold = try await fixture.rtdn(try Self.push("m-4", type: 5), purchases: held)
+        #expect(((try hold.json())["subscription"] as? [String: Any])?["state"] as? String == "billingRetry", "\(hold.output)")
+        let listed = await ledger(["subscriptions", "--db", fixture.db, "--player", "p1"])
+        #expect(listed.code == 0 && listed.output.contains("billingRetry"), "\(listed.output)\(listed.error)")
+    }
+}

@@ -28,11 +28,19 @@ struct AlteredPlayAPI: PlayPurchasesAPI {
 
     func voidedPurchases(
         packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
-        includeQuantityBasedPartialRefund: Bool
+        includeQuantityBasedPartialRefund: Bool, includeSubscriptions: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage {
         if let voided { return VoidedPurchasesPage(voidedPurchases: voided, nextPageToken: nil) }
         return try await play.voidedPurchases(
             packageName: packageName, startTime: startTime, endTime: endTime, pageToken: pageToken, maxResults: maxResults,
-            includeQuantityBasedPartialRefund: includeQuantityBasedPartialRefund)
+            includeQuantityBasedPartialRefund: includeQuantityBasedPartialRefund, includeSubscriptions: includeSubscriptions)
+    }
+
+    func subscriptionPurchase(packageName: String, token: String) async throws(PlayAPIError) -> SubscriptionPurchaseV2 {
+        try await play.subscriptionPurchase(packageName: packageName, token: token)
+    }
+
+    func acknowledgeSubscription(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+        try await play.acknowledgeSubscription(packageName: packageName, storeProductID: storeProductID, token: token)
     }
 }

@@ -25,10 +25,12 @@ struct PlayLedgerSetup {
         signer = try PubSubPushSigner(clock: clock, key: PlayClientTestKey.key)
         var configuration = LedgerConfiguration(environment: environment)
         if let accountBinding { configuration.accountBinding = accountBinding }
+        let catalog = try CatalogLoader.load(path: Self.catalogPath)
         ledger = try Ledger(
-            catalog: try CatalogLoader.load(path: Self.catalogPath), store: InMemoryLedgerStore(),
+            catalog: catalog, store: InMemoryLedgerStore(),
             verifier: PlayPurchaseVerifier(
-                api: play, packageName: Self.packageName, environment: environment, clock: clock),
+                api: play, packageName: Self.packageName, environment: environment, clock: clock,
+                subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),
             finisher: PlayFinisher(api: play, packageName: Self.packageName), clock: clock,
             configuration: configuration)
     }

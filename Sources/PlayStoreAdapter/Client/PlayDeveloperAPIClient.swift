@@ -79,7 +79,8 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         _ = try await perform(method: "POST", url: url, body: Data(), label: "purchases.products.consume")
     }
 
-    /// `GET …/purchases/voidedpurchases?type=0` (one-time products), one page, with
+    /// `GET …/purchases/voidedpurchases`, one page: `type=0` (one-time products), or `type=1`
+    /// (subscriptions too) when `includeSubscriptions` is true; with
     /// `includeQuantityBasedPartialRefund=true` when asked (without it Google leaves
     /// quantity-based partial refunds out of the list).
     ///
@@ -88,7 +89,7 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
     /// oldest voids Google keeps; `maxResults` is clamped to `1...voidedPageSizeMax`.
     public func voidedPurchases(
         packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,
-        includeQuantityBasedPartialRefund: Bool
+        includeQuantityBasedPartialRefund: Bool, includeSubscriptions: Bool
     ) async throws(PlayAPIError) -> VoidedPurchasesPage {
         var query: [(String, String)] = [
             ("startTime", String(effectiveVoidedStartTime(startTime).ledgerMilliseconds))
@@ -96,7 +97,7 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         if let endTime { query.append(("endTime", String(endTime.ledgerMilliseconds))) }
         if let pageToken { query.append(("token", pageToken)) }
         query.append(("maxResults", String(min(max(1, maxResults), Self.voidedPageSizeMax))))
-        query.append(("type", "0"))
+        query.append(("type", includeSubscriptions ? "1" : "0"))
         if includeQuantityBasedPartialRefund { query.append(("includeQuantityBasedPartialRefund", "true")) }
         let path = applicationPath(packageName) + "/purchases/voidedpurchases"
         let url = makeURL(path: path, query: query)
@@ -108,6 +109,28 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         } catch {
             throw .permanent("voidedpurchases.list: undecodable response (\(error))")
         }
+    }
+
+    /// `GET …/purchases/subscriptionsv2/tokens/{token}`.
+    public func subscriptionPurchase(packageName: String, token: String) async throws(PlayAPIError) -> SubscriptionPurchaseV2 {
+        let path = applicationPath(packageName) + "/purchases/subscriptionsv2/tokens/" + FormEncoding.escape(token)
+        let body = try await perform(method: "GET", url: makeURL(path: path, query: []), body: nil, label: "purchases.subscriptionsv2.get")
+        do {
+            return try JSONDecoder().decode(SubscriptionPurchaseV2.self, from: body)
+        } catch {
+            throw .permanent("purchases.subscriptionsv2.get: undecodable response (\(error))")
+        }
+    }
+
+    /// `POST …/purchases/subscriptions/{subscriptionId}/tokens/{token}:acknowledge` with an
+    /// empty JSON body.
+    public func acknowledgeSubscription(packageName: String, storeProductID: String, token: String)
+        async throws(PlayAPIError)
+    {
+        let path = applicationPath(packageName) + "/purchases/subscriptions/" + FormEncoding.escape(storeProductID)
+            + "/tokens/" + FormEncoding.escape(token) + ":acknowledge"
+        _ = try await perform(
+            method: "POST", url: makeURL(path: path, query: []), body: Data("{}".utf8), label: "purchases.subscriptions.acknowledge")
     }
 
     /// `startTime`, or the oldest start Google accepts when it is further back.

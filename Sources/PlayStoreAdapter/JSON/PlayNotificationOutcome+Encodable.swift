@@ -6,7 +6,9 @@ import FulfillmentLedger
 /// - `rejected`: `error` (`reason`, `code`, `detail`);
 /// - `alreadyProcessed`, `unresolved`, `unconfirmed`, `logged`: `notification` (the record);
 /// - `fulfillment`: `fulfillment` (a `FulfillmentOutcome`);
-/// - `revocation`: `revocation` (a `RevocationOutcome`) and `refundCheck` when one was made.
+/// - `revocation`: `revocation` (a `RevocationOutcome`) and `refundCheck` when one was made;
+/// - `subscription`: `period` (a `FulfillmentOutcome`) when a paid period was fulfilled, `note`,
+///   `subscription` (the chain) and `update` (`applied`, `stale`, `unchanged`, `unknownChain`).
 extension PlayNotificationOutcome: Encodable {
     /// The case's name, as `outcome` in JSON.
     public var name: String {
@@ -17,6 +19,7 @@ extension PlayNotificationOutcome: Encodable {
         case .fulfillment: "fulfillment"
         case .unresolved: "unresolved"
         case .revocation: "revocation"
+        case .subscription: "subscription"
         case .unconfirmed: "unconfirmed"
         case .logged: "logged"
         }
@@ -43,6 +46,8 @@ extension PlayNotificationOutcome: Encodable {
         case .revocation(let outcome, let check):
             try container.encode(outcome, forKey: "revocation")
             try container.encodeIfPresent(check, forKey: "refundCheck")
+        case .subscription(let effect):
+            try effect.encodeFields(into: &container)
         }
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
 import FulfillmentLedger
 
-/// The ledger's finish port for Google Play: consumes a consumable and acknowledges a
-/// non-consumable (`FinishRequest.productKind`). The pipeline calls it only after the grant
-/// has committed; Google refunds a purchase that is not acknowledged or consumed within 3 days.
+/// The ledger's finish port for Google Play: consumes a consumable, acknowledges a
+/// non-consumable (`purchases.products`), and acknowledges a subscription's period
+/// (`purchases.subscriptions.acknowledge`, by the purchase token the period was delivered with;
+/// only a new subscription needs it, and a repeat succeeds). The pipeline calls it only after
+/// the grant has committed; Google refunds a purchase or subscription that is not acknowledged
+/// or consumed within 3 days, so an overdue finish shows in `ledger doctor`.
 ///
 /// Every failure throws `LedgerError.finishFailed`, so the finish stays in the outbox:
 /// - `retryable: …` for a timeout, 429 or 5xx; the next fulfillment replay or `recover()` retries it;
@@ -34,11 +37,13 @@ public struct PlayFinisher: PlatformFinisher {
 
     /// Consumes or acknowledges the purchase whose token is `request.key.transactionID`.
     public func finish(_ request: FinishRequest) async throws(LedgerError) {
-        let token = request.key.transactionID
+        let token = request.storeTransactionID
         let productID = request.storeProductID
         let action = request.productKind == .consumable ? "consume" : "acknowledge"
         do {
-            if request.productKind == .consumable {
+            if request.productKind == .autoRenewable {
+                try await api.acknowledgeSubscription(packageName: packageName, storeProductID: productID, token: token)
+            } else if request.productKind == .consumable {
                 try await api.consume(packageName: packageName, storeProductID: productID, token: token)
             } else {
                 try await api.acknowledge(packageName: packageName, storeProductID: productID, token: token)
@@ -54,9 +59,13 @@ public struct PlayFinisher: PlatformFinisher {
 
     /// Whether Google already reports the purchase consumed (consumable) or acknowledged.
     private func alreadyDone(_ request: FinishRequest) async -> Bool {
+        if request.productKind == .autoRenewable {
+            let subscription = try? await api.subscriptionPurchase(packageName: packageName, token: request.storeTransactionID)
+            return subscription?.acknowledgementState == SubscriptionPurchaseV2.acknowledgementAcknowledged
+        }
         guard
             let purchase = try? await api.productPurchase(
-                packageName: packageName, storeProductID: request.storeProductID, token: request.key.transactionID)
+                packageName: packageName, storeProductID: request.storeProductID, token: request.storeTransactionID)
         else { return false }
         if request.productKind == .consumable { return purchase.consumptionState == Self.consumedState }
         return purchase.acknowledgementState == Self.acknowledgedState

@@ -17,6 +17,9 @@ public enum PlayNotificationOutcome: Hashable, Sendable {
     /// The purchase or its player could not be resolved; recorded, nothing granted.
     /// The client's own submission or `recover()` still fulfills the purchase.
     case unresolved(StoreNotificationRecord)
+    /// A subscription notification, read back from `purchases.subscriptionsv2.get`: the latest
+    /// paid period fulfilled (once) and the chain's state as Google now holds it.
+    case subscription(SubscriptionEffect)
     /// A void Google confirmed, applied as a revocation event, and how the ledger's refunded
     /// units then compare with Google's (nil when the ledger holds no purchase for the token).
     case revocation(RevocationOutcome, refundCheck: PlayRefundCheck?)

@@ -8,8 +8,10 @@ extension PlayNotificationProcessor {
         _ voided: DeveloperNotification.VoidedPurchaseNotification, eventDate: Date, messageID: String
     ) async throws(LedgerError) -> Applied {
         typealias Voided = DeveloperNotification.VoidedPurchaseNotification
-        guard voided.productType != Voided.subscriptionProductType, let token = voided.purchaseToken, !token.isEmpty
-        else { return .logged("logged: not a one-time product void") }
+        guard let token = voided.purchaseToken, !token.isEmpty else { return .logged("logged: a void without a token") }
+        if voided.productType == Voided.subscriptionProductType {
+            return try await revokeSubscriptionPeriod(voided, token: token, eventDate: eventDate)
+        }
         if let listed = try await lookUpVoid(token: token, around: eventDate, refundType: voided.refundType) {
             let event: RevocationEvent
             do throws(PlayPayloadError) {
@@ -31,6 +33,28 @@ extension PlayNotificationProcessor {
             eventID: PlayVoidedEvent.eventIDPrefix + messageID, store: .playStore, transactionID: token,
             kind: .fullRefund, eventDate: eventDate, reason: "refundType 1, confirmed by purchases.products.get")
         return try await applied(event)
+    }
+
+    /// Applies a subscription period's void once `voidedpurchases.list` (`type=1`) lists it for
+    /// the notification's order; until then it is unconfirmed and left to the sync.
+    private func revokeSubscriptionPeriod(
+        _ voided: DeveloperNotification.VoidedPurchaseNotification, token: String, eventDate: Date
+    ) async throws(LedgerError) -> Applied {
+        guard let orderID = voided.orderId, !orderID.isEmpty else {
+            return .unconfirmed("a subscription void without an order ID names no period; left to the voided purchases sync")
+        }
+        guard
+            let listed = try await lookUpVoid(
+                token: token, around: eventDate, refundType: voided.refundType, includeSubscriptions: true,
+                where: { $0.orderId == orderID })
+        else { return .unconfirmed("period \(orderID) not listed by voidedpurchases.list yet; left to the voided purchases sync") }
+        let event: RevocationEvent
+        do throws(PlayPayloadError) {
+            event = try PlayVoidedEvent.subscriptionPeriodEvent(for: listed)
+        } catch {
+            return .unconfirmed("Google lists the void with \(error); nothing applied")
+        }
+        return .revocation(try await ledger.applyRevocation(event), nil)
     }
 
     /// Applies `event` and checks the ledger's refunded units against Google's afterwards.
@@ -73,7 +97,10 @@ extension PlayNotificationProcessor {
     /// The voided-purchases record of `token` listed from shortly before `date`: one of the
     /// notification's refund type (a partial refund has a `voidedQuantity`) when listed, the
     /// closest to `date` among those. Only "nothing there" is an answer; an outage throws.
-    private func lookUpVoid(token: String, around date: Date, refundType: Int?) async throws(LedgerError) -> VoidedPurchase? {
+    private func lookUpVoid(
+        token: String, around date: Date, refundType: Int?, includeSubscriptions: Bool = false,
+        where matches: (VoidedPurchase) -> Bool = { _ in true }
+    ) async throws(LedgerError) -> VoidedPurchase? {
         let start = date.addingTimeInterval(-voidLookupWindowSeconds)
         let wantsPartial = refundType == DeveloperNotification.VoidedPurchaseNotification.partialRefundType
         var pageToken: String?
@@ -83,14 +110,15 @@ extension PlayNotificationProcessor {
             do {
                 page = try await api.voidedPurchases(
                     packageName: packageName, startTime: start, endTime: nil, pageToken: pageToken,
-                    maxResults: Self.voidLookupPageSize, includeQuantityBasedPartialRefund: true)
+                    maxResults: Self.voidLookupPageSize, includeQuantityBasedPartialRefund: true,
+                    includeSubscriptions: includeSubscriptions)
             } catch {
                 switch error {
                 case .invalidToken, .notFound: return nil
                 default: throw LedgerError.verifierUnavailable("Google Play voidedpurchases.list failed: \(error)")
                 }
             }
-            for candidate in page.voidedPurchases where candidate.purchaseToken == token {
+            for candidate in page.voidedPurchases where candidate.purchaseToken == token && matches(candidate) {
                 guard let time = candidate.voidedDate else { continue }
                 let typeMismatch = (candidate.voidedQuantity != nil) == wantsPartial ? 0 : 1
                 let rank = (typeMismatch, abs(time.timeIntervalSince(date)))

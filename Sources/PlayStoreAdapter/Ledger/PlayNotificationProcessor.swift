@@ -7,7 +7,9 @@ import FulfillmentLedger
 /// Nothing in a push is trusted: the request must carry Pub/Sub's OIDC token
 /// (`PubSubPushAuthenticator`) before its body is read, a purchase notification is re-read
 /// with `purchases.products.get` and re-submitted through `Ledger.fulfill` for the player that
-/// `playerResolver` maps the purchase's `obfuscatedExternalAccountId` to, and a void is applied
+/// `playerResolver` maps the purchase's `obfuscatedExternalAccountId` to, a subscription
+/// notification is followed by `purchases.subscriptionsv2.get` (see
+/// `PlayNotificationProcessor+Subscriptions.swift`), and a void is applied
 /// only once Google confirms it: as the same event `VoidedPurchasesSync` builds when
 /// `voidedpurchases.list` lists it (so the two paths never apply one void twice), or as a full
 /// refund when `purchases.products.get` shows the purchase canceled or wholly refunded.
@@ -80,6 +82,7 @@ public struct PlayNotificationProcessor: Sendable {
         case .fulfillment(let result): return .fulfillment(result)
         case .revocation(let result, let check): return .revocation(result, refundCheck: check)
         case .unresolved: return .unresolved(record)
+        case .subscription(let effect): return .subscription(effect)
         case .unconfirmed: return .unconfirmed(record)
         case .logged: return .logged(record)
         }
@@ -103,8 +106,11 @@ public struct PlayNotificationProcessor: Sendable {
         }
         do throws(PlayPayloadError) {
             let eventDate = try notification.checkedEventDate()
-            for token in [notification.oneTimeProductNotification?.purchaseToken, notification.voidedPurchaseNotification?.purchaseToken]
-            where token != nil {
+            let tokens = [
+                notification.oneTimeProductNotification?.purchaseToken, notification.subscriptionNotification?.purchaseToken,
+                notification.voidedPurchaseNotification?.purchaseToken,
+            ]
+            for token in tokens where token != nil {
                 _ = try PlayPayloadLimits.identifier(
                     token, field: "purchaseToken", byteCountMax: PlayPayloadLimits.purchaseTokenByteCountMax)
             }
@@ -118,6 +124,7 @@ public struct PlayNotificationProcessor: Sendable {
     enum Applied {
         case fulfillment(FulfillmentOutcome)
         case revocation(RevocationOutcome, PlayRefundCheck?)
+        case subscription(SubscriptionEffect)
         case unresolved(String)
         case unconfirmed(String)
         case logged(String)
@@ -130,6 +137,7 @@ public struct PlayNotificationProcessor: Sendable {
                 (outcome.record.map { "revocation \($0.disposition.rawValue)" }
                     ?? "revocation rejected: \(outcome.rejection?.description ?? "")")
                     + (check.map { "; refund check \($0)" } ?? "")
+            case .subscription(let effect): "subscription: \(effect.note)"
             case .unresolved(let reason): "unresolved: \(reason)"
             case .unconfirmed(let reason): "unconfirmed: \(reason)"
             case .logged(let note): note
@@ -158,6 +166,12 @@ public struct PlayNotificationProcessor: Sendable {
                 return .logged("logged: one-time product notification type \(product.notificationType ?? -1)")
             }
             return try await resubmit(token: token, productID: sku)
+        }
+        if let subscription = notification.subscriptionNotification {
+            guard let token = subscription.purchaseToken, !token.isEmpty else {
+                return .logged("logged: subscription notification type \(subscription.notificationType ?? -1) without a token")
+            }
+            return try await applySubscription(subscription, token: token, eventDate: eventDate ?? ledger.clock.now())
         }
         if let voided = notification.voidedPurchaseNotification {
             return try await revoke(voided, eventDate: eventDate ?? ledger.clock.now(), messageID: messageID)
@@ -196,6 +210,7 @@ public struct PlayNotificationProcessor: Sendable {
             }
             return (type, product.purchaseToken)
         }
+        if let subscription = notification.subscriptionNotification { return (subscription.typeName, subscription.purchaseToken) }
         if let voided = notification.voidedPurchaseNotification { return ("VOIDED_PURCHASE", voided.purchaseToken) }
         if notification.testNotification != nil { return ("TEST", nil) }
         return ("UNKNOWN", nil)

@@ -2,11 +2,14 @@ import Foundation
 import FulfillmentLedger
 
 /// The ledger's verifier port for Google Play: a purchase token becomes verified
-/// transaction facts by asking the Play Developer API (`purchases.products.get`).
+/// transaction facts by asking the Play Developer API: `purchases.products.get` for a one-time
+/// product, `purchases.subscriptionsv2.get` for a store product ID in `subscriptionStoreProductIDs`.
 ///
-/// The ledger key of a Play purchase is its **purchase token**: the submission's
+/// The ledger key of a one-time Play purchase is its **purchase token**: the submission's
 /// `transactionID` and `payload` are both the token. The Play order ID stays in Google's
-/// record (`ProductPurchase.orderId`); the ledger does not copy it.
+/// record (`ProductPurchase.orderId`); the ledger does not copy it. A subscription's token names
+/// its chain, and each paid period is keyed by its order ID (`latestSuccessfulOrderId`), which
+/// Google gives every renewal anew and never changes for a restore or a new device.
 ///
 /// Environment rule: a license-tester purchase (`purchaseType` 0) is always reported as
 /// `.sandbox`, so a production ledger rejects it as `wrongEnvironment`; every other
@@ -20,6 +23,9 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
     public let environment: StoreEnvironment
     /// Gives the purchase date of a purchase Google reports without `purchaseTimeMillis`.
     public let clock: any LedgerClock
+    /// The store product IDs sold as subscriptions (the catalog's `autoRenewable` products'
+    /// Play IDs, `ProductCatalog.playSubscriptionStoreProductIDs`): read with `subscriptionsv2`.
+    public let subscriptionStoreProductIDs: Set<String>
 
     /// `purchaseType` of a license-tester (test) purchase.
     public static let testPurchaseType = 0
@@ -27,12 +33,13 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
     /// Creates a verifier for `packageName` that vouches for `environment`.
     public init(
         api: any PlayPurchasesAPI, packageName: String, environment: StoreEnvironment,
-        clock: any LedgerClock = SystemClock()
+        clock: any LedgerClock = SystemClock(), subscriptionStoreProductIDs: Set<String> = []
     ) {
         self.api = api
         self.packageName = packageName
         self.environment = environment
         self.clock = clock
+        self.subscriptionStoreProductIDs = subscriptionStoreProductIDs
     }
 
     /// The configured environment only.
@@ -47,6 +54,9 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
     public func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> VerificationResult {
         let token = submission.payload
         guard !token.isEmpty else { return .invalid(reason: "the submission carries no purchase token") }
+        if subscriptionStoreProductIDs.contains(submission.storeProductID) {
+            return try await verifySubscription(token: token, storeProductID: submission.storeProductID)
+        }
         let purchase: ProductPurchase
         do {
             purchase = try await api.productPurchase(

@@ -39,6 +39,30 @@ public enum PlayVoidedEvent {
             kind: .partialRefund, quantity: quantity, eventDate: date, reason: reason(voided))
     }
 
+    /// The event for a voided-purchases record of a subscription period (`type=1`): a
+    /// `fullRefund` of the period its `orderId` names (the period's ledger key), ID
+    /// `play-voided:<orderId>:<voidedTimeMillis>`, dated at the void.
+    ///
+    /// Throws when the record lacks an order ID or a voided time, or carries one out of range.
+    public static func subscriptionPeriodEvent(for voided: VoidedPurchase) throws(PlayPayloadError) -> RevocationEvent {
+        let orderID = try PlayPayloadLimits.identifier(
+            voided.orderId, field: "orderId", byteCountMax: PlayPayloadLimits.orderIDByteCountMax)
+        guard let milliseconds = try PlayPayloadLimits.milliseconds(voided.voidedTimeMillis, field: "voidedTimeMillis")
+        else { throw .missingField("voidedTimeMillis") }
+        return RevocationEvent(
+            eventID: eventIDPrefix + orderID + ":" + String(milliseconds), store: .playStore, transactionID: orderID,
+            kind: .fullRefund, eventDate: try voided.checkedVoidedDate(), reason: reason(voided))
+    }
+
+    /// Whether `voided` refunds a subscription period the ledger granted: its `orderId` is the
+    /// key of an `autoRenewable` record. Google's list does not say which kind a record is.
+    public static func isSubscriptionPeriod(_ voided: VoidedPurchase, in ledger: Ledger) async throws(LedgerError) -> Bool {
+        guard let orderID = voided.orderId, !orderID.isEmpty, orderID.utf8.count <= PlayPayloadLimits.orderIDByteCountMax,
+            let record = try await ledger.purchaseRecord(TransactionKey(store: .playStore, transactionID: orderID))?.0
+        else { return false }
+        return record.productKind == .autoRenewable
+    }
+
     /// `voidedSource S, voidedReason R`, when Google gave either.
     static func reason(_ voided: VoidedPurchase) -> String? {
         var parts: [String] = []

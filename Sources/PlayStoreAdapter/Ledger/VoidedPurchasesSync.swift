@@ -86,14 +86,18 @@ public struct VoidedPurchasesSync: Sendable {
             do {
                 page = try await api.voidedPurchases(
                     packageName: packageName, startTime: start, endTime: nil, pageToken: pageToken, maxResults: pageSize,
-                    includeQuantityBasedPartialRefund: true)
+                    includeQuantityBasedPartialRefund: true, includeSubscriptions: true)
             } catch {
                 throw LedgerError.transactionSourceUnavailable("Google Play voidedpurchases.list failed: \(error)")
             }
             report.pagesRead += 1
             for voided in page.voidedPurchases {
-                guard let (event, appliedNow) = try await apply(voided, to: &report) else { continue }
-                if appliedNow, !applied.contains(event.transactionID) { applied.append(event.transactionID) }
+                let isPeriod = try await PlayVoidedEvent.isSubscriptionPeriod(voided, in: ledger)
+                guard let (event, appliedNow) = try await apply(voided, subscriptionPeriod: isPeriod, to: &report) else {
+                    continue
+                }
+                // Google's refundable count is kept for one-time products only.
+                if appliedNow, !isPeriod, !applied.contains(event.transactionID) { applied.append(event.transactionID) }
                 let millis = event.eventDate.ledgerMilliseconds
                 latest = max(latest ?? millis, millis)
             }
@@ -112,13 +116,13 @@ public struct VoidedPurchasesSync: Sendable {
 
     /// Applies one record, counting it in `report`: its event and whether it changed the
     /// player now, or nil when the record was refused before an event could be built.
-    private func apply(_ voided: VoidedPurchase, to report: inout VoidedSyncReport) async throws(LedgerError)
-        -> (RevocationEvent, Bool)?
+    private func apply(_ voided: VoidedPurchase, subscriptionPeriod: Bool, to report: inout VoidedSyncReport)
+        async throws(LedgerError) -> (RevocationEvent, Bool)?
     {
         report.voidedSeen += 1
         let event: RevocationEvent
         do throws(PlayPayloadError) {
-            event = try PlayVoidedEvent.event(for: voided)
+            event = subscriptionPeriod ? try PlayVoidedEvent.subscriptionPeriodEvent(for: voided) : try PlayVoidedEvent.event(for: voided)
         } catch {
             report.skipped += 1
             if report.invalid.count < VoidedSyncReport.invalidReportedCountMax { report.invalid.append(error) }

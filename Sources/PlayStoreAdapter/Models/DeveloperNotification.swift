@@ -12,6 +12,8 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
     public var eventTimeMillis: String?
     /// A one-time product purchase changed.
     public var oneTimeProductNotification: OneTimeProductNotification?
+    /// A subscription changed: re-read it with `purchases.subscriptionsv2.get`.
+    public var subscriptionNotification: SubscriptionNotification?
     /// A purchase was voided (refund, chargeback, revocation).
     public var voidedPurchaseNotification: VoidedPurchaseNotification?
     /// A test notification sent from the Play Console.
@@ -30,8 +32,8 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case version, packageName, eventTimeMillis, oneTimeProductNotification, voidedPurchaseNotification
-        case testNotification
+        case version, packageName, eventTimeMillis, oneTimeProductNotification, subscriptionNotification
+        case voidedPurchaseNotification, testNotification
     }
 
     /// Decodes a notification; `eventTimeMillis` may be a string or a number.
@@ -46,6 +48,8 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
         }
         oneTimeProductNotification = try container.decodeIfPresent(
             OneTimeProductNotification.self, forKey: .oneTimeProductNotification)
+        subscriptionNotification = try container.decodeIfPresent(
+            SubscriptionNotification.self, forKey: .subscriptionNotification)
         voidedPurchaseNotification = try container.decodeIfPresent(
             VoidedPurchaseNotification.self, forKey: .voidedPurchaseNotification)
         testNotification = try container.decodeIfPresent(TestNotification.self, forKey: .testNotification)
@@ -80,6 +84,86 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
 
         /// The known type, nil for an absent or unknown one.
         public var kind: Kind? { notificationType.flatMap(Kind.init(rawValue:)) }
+    }
+
+    /// A change of a subscription. It says only that something changed: the ledger reads the
+    /// subscription's state from `purchases.subscriptionsv2.get`, never from the push.
+    public struct SubscriptionNotification: Hashable, Sendable, Codable {
+        /// The format version.
+        public var version: String?
+        /// The event; see `Kind`. Other values are kept raw.
+        public var notificationType: Int?
+        /// The subscription's purchase token.
+        public var purchaseToken: String?
+        /// The subscription's product ID (Google stopped sending it for newer integrations).
+        public var subscriptionId: String?
+
+        /// Creates a notification.
+        public init(version: String? = "1.0", notificationType: Int?, purchaseToken: String?, subscriptionId: String? = nil) {
+            self.version = version
+            self.notificationType = notificationType
+            self.purchaseToken = purchaseToken
+            self.subscriptionId = subscriptionId
+        }
+
+        /// The known types, with Google's numbers.
+        public enum Kind: Int, Hashable, Sendable, CaseIterable {
+            /// `SUBSCRIPTION_RECOVERED`: recovered from account hold, or resumed from a pause.
+            case recovered = 1
+            /// `SUBSCRIPTION_RENEWED`: an active subscription renewed (a new paid period).
+            case renewed = 2
+            /// `SUBSCRIPTION_CANCELED`: auto-renew turned off; access lasts until expiry.
+            case canceled = 3
+            /// `SUBSCRIPTION_PURCHASED`: a new subscription (acknowledge it within three days).
+            case purchased = 4
+            /// `SUBSCRIPTION_ON_HOLD`: account hold, no access.
+            case onHold = 5
+            /// `SUBSCRIPTION_IN_GRACE_PERIOD`: a renewal failed; access lasts through the grace period.
+            case inGracePeriod = 6
+            /// `SUBSCRIPTION_RESTARTED`: the player restored a canceled subscription before it lapsed.
+            case restarted = 7
+            /// `SUBSCRIPTION_PRICE_CHANGE_CONFIRMED` (deprecated by Google).
+            case priceChangeConfirmed = 8
+            /// `SUBSCRIPTION_DEFERRED`: the next renewal moved later.
+            case deferred = 9
+            /// `SUBSCRIPTION_PAUSED`: a pause began, no access.
+            case paused = 10
+            /// `SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED`.
+            case pauseScheduleChanged = 11
+            /// `SUBSCRIPTION_REVOKED`: revoked before it expired; access ends now.
+            case revoked = 12
+            /// `SUBSCRIPTION_EXPIRED`.
+            case expired = 13
+            /// `SUBSCRIPTION_PRICE_CHANGE_UPDATED`.
+            case priceChangeUpdated = 19
+            /// `SUBSCRIPTION_PENDING_PURCHASE_CANCELED`: a pending first payment was cancelled.
+            case pendingPurchaseCanceled = 20
+        }
+
+        /// The known type, nil for an absent or unknown one.
+        public var kind: Kind? { notificationType.flatMap(Kind.init(rawValue:)) }
+
+        /// Google's name of the type (`SUBSCRIPTION_RENEWED`), or `SUBSCRIPTION_<N>` for an unknown one.
+        public var typeName: String {
+            guard let kind else { return "SUBSCRIPTION_\(notificationType ?? -1)" }
+            switch kind {
+            case .recovered: return "SUBSCRIPTION_RECOVERED"
+            case .renewed: return "SUBSCRIPTION_RENEWED"
+            case .canceled: return "SUBSCRIPTION_CANCELED"
+            case .purchased: return "SUBSCRIPTION_PURCHASED"
+            case .onHold: return "SUBSCRIPTION_ON_HOLD"
+            case .inGracePeriod: return "SUBSCRIPTION_IN_GRACE_PERIOD"
+            case .restarted: return "SUBSCRIPTION_RESTARTED"
+            case .priceChangeConfirmed: return "SUBSCRIPTION_PRICE_CHANGE_CONFIRMED"
+            case .deferred: return "SUBSCRIPTION_DEFERRED"
+            case .paused: return "SUBSCRIPTION_PAUSED"
+            case .pauseScheduleChanged: return "SUBSCRIPTION_PAUSE_SCHEDULE_CHANGED"
+            case .revoked: return "SUBSCRIPTION_REVOKED"
+            case .expired: return "SUBSCRIPTION_EXPIRED"
+            case .priceChangeUpdated: return "SUBSCRIPTION_PRICE_CHANGE_UPDATED"
+            case .pendingPurchaseCanceled: return "SUBSCRIPTION_PENDING_PURCHASE_CANCELED"
+            }
+        }
     }
 
     /// A voided purchase.

@@ -15,6 +15,8 @@ public enum PlayPayloadError: Error, Hashable, Sendable, CustomStringConvertible
     /// An identifier (purchase token, order ID, message ID) is longer than its limit in
     /// `PlayPayloadLimits`.
     case identifierTooLong(field: String, byteCount: Int)
+    /// An RFC 3339 timestamp (`purchases.subscriptionsv2`) does not parse.
+    case malformedTimestamp(field: String, value: String)
 
     /// The stable numeric code (Docs/ErrorCodes.md).
     public var code: Int {
@@ -24,6 +26,7 @@ public enum PlayPayloadError: Error, Hashable, Sendable, CustomStringConvertible
         case .millisecondsOutOfRange: 8203
         case .quantityOutOfRange: 8204
         case .identifierTooLong: 8205
+        case .malformedTimestamp: 8206
         }
     }
 
@@ -37,6 +40,7 @@ public enum PlayPayloadError: Error, Hashable, Sendable, CustomStringConvertible
                 + "...\(Date.ledgerMillisecondsRange.upperBound) milliseconds"
         case .quantityOutOfRange(let field, let value): "\(field) \(value) is out of range"
         case .identifierTooLong(let field, let byteCount): "\(field) is \(byteCount) bytes long, more than allowed"
+        case .malformedTimestamp(let field, let value): "\(field) \(Self.quoted(value)) is not an RFC 3339 timestamp"
         }
     }
 

@@ -34,6 +34,24 @@ public enum PlayPayloadLimits {
         try milliseconds(text, field: field).flatMap(Date.checkedLedgerMilliseconds)
     }
 
+    /// The date of an RFC 3339 timestamp field (`2026-11-02T10:00:00.045Z`, or with an offset),
+    /// truncated to milliseconds: nil when absent, else range-checked like a millisecond field.
+    static func timestamp(_ text: String?, field: String) throws(PlayPayloadError) -> Date? {
+        guard let text else { return nil }
+        guard text.utf8.count <= timestampByteCountMax,
+            // This style reads times with and without fractional seconds, and any offset.
+            let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        else { throw .malformedTimestamp(field: field, value: text) }
+        let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded(.down)
+        guard milliseconds >= Double(Date.ledgerMillisecondsRange.lowerBound),
+            milliseconds <= Double(Date.ledgerMillisecondsRange.upperBound)
+        else { throw .millisecondsOutOfRange(field: field, value: text) }
+        return Date.checkedLedgerMilliseconds(Int64(milliseconds))
+    }
+
+    /// Longest RFC 3339 timestamp accepted (`2026-11-02T10:00:00.045123456+05:30` is 35 bytes).
+    static let timestampByteCountMax = 64
+
     /// `value` when present and within `range`, else a `quantityOutOfRange` error.
     static func quantity(_ value: Int?, field: String, in range: ClosedRange<Int>) throws(PlayPayloadError) -> Int? {
         guard let value else { return nil }

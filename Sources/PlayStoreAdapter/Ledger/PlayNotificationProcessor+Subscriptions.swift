@@ -1,0 +1,110 @@
+import Foundation
+import FulfillmentLedger
+
+/// Subscription notifications: the push only says that something changed, so the subscription
+/// is read back from `purchases.subscriptionsv2.get` and the ledger follows what Google holds.
+///
+/// | Google's state after the push | effect |
+/// |---|---|
+/// | ACTIVE, IN_GRACE_PERIOD, CANCELED | the latest paid order (`latestSuccessfulOrderId`) is fulfilled once, for the chain's player |
+/// | ACTIVE | active until `expiryTime`, auto-renew as the plan says |
+/// | CANCELED | active until `expiryTime`, auto-renew off |
+/// | IN_GRACE_PERIOD | `gracePeriod` until `expiryTime`: still entitled |
+/// | ON_HOLD | `billingRetry`: not entitled |
+/// | PAUSED | `paused`: not entitled |
+/// | EXPIRED | `expired` |
+/// | PENDING, PENDING_PURCHASE_CANCELED | nothing: no period was paid |
+///
+/// A `SUBSCRIPTION_REVOKED` push revokes the chain, whatever the state: its entitlements end
+/// now (a refund of the period's rewards comes as a voided purchase). Each update is dated at
+/// the push's `eventTimeMillis`, so a late push never overwrites what a newer one applied.
+extension PlayNotificationProcessor {
+    /// Applies a subscription notification for `token`.
+    func applySubscription(
+        _ notification: DeveloperNotification.SubscriptionNotification, token: String, eventDate: Date
+    ) async throws(LedgerError) -> Applied {
+        let purchase: SubscriptionPurchaseV2
+        do {
+            purchase = try await api.subscriptionPurchase(packageName: packageName, token: token)
+        } catch {
+            switch error {
+            case .invalidToken, .notFound: return .unresolved("the subscription could not be read: \(error)")
+            default: throw LedgerError.verifierUnavailable("Google Play purchases.subscriptionsv2.get failed: \(error)")
+            }
+        }
+        guard let item = purchase.lineItems?.first, let storeProductID = item.productId else {
+            return .unresolved("Google's subscription has no line item")
+        }
+        let chain = TransactionKey(store: .playStore, transactionID: token)
+        var period: FulfillmentOutcome?
+        if Self.carriesPaidPeriod(purchase.state), notification.kind != .revoked {
+            guard let playerID = try await owner(of: chain, purchase) else {
+                return .unresolved(
+                    "no player for account \(purchase.externalAccountIdentifiers?.obfuscatedExternalAccountId ?? "(none)")")
+            }
+            period = try await ledger.fulfill(
+                PlayPurchaseVerifier.submission(token: token, storeProductID: storeProductID, playerID: playerID))
+        }
+        let change: SubscriptionUpdate?
+        do throws(PlayPayloadError) {
+            change = try Self.update(notification, purchase: purchase, item: item, chain: chain, eventDate: eventDate)
+        } catch {
+            return .unresolved("Google's subscription carries \(error)")
+        }
+        var update: SubscriptionUpdateOutcome?
+        if let change { update = try await ledger.updateSubscription(change) }
+        let note = [
+            notification.typeName, purchase.subscriptionState ?? "no state",
+            period.map { "period \($0.rejection.map { "rejected: \($0)" } ?? $0.name)" },
+            update.map { "update \($0.name)" },
+        ].compactMap { $0 }.joined(separator: "; ")
+        return .subscription(SubscriptionEffect(period: period, update: update, note: note))
+    }
+
+    /// The player a subscription's period goes to: the chain's owner, else the owner of the chain
+    /// it replaces, else the player `playerResolver` maps the purchase's account ID to.
+    private func owner(of chain: TransactionKey, _ purchase: SubscriptionPurchaseV2) async throws(LedgerError) -> String? {
+        if let owner = try await ledger.subscription(chain)?.playerID { return owner }
+        if let linked = purchase.linkedPurchaseToken,
+            let owner = try await ledger.subscription(TransactionKey(store: .playStore, transactionID: linked))?.playerID
+        {
+            return owner
+        }
+        return playerResolver(purchase.externalAccountIdentifiers?.obfuscatedExternalAccountId)
+    }
+
+    /// Whether Google's state holds a period that is paid and running.
+    static func carriesPaidPeriod(_ state: SubscriptionPurchaseV2.State?) -> Bool {
+        switch state {
+        case .active, .inGracePeriod, .canceled: true
+        case .onHold, .paused, .expired, .pending, .pendingPurchaseCanceled, nil: false
+        }
+    }
+
+    /// The chain's update for Google's state after the push (see the table above); nil when the
+    /// state carries none.
+    static func update(
+        _ notification: DeveloperNotification.SubscriptionNotification, purchase: SubscriptionPurchaseV2,
+        item: SubscriptionPurchaseV2.LineItem, chain: TransactionKey, eventDate: Date
+    ) throws(PlayPayloadError) -> SubscriptionUpdate? {
+        let expiry = try item.checkedExpiryDate()
+        let reason = "\(notification.typeName) \(purchase.subscriptionState ?? "")"
+        func update(_ state: SubscriptionState, expiresAt: Date? = nil, grace: Date? = nil, renews: Bool? = nil)
+            -> SubscriptionUpdate
+        {
+            SubscriptionUpdate(
+                chain: chain, state: state, expiresAt: expiresAt, gracePeriodExpiresAt: grace, willAutoRenew: renews,
+                signedAt: eventDate, reason: reason)
+        }
+        if notification.kind == .revoked { return update(.revoked, renews: false) }
+        switch purchase.state {
+        case .active: return update(.active, expiresAt: expiry, renews: item.autoRenewingPlan?.autoRenewEnabled)
+        case .canceled: return update(.active, expiresAt: expiry, renews: false)
+        case .inGracePeriod: return update(.gracePeriod, grace: expiry)
+        case .onHold: return update(.billingRetry)
+        case .paused: return update(.paused)
+        case .expired: return update(.expired, renews: false)
+        case .pending, .pendingPurchaseCanceled, nil: return nil
+        }
+    }
+}
