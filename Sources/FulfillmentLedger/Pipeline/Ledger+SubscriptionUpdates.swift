@@ -35,12 +35,8 @@ extension SubscriptionChains {
         if let expiresAt = update.expiresAt { changed.expiresAt = max(chain.expiresAt, expiresAt.truncatedToLedgerMilliseconds) }
         if let willAutoRenew = update.willAutoRenew { changed.willAutoRenew = willAutoRenew }
         changed.stateSignedAt = update.signedAt.truncatedToLedgerMilliseconds
-        let facts = { (record: SubscriptionRecord) in
-            [record.state.rawValue, "\(record.expiresAt)", "\(String(describing: record.gracePeriodExpiresAt))",
-             "\(String(describing: record.willAutoRenew))"]
-        }
         changed.updatedAt = now.truncatedToLedgerMilliseconds
-        guard facts(changed) != facts(chain) else {
+        guard ChainFacts(changed) != ChainFacts(chain) else {
             // Nothing to log, but the facts are the newest: an older one arriving later is stale.
             if changed.stateSignedAt > chain.stateSignedAt { try writer.upsertSubscription(changed) }
             return .unchanged(changed)
@@ -55,6 +51,21 @@ extension SubscriptionChains {
                 transaction: TransactionKey(store: chain.chain.store, transactionID: chain.latestPeriodID), at: now,
                 detail: "\(chain.chain) \(update.reason): \(describe(chain)) -> \(describe(changed))"))
         return .applied(changed)
+    }
+
+    /// What an update can change in a chain: whether it changed anything is whether these differ.
+    private struct ChainFacts: Equatable {
+        let state: SubscriptionState
+        let expiresAt: Date
+        let gracePeriodExpiresAt: Date?
+        let willAutoRenew: Bool?
+
+        init(_ chain: SubscriptionRecord) {
+            state = chain.state
+            expiresAt = chain.expiresAt
+            gracePeriodExpiresAt = chain.gracePeriodExpiresAt
+            willAutoRenew = chain.willAutoRenew
+        }
     }
 
     /// A chain's state for the event log: `gracePeriod until 2026-12-20T00:00:00.000Z, auto-renew off`.
