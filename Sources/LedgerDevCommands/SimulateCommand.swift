@@ -120,7 +120,7 @@ enum SimulateCommand {
             io.print("VIOLATION in \(violation)")
             io.print("replay: ledger simulate --seed \(violation.runSeed) --runs 1")
         }
-        io.print("runs \(summary.runs), steps \(summary.steps), transactions \(summary.transactions) (\(summary.signedTransactions) signed App Store JWS, \(summary.restoredDeliveries) restored App Store deliveries, \(summary.playTransactions) Google Play), grants \(summary.grants), refunds \(summary.refunds), reversals \(summary.reversals), store-scoped restores \(summary.scopedRestores) (\(summary.restoreRevokes) revoked), restarts \(summary.restarts), subscription periods \(summary.subscriptionPeriods) (\(summary.subscriptionNotifications) state notifications), violations \(summary.violations.count)")
+        io.print("runs \(summary.runs), steps \(summary.steps), transactions \(summary.transactions) (\(summary.signedTransactions) signed App Store JWS, \(summary.restoredDeliveries) restored App Store deliveries, \(summary.playTransactions) Google Play), grants \(summary.grants), refunds \(summary.refunds), reversals \(summary.reversals), store-scoped restores \(summary.scopedRestores) (\(summary.restoreRevokes) revoked), restarts \(summary.restarts), subscription periods \(summary.subscriptionPeriods) (\(summary.playSubscriptionPeriods) Google Play, \(summary.subscriptionNotifications) state notifications), violations \(summary.violations.count)")
         let faults = summary.faultsInjected.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
         io.print("faults injected: \(faults.isEmpty ? "none" : faults.joined(separator: ", "))")
         io.print("trace \(summary.trace)")

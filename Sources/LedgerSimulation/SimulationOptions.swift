@@ -77,6 +77,8 @@ public struct SimulationSummary: Sendable, Codable {
     public var restarts = 0
     /// Subscription periods the ledger granted (subscription traffic).
     public var subscriptionPeriods = 0
+    /// Of those, Google Play periods (order IDs of a purchase token).
+    public var playSubscriptionPeriods = 0
     /// Subscription state notifications the ledger processed (subscription traffic).
     public var subscriptionNotifications = 0
     /// Broken promises found.

@@ -217,42 +217,21 @@ extension SimulationRun {
         return try sell { try appStore.notification(type: type, transactionID: transactionID) }
     }
 
-    /// The four subscription invariants, at the clock's now.
+    /// The four subscription invariants, at the clock's now, for the App Store subscribers and the
+    /// Play subscribers alike.
     func checkSubscriptionInvariants() async throws(SimulationViolation) {
+        try await checkPlaySubscriptionInvariants()
         guard let product = subscriptionProduct else { return }
-        let ledger = try currentLedger()
         let now = clock.now()
-        let amount = product.periodRewards?.lines.first { $0.kind == .currency }
         for player in SubscriptionTraffic.subscribers {
             let chain = subscriptions.chains[player]
-            let (readings, snapshot, gems): ([SubscriptionReading], EntitlementSnapshot, Int64)
-            do throws(LedgerError) {
-                readings = try await ledger.subscriptions(player)
-                snapshot = try await ledger.entitlements(player)
-                gems = try await ledger.player(player).balances[amount?.id ?? ""] ?? 0
-            } catch {
-                throw violation("cannot read \(player)'s subscriptions: \(error)")
-            }
-            let granted = Set(chain?.granted.keys.map { $0 } ?? [])
-            let periods = readings.flatMap(\.periods).map(\.periodID)
-            // Each paid period granted exactly once.
-            guard periods.count == Set(periods).count, Set(periods) == granted,
-                readings.map(\.subscription.periodCount).reduce(0, +) == granted.count
-            else { throw violation("\(player): the ledger holds periods \(periods.sorted()); the model granted \(granted.sorted())") }
-            // A refunded period's rewards taken back once.
-            let kept = Int64(granted.count - (chain?.refunded.count ?? 0))
-            if let amount, gems != kept * amount.quantity {
-                throw violation("\(player) holds \(gems) \(amount.id); \(kept) unrefunded period(s) grant \(kept * amount.quantity)")
-            }
+            let bound = [chain?.latestEnd, chain?.graceEnd].compactMap { $0 }.max()
+            let (readings, snapshot, entitled) = try await checkSubscriber(
+                player, product: product, granted: Set(chain?.granted.keys.map { $0 } ?? []),
+                refundedCount: chain?.refunded.count ?? 0, bound: bound)
             // At most one active entitlement per chain.
-            let entitled = product.rewards.lines.contains { snapshot.statuses[$0.id] == .owned }
             for line in product.rewards.lines where (snapshot.paidBy[line.id]?.count ?? 0) > readings.count {
                 throw violation("\(player): \(line.id) is paid by \(snapshot.paidBy[line.id] ?? []) from \(readings.count) chain(s)")
-            }
-            // Never entitled past expiry plus grace.
-            let bound = [chain?.latestEnd, chain?.graceEnd].compactMap { $0 }.max()
-            if entitled, bound.map({ now >= $0 }) ?? true {
-                throw violation("\(player) is entitled at \(now) past the end \(String(describing: bound)) plus grace")
             }
             // And entitled while the latest period runs, unrefunded and not lapsed.
             if let chain, let latest = chain.latestPeriodID, let end = chain.latestEnd, now < end, !chain.lapsed,
@@ -261,5 +240,41 @@ extension SimulationRun {
                 throw violation("\(player) is not entitled at \(now) inside period \(latest), which ends \(end)")
             }
         }
+    }
+
+    /// The invariants every subscriber keeps, whichever store sold the subscription: each period in
+    /// `granted` held once and nothing else, gems for exactly the unrefunded periods, and no
+    /// entitlement at or past `bound` (the latest end, grace included, the ledger can know of).
+    /// Returns the subscriber's chains, entitlements and whether `product` entitles them now.
+    func checkSubscriber(
+        _ player: String, product: Product, granted: Set<String>, refundedCount: Int, bound: Date?
+    ) async throws(SimulationViolation) -> (readings: [SubscriptionReading], snapshot: EntitlementSnapshot, entitled: Bool) {
+        let ledger = try currentLedger()
+        let now = clock.now()
+        let amount = product.periodRewards?.lines.first { $0.kind == .currency }
+        let (readings, snapshot, gems): ([SubscriptionReading], EntitlementSnapshot, Int64)
+        do throws(LedgerError) {
+            readings = try await ledger.subscriptions(player)
+            snapshot = try await ledger.entitlements(player)
+            gems = try await ledger.player(player).balances[amount?.id ?? ""] ?? 0
+        } catch {
+            throw violation("cannot read \(player)'s subscriptions: \(error)")
+        }
+        let periods = readings.flatMap(\.periods).map(\.periodID)
+        // Each paid period granted exactly once.
+        guard periods.count == Set(periods).count, Set(periods) == granted,
+            readings.map(\.subscription.periodCount).reduce(0, +) == granted.count
+        else { throw violation("\(player): the ledger holds periods \(periods.sorted()); the model granted \(granted.sorted())") }
+        // A refunded period's rewards taken back once.
+        let kept = Int64(granted.count - refundedCount)
+        if let amount, gems != kept * amount.quantity {
+            throw violation("\(player) holds \(gems) \(amount.id); \(kept) unrefunded period(s) grant \(kept * amount.quantity)")
+        }
+        // Never entitled past expiry plus grace.
+        let entitled = product.rewards.lines.contains { snapshot.statuses[$0.id] == .owned }
+        if entitled, bound.map({ now >= $0 }) ?? true {
+            throw violation("\(player) is entitled at \(now) past the end \(String(describing: bound)) plus grace")
+        }
+        return (readings, snapshot, entitled)
     }
 }

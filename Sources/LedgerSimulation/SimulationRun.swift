@@ -40,6 +40,9 @@ final class SimulationRun {
     static let appStoreBundleID = "com.kibblestreet.td"
     /// A simulated Google Play Developer API: tokens verified by asking it, finished by consume/acknowledge.
     let playStore: PlayStoreSimulator
+    /// Signs the Pub/Sub pushes of the simulated Google, so Play notifications go through the real
+    /// authenticator; nil when its key could not be generated.
+    let pushSigner: PubSubPushSigner?
     let faults = ScriptedFaultInjector()
     /// The run's database, once `run()` has made it.
     var databaseLocation = ""
@@ -69,6 +72,8 @@ final class SimulationRun {
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
         self.playStore = PlayStoreSimulator(packageName: Self.appStoreBundleID, clock: clock)
+        let runClock = clock
+        self.pushSigner = Self.pushKey.flatMap { try? PubSubPushSigner(clock: runClock, key: $0) }
         let appStore = try? AppStoreSimulator(bundleID: Self.appStoreBundleID, environment: .sandbox, clock: clock)
         self.appStore = appStore
         self.appStoreVerifier = appStore.flatMap {
@@ -116,7 +121,11 @@ final class SimulationRun {
 
     /// Picks and performs one action.
     private func takeStep() async throws(SimulationViolation) {
-        if subscriptionProduct != nil, random.chance(12) { return try await subscriptionStep() }
+        if subscriptionProduct != nil || playSubscriptionProduct != nil, random.chance(12) {
+            // Half the subscription steps go to each store, so one seed exercises both.
+            if random.chance(50) { return try await playSubscriptionStep() }
+            return try await subscriptionStep()
+        }
         let roll = random.below(100)
         switch roll {
         case 0..<27: try await purchase()
@@ -151,7 +160,9 @@ final class SimulationRun {
             let store = try await options.databases.open(databaseLocation)
             var verifiers: [PlatformStore: any TransactionVerifier] = [
                 .test: platform.verifier,
-                .playStore: PlayPurchaseVerifier(api: playStore, packageName: Self.appStoreBundleID, environment: .sandbox),
+                .playStore: PlayPurchaseVerifier(
+                    api: playStore, packageName: Self.appStoreBundleID, environment: .sandbox, clock: clock,
+                    subscriptionStoreProductIDs: options.catalog.playSubscriptionStoreProductIDs),
             ]
             if let appStoreVerifier {
                 verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier)

@@ -58,6 +58,7 @@ public enum Simulator {
         total.grants += run.grants
         total.restarts += run.restarts
         total.subscriptionPeriods += run.subscriptionPeriods
+        total.playSubscriptionPeriods += run.playSubscriptionPeriods
         total.subscriptionNotifications += run.subscriptionNotifications
         for (name, count) in run.faultsInjected { total.faultsInjected[name, default: 0] += count }
     }

@@ -34,4 +34,26 @@ struct SubscriptionTraffic {
     var chains: [String: Chain] = [:]
     /// Signed notifications held back, delivered at a later step (late and out of order).
     var delayed: [(player: String, payload: String, signedAt: Date, apply: (inout Chain) -> Void)] = []
+
+    /// One Google Play purchase token of a Play subscriber, as the simulator sold and delivered it.
+    struct PlayChain {
+        /// The purchase token: the chain's key in the ledger.
+        var token: String
+        /// Periods the ledger said it granted, by order ID, with the end Google reported then.
+        var granted: [String: Date] = [:]
+        /// Granted periods whose void the ledger applied.
+        var refunded: Set<String> = []
+        /// The latest `expiryTime` (a grace end included) Google reported when the ledger read the
+        /// token: the ledger can know of no later end, so it must never entitle past it.
+        var bound: Date?
+    }
+
+    /// The players who only subscribe on Google Play, apart from the App Store subscribers so each
+    /// store's periods are the only source of their gems.
+    static let playSubscribers = ["play-subscriber-0", "play-subscriber-1"]
+
+    /// Each Play subscriber's tokens, oldest first; the last is the one the traffic acts on.
+    var playChains: [String: [PlayChain]] = [:]
+    /// Push bodies held back, delivered at a later step (late and out of order).
+    var delayedPushes: [(player: String, token: String, body: Data)] = []
 }
