@@ -59,13 +59,14 @@ final class RawHTTPClient {
             result = Self.connect(descriptor, to: address)
         }
         guard result == 0 else {
-            let error = errno
-            close(descriptor)
-            throw RawClientError.connect(error)
+            // No close here: the instance is whole, so throwing runs `deinit`, which closes it.
+            // Closing twice could close a descriptor another thread opened in between, such as
+            // another test's ledger file.
+            throw RawClientError.connect(errno)
         }
     }
 
-    deinit { close(descriptor) }
+    deinit { if descriptor >= 0 { close(descriptor) } }
 
     /// Connects `descriptor` to `address`, a `sockaddr_in` or `sockaddr_in6`.
     private static func connect<Address>(_ descriptor: Int32, to address: Address) -> Int32 {
