@@ -41,6 +41,16 @@ extension SubscriptionChains {
             if changed.stateSignedAt > chain.stateSignedAt { try writer.upsertSubscription(changed) }
             return .unchanged(changed)
         }
+        try writeChange(from: chain, to: changed, reason: update.reason, now: now, writer: writer)
+        return .applied(changed)
+    }
+
+    /// Writes `changed` over `chain`, bumps the player's entitlement version when what the chain
+    /// entitles changed, and logs the change as `subscriptionChanged` with `reason`.
+    static func writeChange(
+        from chain: SubscriptionRecord, to changed: SubscriptionRecord, reason: String, now: Date,
+        writer: any LedgerWriter
+    ) throws(LedgerError) {
         try writer.upsertSubscription(changed)
         if chain.entitledUntil != changed.entitledUntil || chain.isEntitled(at: now) != changed.isEntitled(at: now) {
             _ = try writer.bumpEntitlementVersion(playerID: chain.playerID)
@@ -49,8 +59,7 @@ extension SubscriptionChains {
             LedgerEvent(
                 kind: .subscriptionChanged, playerID: chain.playerID,
                 transaction: TransactionKey(store: chain.chain.store, transactionID: chain.latestPeriodID), at: now,
-                detail: "\(chain.chain) \(update.reason): \(describe(chain)) -> \(describe(changed))"))
-        return .applied(changed)
+                detail: "\(chain.chain) \(reason): \(describe(chain)) -> \(describe(changed))"))
     }
 
     /// What an update can change in a chain: whether it changed anything is whether these differ.

@@ -88,20 +88,14 @@ enum SubscriptionChains {
     static func retire(_ replaced: TransactionKey, by successor: TransactionKey, now: Date, writer: any LedgerWriter)
         throws(LedgerError)
     {
-        guard var chain = try writer.subscription(replaced), chain.state != .expired, chain.state != .revoked else { return }
-        let before = chain
-        chain.state = .expired
-        chain.expiresAt = min(chain.expiresAt, now.truncatedToLedgerMilliseconds)
-        chain.gracePeriodExpiresAt = nil
-        chain.willAutoRenew = false
-        chain.updatedAt = now.truncatedToLedgerMilliseconds
-        try writer.upsertSubscription(chain)
-        _ = try writer.bumpEntitlementVersion(playerID: chain.playerID)
-        try writer.appendEvent(
-            LedgerEvent(
-                kind: .subscriptionChanged, playerID: chain.playerID,
-                transaction: TransactionKey(store: chain.chain.store, transactionID: chain.latestPeriodID), at: now,
-                detail: "\(chain.chain) replaced by \(successor): \(describe(before)) -> \(describe(chain))"))
+        guard let chain = try writer.subscription(replaced), chain.state != .expired, chain.state != .revoked else { return }
+        var changed = chain
+        changed.state = .expired
+        changed.expiresAt = min(chain.expiresAt, now.truncatedToLedgerMilliseconds)
+        changed.gracePeriodExpiresAt = nil
+        changed.willAutoRenew = false
+        changed.updatedAt = now.truncatedToLedgerMilliseconds
+        try writeChange(from: chain, to: changed, reason: "replaced by \(successor)", now: now, writer: writer)
     }
 
     /// A refund or revoke of a whole period: when it is the chain's latest, the subscription is
