@@ -164,9 +164,10 @@ enum ServeCommand {
         let metrics = LedgerMetrics()
         var configuration = LedgerConfiguration(environment: options.ports.environment)
         options.accountBindings.apply(to: &configuration)
+        let catalog = try CatalogLoader.load(path: options.catalogPath)
         let ledger = try Ledger(
-            catalog: try CatalogLoader.load(path: options.catalogPath), store: try await options.database.open(createIfMissing: true),
-            verifier: options.ports.verifier, finisher: options.ports.finisher, observer: metrics, configuration: configuration)
+            catalog: catalog, store: try await options.database.open(createIfMissing: true),
+            verifier: options.ports.verifier(for: catalog), finisher: options.ports.finisher, observer: metrics, configuration: configuration)
         var play: PlayNotificationProcessor?
         if let authenticator = options.playPush, let (api, package) = options.ports.play {
             // A Play push names its player only when the account ID is the player ID itself.

@@ -32,7 +32,8 @@ struct StorePortOptions {
     static let playHint = "pass --package NAME with --service-account FILE [--api-base URL] or --purchases FILE"
 
     var environment: StoreEnvironment
-    var verifier: any TransactionVerifier
+    /// The verifier of each store but Google Play's, which `verifier(for:)` adds with the catalog.
+    private var verifiers: [PlatformStore: any TransactionVerifier]
     var finisher: any PlatformFinisher
     /// The Play Developer API and package the flags name, when they name one.
     var play: (api: any PlayPurchasesAPI, packageName: String)?
@@ -54,9 +55,6 @@ struct StorePortOptions {
         if arguments.value("service-account") != nil || arguments.value("purchases") != nil {
             let api = try PlayStoreCommands.api(arguments)
             let package = try arguments.required("package")
-            verifiers[.playStore] = PlayPurchaseVerifier(
-                api: api, packageName: package, environment: environment,
-                subscriptionStoreProductIDs: Self.playSubscriptionStoreProductIDs(arguments))
             finishers[.playStore] = PlayFinisher(api: api, packageName: package)
             play = (api, package)
         } else if arguments.value("package") != nil || arguments.value("api-base") != nil {
@@ -72,8 +70,21 @@ struct StorePortOptions {
             verifiers[.test] = TestStoreVerifier()
             finishers[.test] = TestStoreFinisher()
         }
-        verifier = StoreRoutingVerifier(verifiers)
+        self.verifiers = verifiers
         finisher = StoreRoutingFinisher(finishers)
+    }
+
+    /// The verifier routing each store to its port. Google Play's, when the flags configure it,
+    /// reads the catalog's Play subscriptions with `subscriptionsv2`, so it is built from the
+    /// catalog the command loaded.
+    func verifier(for catalog: ProductCatalog) -> any TransactionVerifier {
+        var verifiers = self.verifiers
+        if let (api, package) = play {
+            verifiers[.playStore] = PlayPurchaseVerifier(
+                api: api, packageName: package, environment: environment,
+                subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs)
+        }
+        return StoreRoutingVerifier(verifiers)
     }
 
     /// The test store alone on a sandbox ledger, for commands that read test-store documents
@@ -81,24 +92,18 @@ struct StorePortOptions {
     static var testStoreOnly: StorePortOptions {
         StorePortOptions(
             environment: .sandbox,
-            verifier: StoreRoutingVerifier([.test: TestStoreVerifier()]),
+            verifiers: [.test: TestStoreVerifier()],
             finisher: StoreRoutingFinisher([
                 .test: TestStoreFinisher(), .appStore: AppStoreFinisher(),
                 .playStore: UnconfiguredStore(store: .playStore, hint: playHint),
             ]))
     }
 
-    /// The Play IDs of `--catalog`'s subscriptions, which the Play verifier reads with
-    /// `subscriptionsv2`; none when there is no catalog option or it cannot be read (the command
-    /// reports that itself when it loads the catalog).
-    static func playSubscriptionStoreProductIDs(_ arguments: Arguments) -> Set<String> {
-        guard let path = arguments.value("catalog"), let catalog = try? CatalogLoader.load(path: path) else { return [] }
-        return catalog.playSubscriptionStoreProductIDs
-    }
-
-    private init(environment: StoreEnvironment, verifier: any TransactionVerifier, finisher: any PlatformFinisher) {
+    private init(
+        environment: StoreEnvironment, verifiers: [PlatformStore: any TransactionVerifier], finisher: any PlatformFinisher
+    ) {
         self.environment = environment
-        self.verifier = verifier
+        self.verifiers = verifiers
         self.finisher = finisher
     }
 }
