@@ -32,8 +32,13 @@ extension PlayNotificationProcessor {
             default: throw LedgerError.verifierUnavailable("Google Play purchases.subscriptionsv2.get failed: \(error)")
             }
         }
-        guard let item = purchase.lineItems?.first, let storeProductID = item.productId else {
-            return .unresolved("Google's subscription has no line item")
+        // The line item of a subscription the catalog sells, as the verifier reads it; with
+        // add-ons, the others are not the ledger's.
+        let sold = ledger.catalog.playSubscriptionStoreProductIDs
+        guard let item = purchase.lineItems?.first(where: { $0.productId.map(sold.contains) ?? false }),
+            let storeProductID = item.productId
+        else {
+            return .unresolved("Google's subscription has no line item of a product the catalog sells")
         }
         let chain = TransactionKey(store: .playStore, transactionID: token)
         var period: FulfillmentOutcome?
