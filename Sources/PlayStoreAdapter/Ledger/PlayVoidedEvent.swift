@@ -44,7 +44,7 @@ public enum PlayVoidedEvent {
     /// `play-voided:<orderId>:<voidedTimeMillis>`, dated at the void.
     ///
     /// Throws when the record lacks an order ID or a voided time, or carries one out of range.
-    public static func subscriptionPeriodEvent(for voided: VoidedPurchase) throws(PlayPayloadError) -> RevocationEvent {
+    static func subscriptionPeriodEvent(for voided: VoidedPurchase) throws(PlayPayloadError) -> RevocationEvent {
         let orderID = try PlayPayloadLimits.identifier(
             voided.orderId, field: "orderId", byteCountMax: PlayPayloadLimits.orderIDByteCountMax)
         guard let milliseconds = try PlayPayloadLimits.milliseconds(voided.voidedTimeMillis, field: "voidedTimeMillis")
@@ -56,7 +56,7 @@ public enum PlayVoidedEvent {
 
     /// Whether `voided` refunds a subscription period the ledger granted: its `orderId` is the
     /// key of an `autoRenewable` record. Google's list does not say which kind a record is.
-    public static func isSubscriptionPeriod(_ voided: VoidedPurchase, in ledger: Ledger) async throws(LedgerError) -> Bool {
+    static func isSubscriptionPeriod(_ voided: VoidedPurchase, in ledger: Ledger) async throws(LedgerError) -> Bool {
         guard let orderID = voided.orderId, !orderID.isEmpty, orderID.utf8.count <= PlayPayloadLimits.orderIDByteCountMax,
             let record = try await ledger.purchaseRecord(TransactionKey(store: .playStore, transactionID: orderID))?.0
         else { return false }
