@@ -54,13 +54,40 @@ public enum PlayVoidedEvent {
             kind: .fullRefund, eventDate: try voided.checkedVoidedDate(), reason: reason(voided))
     }
 
-    /// Whether `voided` refunds a subscription period the ledger granted: its `orderId` is the
-    /// key of an `autoRenewable` record. Google's list does not say which kind a record is.
-    static func isSubscriptionPeriod(_ voided: VoidedPurchase, in ledger: Ledger) async throws(LedgerError) -> Bool {
-        guard let orderID = voided.orderId, !orderID.isEmpty, orderID.utf8.count <= PlayPayloadLimits.orderIDByteCountMax,
-            let record = try await ledger.purchaseRecord(TransactionKey(store: .playStore, transactionID: orderID))?.0
+    /// Whether `voided` refunds a subscription period, keyed by its `orderId`, rather than a
+    /// one-time purchase, keyed by its token. Google's list does not say which kind a record is:
+    /// - an order ID that is the key of an `autoRenewable` record: a period the ledger granted;
+    /// - a token that is the key of a record: a one-time purchase;
+    /// - a token that is a subscription chain the ledger holds: a period not granted yet;
+    /// - otherwise Google is asked: a token `purchases.subscriptionsv2.get` knows is a subscription.
+    ///
+    /// So a period voided before the ledger granted it waits for that period under its own key,
+    /// and is taken back when the period is granted. An outage throws: no void is keyed by a guess.
+    static func isSubscriptionPeriod(
+        _ voided: VoidedPurchase, in ledger: Ledger, api: any PlayPurchasesAPI, packageName: String
+    ) async throws(LedgerError) -> Bool {
+        guard let orderID = voided.orderId, !orderID.isEmpty, orderID.utf8.count <= PlayPayloadLimits.orderIDByteCountMax
         else { return false }
-        return record.productKind == .autoRenewable
+        if let record = try await ledger.purchaseRecord(TransactionKey(store: .playStore, transactionID: orderID))?.0 {
+            return record.productKind == .autoRenewable
+        }
+        guard let token = voided.purchaseToken, !token.isEmpty,
+            token.utf8.count <= PlayPayloadLimits.purchaseTokenByteCountMax
+        else { return false }
+        let tokenKey = TransactionKey(store: .playStore, transactionID: token)
+        let oneTime: (TransactionRecord, RefundState?)? = try await ledger.purchaseRecord(tokenKey)
+        if oneTime != nil { return false }
+        let chain: SubscriptionRecord? = try await ledger.subscription(tokenKey)
+        if chain != nil { return true }
+        do throws(PlayAPIError) {
+            _ = try await api.subscriptionPurchase(packageName: packageName, token: token)
+            return true
+        } catch .invalidToken, .notFound {
+            return false
+        } catch {
+            throw LedgerError.transactionSourceUnavailable(
+                "Google Play purchases.subscriptionsv2.get failed for a voided purchase: \(error)")
+        }
     }
 
     /// `voidedSource S, voidedReason R`, when Google gave either.

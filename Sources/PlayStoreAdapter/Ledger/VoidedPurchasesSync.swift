@@ -92,7 +92,8 @@ public struct VoidedPurchasesSync: Sendable {
             }
             report.pagesRead += 1
             for voided in page.voidedPurchases {
-                let isPeriod = try await PlayVoidedEvent.isSubscriptionPeriod(voided, in: ledger)
+                let isPeriod = try await PlayVoidedEvent.isSubscriptionPeriod(
+                    voided, in: ledger, api: api, packageName: packageName)
                 guard let (event, appliedNow) = try await apply(voided, subscriptionPeriod: isPeriod, to: &report) else {
                     continue
                 }
