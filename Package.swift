@@ -147,7 +147,7 @@ let package = Package(
             name: "PlayStoreAdapterTests",
             dependencies: [
                 "PlayStoreAdapter", "PlayStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSimulation",
-                "COpenSSL",
+                "COpenSSL", "SQLiteLedgerStore", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
             ]
         ),
         .testTarget(

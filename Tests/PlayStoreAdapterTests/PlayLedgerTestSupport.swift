@@ -16,9 +16,20 @@ struct PlayLedgerSetup {
     /// Signs push tokens as Pub/Sub does; the processor trusts its key set.
     let signer: PubSubPushSigner
 
+    /// The engine's resources (a temporary folder, a PostgreSQL schema), released with the setup.
+    private(set) var engineLease: PlayEngineLease?
+
+    /// A setup on `engine`'s store.
+    static func on(_ engine: PlayEngine) async throws -> PlayLedgerSetup {
+        let (store, lease) = try await engine.makeStore()
+        var setup = try PlayLedgerSetup(store: store)
+        setup.engineLease = lease
+        return setup
+    }
+
     init(
         environment: StoreEnvironment = .sandbox, pageSizeMax: Int = PlayStoreSimulator.defaultPageSizeMax,
-        accountBinding: (@Sendable (String) -> String)? = nil
+        accountBinding: (@Sendable (String) -> String)? = nil, store: any LedgerStore = InMemoryLedgerStore()
     ) throws {
         clock = ManualClock()
         play = PlayStoreSimulator(packageName: Self.packageName, clock: clock, pageSizeMax: pageSizeMax)
@@ -27,7 +38,7 @@ struct PlayLedgerSetup {
         if let accountBinding { configuration.accountBinding = accountBinding }
         let catalog = try CatalogLoader.load(path: Self.catalogPath)
         ledger = try Ledger(
-            catalog: catalog, store: InMemoryLedgerStore(),
+            catalog: catalog, store: store,
             verifier: PlayPurchaseVerifier(
                 api: play, packageName: Self.packageName, environment: environment, clock: clock,
                 subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),

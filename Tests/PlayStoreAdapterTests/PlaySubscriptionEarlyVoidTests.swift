@@ -19,8 +19,8 @@ import Testing
 
     /// A renewal refunded before its push arrives: the refund waits for the period, and the
     /// period, once granted, is taken back once; the chain it was the latest of is revoked.
-    @Test func aRenewalVoidedBeforeItsGrantIsTakenBackWhenGranted() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aRenewalVoidedBeforeItsGrantIsTakenBackWhenGranted(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         setup.clock.advance(seconds: 30 * Subscriptions.day)
@@ -47,8 +47,8 @@ import Testing
 
     /// A first period refunded before the ledger heard of the subscription at all: Google's
     /// `subscriptionsv2` says the token is a subscription, so the refund waits for the period.
-    @Test func aFirstPeriodVoidedBeforeTheLedgerKnowsTheTokenWaitsForIt() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aFirstPeriodVoidedBeforeTheLedgerKnowsTheTokenWaitsForIt(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         let voided = setup.play.voidSubscriptionPeriod(token)
         let orderID = try #require(voided.orderId)
@@ -65,8 +65,8 @@ import Testing
     /// A void of a token Google does not know as a subscription (a one-time purchase the ledger
     /// has not granted yet) stays keyed by the token, so that purchase's grant takes it back; an
     /// outage of `subscriptionsv2` fails the sync and records nothing.
-    @Test func aTokenGoogleDoesNotKnowAsASubscriptionStaysATokenAndAnOutageRecordsNothing() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aTokenGoogleDoesNotKnowAsASubscriptionStaysATokenAndAnOutageRecordsNothing(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let subscription = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = setup.play.voidSubscriptionPeriod(subscription)
         setup.play.fail(.subscriptionGet, with: .retryable("503"))

@@ -7,7 +7,7 @@ import Testing
 
 /// Google Play subscriptions: each paid period (keyed by its order ID) granted once, the chain
 /// (keyed by the purchase token) following what `purchases.subscriptionsv2.get` reports after
-/// every notification, acknowledgement after the commit, upgrades and refunds.
+/// every notification, acknowledgement after the commit, upgrades and refunds; on each store engine.
 @Suite struct PlaySubscriptionTests {
     typealias Kind = DeveloperNotification.SubscriptionNotification.Kind
     static let product = "vip_monthly"
@@ -35,8 +35,8 @@ import Testing
         return effect
     }
 
-    @Test func aPurchaseIsGrantedOnceAcknowledgedAndARestoreGrantsNothing() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aPurchaseIsGrantedOnceAcknowledgedAndARestoreGrantsNothing(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         let first = try await setup.fulfill(token, Self.product, as: "p1")
         #expect(first.name == "granted")
@@ -56,8 +56,8 @@ import Testing
         await #expect(try setup.gems("p2") == 0)
     }
 
-    @Test func aPurchasedPushFulfillsForTheResolvedPlayerOncePerMessage() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aPurchasedPushFulfillsForTheResolvedPlayerOncePerMessage(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         let effect = try await Self.push(setup, token, .purchased, messageID: "s-1")
         #expect(effect.period?.name == "granted")
@@ -72,8 +72,8 @@ import Testing
         #expect(setup.play.isSubscriptionAcknowledged(token))
     }
 
-    @Test func renewalsGrantEachPeriodOnceAndTheChainFollowsGoogle() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func renewalsGrantEachPeriodOnceAndTheChainFollowsGoogle(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         setup.clock.advance(seconds: 30 * Self.day)
@@ -89,8 +89,8 @@ import Testing
         #expect(setup.play.callCount(.subscriptionAcknowledge) >= 1)
     }
 
-    @Test func graceHoldAndRecoveryMoveTheEntitlement() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func graceHoldAndRecoveryMoveTheEntitlement(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         setup.clock.advance(seconds: 30 * Self.day)
@@ -113,8 +113,8 @@ import Testing
         await #expect(try setup.gems("p1") == 600)
     }
 
-    @Test func cancelRestartPauseAndExpiry() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func cancelRestartPauseAndExpiry(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         setup.clock.advance(seconds: Self.day)
@@ -141,8 +141,8 @@ import Testing
     }
 
     /// Without any push, a lapsed period stops entitling when read after its end.
-    @Test func aLapsedPeriodStopsEntitlingWithoutAWrite() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aLapsedPeriodStopsEntitlingWithoutAWrite(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1", periodSeconds: 7 * Self.day)
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         #expect(try await Self.isVIP(setup, "p1"))
@@ -150,8 +150,8 @@ import Testing
         #expect(try await !Self.isVIP(setup, "p1"))
     }
 
-    @Test func aRevokeEndsTheEntitlementAndTheVoidedPeriodIsTakenBackOnce() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aRevokeEndsTheEntitlementAndTheVoidedPeriodIsTakenBackOnce(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         setup.clock.advance(seconds: Self.day)
@@ -169,8 +169,8 @@ import Testing
         await #expect(try setup.gems("p1") == 0)
     }
 
-    @Test func aSubscriptionVoidPushIsAppliedOnceGoogleListsIt() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aSubscriptionVoidPushIsAppliedOnceGoogleListsIt(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         setup.clock.advance(seconds: 30 * Self.day)
@@ -201,8 +201,8 @@ import Testing
 
     /// An upgrade's new token names the old one as `linkedPurchaseToken`: the old chain ends,
     /// so one purchase never entitles twice.
-    @Test func anUpgradeRetiresTheLinkedToken() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func anUpgradeRetiresTheLinkedToken(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let old = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(old, Self.product, as: "p1")
         setup.clock.advance(seconds: 10 * Self.day)
@@ -223,8 +223,8 @@ import Testing
         #expect(try await setup.fulfill(stolen, Self.product, as: "p2").rejection?.reason == .ownedByAnotherPlayer)
     }
 
-    @Test func pendingPurchasesGrantOnlyOncePaid() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func pendingPurchasesGrantOnlyOncePaid(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let cancelled = setup.play.subscribe(productID: Self.product, accountID: "p1", pending: true)
         #expect(try await setup.fulfill(cancelled, Self.product, as: "p1").rejection?.reason == .pending)
         setup.play.cancelPendingSubscription(cancelled)
@@ -237,8 +237,8 @@ import Testing
     }
 
     /// A late push is dated at its own event time: it never overwrites a newer state.
-    @Test func aLateOlderPushIsStale() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aLateOlderPushIsStale(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
         setup.clock.advance(seconds: Self.day)
@@ -255,8 +255,8 @@ import Testing
         #expect(try await Self.chain(setup, token).state == .paused)
     }
 
-    @Test func unknownTokensOutagesAndBadAnswers() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func unknownTokensOutagesAndBadAnswers(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         guard case .unresolved(let record) = try await setup.push(setup.play.subscriptionBody(for: "no-such", kind: .renewed))
         else {
             Issue.record("an unknown token is unresolved")
@@ -279,8 +279,8 @@ import Testing
         }
     }
 
-    @Test func aFailedAcknowledgementStaysPendingUntilRecovered() async throws {
-        let setup = try PlayLedgerSetup()
+    @Test(arguments: PlayEngine.allCases) func aFailedAcknowledgementStaysPendingUntilRecovered(_ engine: PlayEngine) async throws {
+        let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         setup.play.fail(.subscriptionAcknowledge, with: .retryable("503"))
         _ = try await setup.fulfill(token, Self.product, as: "p1")
