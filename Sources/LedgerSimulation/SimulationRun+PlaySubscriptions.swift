@@ -43,6 +43,7 @@ extension SimulationRun {
             guard state == .active else { return note("play subscription \(player) not renewable: \(state)") }
             moveToExpiry(of: token)
             playStore.renewSubscription(token)
+            if random.chance(8) { try await refundPlayRenewalBeforeItsGrant(token, player: player) }
             if random.chance(40) {
                 try await deliverPlayByGame(token, productID: productID, player: player)
             } else {
@@ -237,6 +238,24 @@ extension SimulationRun {
         guard !candidates.isEmpty else { return }
         let (index, orderID) = random.pick(candidates)
         playStore.voidSubscriptionPeriod(chains[index].token, orderID: orderID)
+        try await syncPlayVoids(of: orderID)
+        subscriptions.playChains[player]?[index].refunded.insert(orderID)
+        note("play subscription \(player) refund of \(orderID)")
+    }
+
+    /// Google refunds a renewal before the ledger has heard of it: the sync records the refund
+    /// under the period's order ID, and the grant that comes later takes it back at once.
+    private func refundPlayRenewalBeforeItsGrant(_ token: String, player: String) async throws(SimulationViolation) {
+        guard let index = subscriptions.playChains[player]?.firstIndex(where: { $0.token == token }),
+            let orderID = playStore.voidSubscriptionPeriod(token).orderId
+        else { return }
+        try await syncPlayVoids(of: orderID)
+        subscriptions.playChains[player]?[index].refunded.insert(orderID)
+        note("play subscription \(player) refund of \(orderID) before its grant")
+    }
+
+    /// Runs the voided purchases sync, sometimes twice, after Google voided period `orderID`.
+    private func syncPlayVoids(of orderID: String) async throws(SimulationViolation) {
         let ledger = try currentLedger()
         for _ in 0..<(random.chance(30) ? 2 : 1) {
             let report: VoidedSyncReport
@@ -249,8 +268,6 @@ extension SimulationRun {
                 throw violation("the sync did not apply the void of Play period \(orderID): \(report)")
             }
         }
-        subscriptions.playChains[player]?[index].refunded.insert(orderID)
-        note("play subscription \(player) refund of \(orderID)")
     }
 
     /// The subscription invariants for the Play subscribers: those every subscriber keeps, and at
@@ -262,7 +279,7 @@ extension SimulationRun {
             let chains = subscriptions.playChains[player] ?? []
             let granted = chains.flatMap(\.granted.keys)
             let (readings, _, _) = try await checkSubscriber(
-                player, product: product, granted: Set(granted), refundedCount: chains.map(\.refunded.count).reduce(0, +),
+                player, product: product, granted: Set(granted), refundedCount: chains.map(\.grantedRefundCount).reduce(0, +),
                 bound: chains.compactMap(\.bound).max())
             let entitled = readings.filter(\.isEntitled)
             guard entitled.count <= 1 else {

@@ -41,11 +41,15 @@ struct SubscriptionTraffic {
         var token: String
         /// Periods the ledger said it granted, by order ID, with the end Google reported then.
         var granted: [String: Date] = [:]
-        /// Granted periods whose void the ledger applied.
+        /// Periods Google voided and the ledger recorded, granted or not yet: a void read before
+        /// its period waits for it, and the grant takes it back.
         var refunded: Set<String> = []
         /// The latest `expiryTime` (a grace end included) Google reported when the ledger read the
         /// token: the ledger can know of no later end, so it must never entitle past it.
         var bound: Date?
+
+        /// Voided periods the ledger granted: each has taken its gems back.
+        var grantedRefundCount: Int { refunded.filter { granted[$0] != nil }.count }
     }
 
     /// The players who only subscribe on Google Play, apart from the App Store subscribers so each
