@@ -33,12 +33,14 @@ extension PlayNotificationProcessor {
             }
         }
         // The line item of a subscription the catalog sells, as the verifier reads it; with
-        // add-ons, the others are not the ledger's.
+        // add-ons, the others are not the ledger's. A chain whose product has left the catalog
+        // still follows Google through its first line item.
         let sold = ledger.catalog.playSubscriptionStoreProductIDs
-        guard let item = purchase.lineItems?.first(where: { $0.productId.map(sold.contains) ?? false }),
+        let items = purchase.lineItems ?? []
+        guard let item = items.first(where: { $0.productId.map(sold.contains) ?? false }) ?? items.first,
             let storeProductID = item.productId
         else {
-            return .unresolved("Google's subscription has no line item of a product the catalog sells")
+            return .unresolved("Google's subscription has no line item")
         }
         let chain = TransactionKey(store: .playStore, transactionID: token)
         var period: FulfillmentOutcome?
