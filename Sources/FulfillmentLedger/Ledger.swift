@@ -222,14 +222,26 @@ extension Ledger {
     }
 
     /// Runs `body` as one store write and hands its latency to the observer: every write the
-    /// core makes goes through here, so the `commit` histogram counts each one.
+    /// core makes goes through here or `commitFinishMark`, so the `commit` histogram counts each one.
     func commit<T: Sendable>(
         _ durability: WriteDurability = .durable,
         _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
+        try await observingCommit(durability) { () async throws(LedgerError) -> T in try await store.write(durability, body) }
+    }
+
+    /// Stamps a record finished through the store's `markFinished`, observed as a deferred commit.
+    func commitFinishMark(_ key: TransactionKey, at date: Date) async throws(LedgerError) {
+        try await observingCommit(.deferred) { () async throws(LedgerError) in try await store.markFinished(key, at: date) }
+    }
+
+    /// Runs one store write and reports whether it committed, and how long it took.
+    private func observingCommit<T: Sendable>(
+        _ durability: WriteDurability, _ operation: () async throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
         let start = ContinuousClock.now
         do {
-            let value = try await store.write(durability, body)
+            let value = try await operation()
             observer.observeCommit(
                 durability: durability, committed: true, durationMicroseconds: Self.microseconds(since: start))
             return value

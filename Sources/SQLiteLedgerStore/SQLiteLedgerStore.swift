@@ -46,7 +46,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         /// The SQLite VFS to open the file through; nil for the default. Test suites name a
         /// fault-injecting VFS here.
         public var vfsName: String?
-        /// Batch size, queue length and wait of `groupWrite`.
+        /// Batch size, queue length and waits of group commit, and how long a finish mark is carried.
         public var groupCommit = GroupCommitLimits()
 
         /// Default options.
@@ -97,7 +97,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         guard options.groupCommit.isValid else {
             Self.release(identity, owner: claimOwner)
             throw LedgerError.configuration(
-                "group commit limits: batchCountMax and queueCountMax must be at least 1, waitMicroseconds 0 to \(GroupCommitLimits.waitMicrosecondsMax)")
+                "group commit limits: batchCountMax and queueCountMax must be at least 1, waitMicroseconds 0 to \(GroupCommitLimits.waitMicrosecondsMax), finishMarkWaitMicrosecondsMax 0 to \(GroupCommitLimits.finishMarkWaitMicrosecondsLimit)")
         }
         do {
             let writing = try Self.open(path: path, options: options)
@@ -115,8 +115,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     }
 
     deinit {
-        // The writer closes last, so it checkpoints and removes the WAL. Both close before
-        // unregistering, so no second store opens the file while this one still holds it.
+        // Carried finish marks commit first. The writer closes last, so it checkpoints and
+        // removes the WAL. Both close before unregistering, so no second store opens the file
+        // while this one still holds it.
+        committer.close()
         reader.mutex.withLock { $0.close() }
         writer.mutex.withLock { $0.close() }
         Self.release(fileIdentity, owner: claimOwner)
@@ -140,29 +142,35 @@ public final class SQLiteLedgerStore: LedgerStore {
         _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         let reader = self.reader
+        let committer = self.committer
         // The body may hold the caller's objects (a ledger, this store): it is taken out and
         // released before the caller resumes, so a caller that then lets go of the store
         // finds it closed, never still alive on this queue.
         let job = TakeOnce(body)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
             readQueue.async {
-                let outcome = Self.runRead(job.take(), on: reader)
+                let outcome = Self.runRead(job.take(), on: reader, committer: committer)
                 continuation.resume(returning: outcome)
             }
         }
         return try result.get()
     }
 
-    /// Runs one read body in a read transaction on `reader`.
+    /// Runs one read body in a read transaction on `reader`, with the carried finish marks laid
+    /// over its snapshot.
     private static func runRead<T: Sendable>(
-        _ body: (@Sendable (any LedgerReader) throws(LedgerError) -> T)?, on reader: LockedConnection
+        _ body: (@Sendable (any LedgerReader) throws(LedgerError) -> T)?, on reader: LockedConnection,
+        committer: GroupCommitter
     ) -> Result<T, LedgerError> {
         guard let body else { preconditionFailure("a read body runs once") }
         return reader.mutex.withLock { (connection: inout SQLiteConnection) -> Result<T, LedgerError> in
+            // Taken before the snapshot starts (at the body's first statement): a mark that
+            // left it since had committed before, so the snapshot holds it.
+            let marks = committer.unsettledFinishMarks
             do throws(SQLiteError) { try connection.execute("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
             defer { connection.rollbackIfOpen() }
             do throws(LedgerError) {
-                return .success(try body(SQLiteLedgerSession(connection: connection)))
+                return .success(try body(SQLiteLedgerSession(connection: connection, unsettledFinishMarks: marks)))
             } catch {
                 return .failure(error)
             }
@@ -197,6 +205,15 @@ public final class SQLiteLedgerStore: LedgerStore {
             }
             return try result.get()
         }
+    }
+
+    /// Stamps a record finished by carrying the mark into the committer's next transaction
+    /// (`GroupCommitLimits.finishMarkWaitMicrosecondsMax`): reads through this store show it at
+    /// once, and it shares that transaction's pages instead of writing its own. With carrying
+    /// off, or the carried marks at their limit, it commits alone as a deferred write.
+    public func markFinished(_ key: TransactionKey, at date: Date) async throws(LedgerError) {
+        if committer.carry(key, finishedAtMilliseconds: date.ledgerMilliseconds) { return }
+        try await write(.deferred) { writer throws(LedgerError) in try writer.markFinished(key, at: date) }
     }
 
     /// How a write that failed retryably runs again: a short pause, longer each time, so

@@ -59,13 +59,11 @@ extension Ledger {
         let now = clock.now()
         do {
             try faults.check(.afterFinish)
-            // Deferred: losing this mark to power loss only means finishing again, so it
-            // rides on the next durable commit instead of paying a sync of its own.
-            // The record's `finishedAt` is the history of a finish: no event of its own, so the
-            // mark writes one row and its pending index entry.
-            try await commit(.deferred) { writer throws(LedgerError) in
-                try writer.markFinished(key, at: now)
-            }
+            // Deferred: losing this mark only means finishing again, so it pays no sync of
+            // its own, and a store may carry it into its next transaction (the SQLite store
+            // does). The record's `finishedAt` is the history of a finish: no event of its
+            // own, so the mark writes one row and its pending index entry.
+            try await commitFinishMark(key, at: now)
         } catch {
             // The platform finished but the mark was lost; finishing again later is harmless.
             return FinishAttempt(record: record, finished: false, error: error.description)

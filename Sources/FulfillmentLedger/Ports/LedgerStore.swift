@@ -36,9 +36,24 @@ public protocol LedgerStore: Sendable {
     func write<T: Sendable>(
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T
+
+    /// Stamps a record finished once its platform finish is done, at `.deferred` durability.
+    ///
+    /// The default commits `LedgerWriter.markFinished` in a write of its own. A store may
+    /// instead carry the mark into its next write transaction, which saves the mark a commit
+    /// of its own, as long as every read through this store shows the mark once this call
+    /// returns. A mark carried that way is lost by a process crash before that transaction,
+    /// not only by power loss; either way the record stays pending and `recover()` finishes it
+    /// again, which is harmless.
+    func markFinished(_ key: TransactionKey, at date: Date) async throws(LedgerError)
 }
 
 extension LedgerStore {
+    /// Commits the mark in a deferred write of its own.
+    public func markFinished(_ key: TransactionKey, at date: Date) async throws(LedgerError) {
+        try await write(.deferred) { writer throws(LedgerError) in try writer.markFinished(key, at: date) }
+    }
+
     /// A durable write.
     @discardableResult
     public func write<T: Sendable>(

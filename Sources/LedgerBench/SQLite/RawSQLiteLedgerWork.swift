@@ -12,11 +12,14 @@ import SQLiteLedgerStore
 ///
 /// A test checks that it leaves exactly the rows the library leaves. Per fulfillment:
 /// 1. read: `BEGIN`; look the purchase up by key and by delivery ID; `ROLLBACK`;
-/// 2. grant, synced: `BEGIN IMMEDIATE`; look it up again; read and upsert the balance;
-///    insert the ledger row (pending its finish); append the event; read waiting refund
-///    events; `COMMIT` (the product has no limit, so no purchase count is written);
-/// 3. finish mark, not synced (`synchronous = NORMAL` for that commit): `BEGIN IMMEDIATE`;
-///    stamp the ledger row finished; `COMMIT`.
+/// 2. grant, synced: `BEGIN IMMEDIATE`; stamp the previous fulfillment's ledger row
+///    finished (its finish mark, carried into this transaction as the store carries it);
+///    look the purchase up again; read and upsert the balance; insert the ledger row
+///    (pending its finish); append the event; read waiting refund events; `COMMIT` (the
+///    product has no limit, so no purchase count is written).
+///
+/// After the last, its finish mark commits alone, not synced (`synchronous = NORMAL`), as
+/// the store commits a mark no later write carried.
 public enum RawSQLiteLedgerWork {
     /// Distinct players the fulfillments are spread over, as in the bench's R2.
     public static let playerCountMax = 50
@@ -68,19 +71,32 @@ public enum RawSQLiteLedgerWork {
         let statements = try Statements(db, durable: synchronous)
         let constants = Constants(catalogVersion: try BenchWorkloads.catalog().versionHash)
         let start = ContinuousClock.now
+        var previous: SQLiteValue?
         for index in 0..<count {
             do {
-                try fulfill(index: index, statements, constants)
+                previous = try fulfill(index: index, finishing: previous, statements, constants)
             } catch {
                 db.rollbackIfOpen()
                 throw error
             }
         }
+        do {
+            try statements.synchronousNormal.run()
+            try statements.beginImmediate.run()
+            try statements.stampFinished.run([.integer(Date().ledgerMilliseconds), .text(PlatformStore.test.rawValue), previous ?? .null])
+            try statements.commit.run()
+        } catch {
+            db.rollbackIfOpen()
+            throw error
+        }
         return Double(count) / BenchWorkloads.seconds(ContinuousClock.now - start)
     }
 
-    /// One fulfillment: the read, the synced grant, the unsynced finish mark.
-    private static func fulfill(index: Int, _ s: Statements, _ constants: Constants) throws(SQLiteError) {
+    /// One fulfillment: the read, then the synced grant carrying the finish mark of the
+    /// fulfillment before (`finishing`). Returns the transaction ID whose mark the next carries.
+    private static func fulfill(
+        index: Int, finishing previous: SQLiteValue?, _ s: Statements, _ constants: Constants
+    ) throws(SQLiteError) -> SQLiteValue {
         let store = SQLiteValue.text(PlatformStore.test.rawValue)
         let transaction = SQLiteValue.text("raw-\(index)")
         let player = SQLiteValue.text("player-\(index % playerCountMax)")
@@ -93,6 +109,7 @@ public enum RawSQLiteLedgerWork {
 
         try s.synchronousDurable.run()
         try s.beginImmediate.run()
+        if let previous { try s.stampFinished.run([now, store, previous]) }
         try lookUp(store, transaction, s)
         for line in BenchWorkloads.grants {
             let balance = try s.selectBalance.queryOne([player, .text(line.id)]) { $0.int64(0) } ?? 0
@@ -109,11 +126,7 @@ public enum RawSQLiteLedgerWork {
         let limit = constants.revocationCountMax
         _ = try s.selectRevocations.query([store, transaction, .integer(Int64(limit))], rowCountMax: limit) { _ in () }
         try s.commit.run()
-
-        try s.synchronousNormal.run()
-        try s.beginImmediate.run()
-        try s.stampFinished.run([now, store, transaction])
-        try s.commit.run()
+        return transaction
     }
 
     /// The library's look-up of a new consumable's purchase: by its key, then by the delivery's

@@ -41,7 +41,9 @@ struct GroupCommitBatch {
     /// it did not run.
     private func runTransaction(_ batch: [GroupWriteRequest], from start: Int, outcomes: inout Outcomes) -> Int {
         let durable = batch[start...].contains { $0.durability == .durable }
-        let isShared = batch.count - start > 1
+        // One-statement requests (carried finish marks) undo themselves when they fail, so
+        // they neither need a savepoint nor make the others need one.
+        let isShared = batch[start...].count { !$0.isOneStatement } > 1
         outcomes.transactionCount += 1
         do throws(SQLiteError) {
             // In WAL mode a NORMAL commit is not synced; the next FULL commit's sync of the
@@ -55,7 +57,11 @@ struct GroupCommitBatch {
         let session = SQLiteLedgerSession(connection: connection)
         var ran: [Int] = []
         for index in start..<batch.count {
-            let failure = isShared ? runInSavepoint(batch[index], session: session) : runAlone(batch[index], session: session)
+            let request = batch[index]
+            let failure =
+                request.isOneStatement
+                ? runOneStatement(request, session: session)
+                : isShared ? runInSavepoint(request, session: session) : runAlone(request, session: session)
             guard let failure else {
                 ran.append(index)
                 continue
@@ -86,6 +92,17 @@ struct GroupCommitBatch {
             return nil
         } catch {
             connection.rollbackIfOpen()
+            return error
+        }
+    }
+
+    /// A one-statement request: when its statement fails SQLite has undone it, and the
+    /// transaction goes on unless SQLite ended it.
+    private func runOneStatement(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
+        do throws(LedgerError) {
+            try request.perform(session)
+            return nil
+        } catch {
             return error
         }
     }

@@ -13,12 +13,24 @@ public struct GroupCommitLimits: Hashable, Sendable {
     public var waitMicroseconds: Int = 0
     /// Longest wait that may be configured: one second.
     public static let waitMicrosecondsMax = 1_000_000
+    /// How long a finish mark may wait to ride in the next write transaction before it is
+    /// committed alone (unsynced). Carried, the mark shares that transaction's pages instead
+    /// of writing its own, and `markFinished` returns without a round trip to the writer.
+    /// Reads through the store show a carried mark at once; another process sees it up to
+    /// this late, and a process crash in this window loses it (the finish is then sent
+    /// again). 0 commits every mark alone before `markFinished` returns. At most
+    /// `finishMarkWaitMicrosecondsLimit`.
+    public var finishMarkWaitMicrosecondsMax: Int = 10_000
+    /// Longest finish mark wait that may be configured: one minute. Fault-injection suites use
+    /// it so that a mark never commits at a moment set by the clock.
+    public static let finishMarkWaitMicrosecondsLimit = 60_000_000
 
     /// The defaults.
     public init() {}
 
     /// Whether every limit is in range.
     var isValid: Bool {
-        batchCountMax >= 1 && queueCountMax >= 1 && waitMicroseconds >= 0 && waitMicroseconds <= Self.waitMicrosecondsMax
+        batchCountMax >= 1 && queueCountMax >= 1 && (0...Self.waitMicrosecondsMax).contains(waitMicroseconds)
+            && (0...Self.finishMarkWaitMicrosecondsLimit).contains(finishMarkWaitMicrosecondsMax)
     }
 }

@@ -11,6 +11,14 @@ public struct GroupCommitStatistics: Hashable, Sendable {
     public var batchCountPeak = 0
     /// Requests refused because the queue was full.
     public var refusedCount = 0
+    /// Finish marks carried into a later transaction instead of committing alone.
+    public var carriedFinishMarkCount = 0
+    /// Carried finish marks that rode in a transaction with other requests (the rest
+    /// waited out `finishMarkWaitMicrosecondsMax` and committed alone).
+    public var sharedFinishMarkCount = 0
+    /// Carried finish marks whose transaction failed: the record stays pending and its
+    /// finish is sent again by `recover()`.
+    public var lostFinishMarkCount = 0
 
     /// All zero.
     public init() {}

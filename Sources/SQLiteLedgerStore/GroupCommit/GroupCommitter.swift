@@ -19,6 +19,22 @@ final class GroupCommitter: Sendable {
         /// Whether a drain is scheduled or running; at most one is.
         var isDraining = false
         var statistics = GroupCommitStatistics()
+        /// Finish marks waiting for the next transaction, oldest first.
+        var carried: [CarriedFinishMark] = []
+        /// Every carried mark not yet committed or lost: `carried` and those in a running transaction.
+        var unsettled = UnsettledFinishMarks.none
+        /// Whether the oldest carried mark has waited its time, so a drain commits the marks alone.
+        var carriedAreDue = false
+        /// Whether a wake-up for the carried marks is scheduled; at most one is.
+        var isCarryTimerSet = false
+        /// Set by `close`: nothing more runs on the writer.
+        var isClosed = false
+    }
+
+    /// What one turn of the drain runs.
+    private struct Batch {
+        var requests: [GroupWriteRequest]
+        var marks: [CarriedFinishMark]
     }
 
     private let state = Mutex(State())
@@ -70,51 +86,156 @@ final class GroupCommitter: Sendable {
         }
     }
 
+    /// The carried marks not yet settled, for a read to lay over the snapshot it is about to
+    /// start. Copying it is cheap: the dictionary is shared until the committer next changes it.
+    var unsettledFinishMarks: UnsettledFinishMarks { state.withLock { $0.unsettled } }
+
+    /// Carries a finish mark into the next transaction; false, carrying nothing, when carrying
+    /// is off, the store is closed, or `queueCountMax` marks already wait (the caller then
+    /// commits the mark alone).
+    func carry(_ key: TransactionKey, finishedAtMilliseconds: Int64) -> Bool {
+        guard limits.finishMarkWaitMicrosecondsMax > 0 else { return false }
+        let mark = CarriedFinishMark(key: key, finishedAtMilliseconds: finishedAtMilliseconds, carriedAt: .now())
+        let (carried, startDrain, setTimer) = state.withLock { (state: inout State) -> (Bool, Bool, Bool) in
+            guard !state.isClosed, state.carried.count < limits.queueCountMax else { return (false, false, false) }
+            // A mark already on its way for this record stamps it first; this one adds nothing.
+            guard state.unsettled.insert(mark) else { return (true, false, false) }
+            state.carried.append(mark)
+            state.statistics.carriedFinishMarkCount += 1
+            if state.carried.count >= limits.batchCountMax { state.carriedAreDue = true }
+            let startDrain = state.carriedAreDue && !state.isDraining
+            if startDrain { state.isDraining = true }
+            let setTimer = !state.isCarryTimerSet
+            if setTimer { state.isCarryTimerSet = true }
+            return (true, startDrain, setTimer)
+        }
+        if startDrain { queue.async { self.drain() } }
+        if setTimer { setCarryTimer(after: limits.finishMarkWaitMicrosecondsMax) }
+        return carried
+    }
+
+    /// Wakes up when the oldest carried mark has waited its time, and commits the marks if no
+    /// other transaction took them meanwhile.
+    private func setCarryTimer(after microseconds: Int) {
+        // Weak: a closed store's committer need not live until a long wait runs out.
+        queue.asyncAfter(deadline: .now() + .microseconds(microseconds)) { [weak self] in self?.carryTimerFired() }
+    }
+
+    private func carryTimerFired() {
+        let waitNanoseconds = UInt64(limits.finishMarkWaitMicrosecondsMax) * 1_000
+        let now = DispatchTime.now().uptimeNanoseconds
+        let (startDrain, rearmMicroseconds) = state.withLock { (state: inout State) -> (Bool, Int?) in
+            guard let oldest = state.carried.first, !state.isClosed else {
+                state.isCarryTimerSet = false
+                return (false, nil)
+            }
+            let waitedNanoseconds = now &- oldest.carriedAt.uptimeNanoseconds
+            guard waitedNanoseconds >= waitNanoseconds else {
+                // The marks this timer was set for rode in a transaction; a later one waits on.
+                return (false, Int((waitNanoseconds - waitedNanoseconds) / 1_000) + 1)
+            }
+            state.isCarryTimerSet = false
+            state.carriedAreDue = true
+            guard !state.isDraining else { return (false, nil) }
+            state.isDraining = true
+            return (true, nil)
+        }
+        if let rearmMicroseconds { setCarryTimer(after: rearmMicroseconds) }
+        if startDrain { drain() }
+    }
+
+    /// Commits the carried marks and refuses any more: the store is closing. Runs on the
+    /// caller's thread, after any transaction in progress (it waits for the writer's lock).
+    func close() {
+        let marks = state.withLock { (state: inout State) -> [CarriedFinishMark] in
+            state.isClosed = true
+            defer { state.carried.removeAll() }
+            return state.carried
+        }
+        guard !marks.isEmpty else { return }
+        var batch = Batch(requests: [], marks: marks)
+        runAndDeliver(&batch)
+    }
+
     /// Runs shared transactions until no request waits.
     private func drain() {
         while var taken = takeBatch() {
-            // Deferred requests (finish marks) first, in a transaction of their own that is
-            // not synced, so they never wait for the sync the durable ones need. Concurrent
-            // callers expect no order between each other's requests.
-            var deferred = taken.filter { $0.durability == .deferred }
-            var durable = taken.filter { $0.durability == .durable }
+            // Deferred requests (failed finish attempts) first, in a transaction of their own
+            // that is not synced, so they never wait for the sync the durable ones need.
+            // Carried finish marks ride in the first of the two, so every request taken with
+            // them sees them; in the steady state that is the durable one, whose pages they
+            // share, and no caller waits for them. Concurrent callers expect no order between
+            // each other's requests.
+            var deferred = Batch(requests: taken.requests.filter { $0.durability == .deferred }, marks: [])
+            var durable = Batch(requests: taken.requests.filter { $0.durability == .durable }, marks: [])
+            if durable.requests.isEmpty || !deferred.requests.isEmpty { deferred.marks = taken.marks } else { durable.marks = taken.marks }
             // Only the two halves may hold the bodies: `runAndDeliver` drops each before it
             // resumes the callers.
-            taken.removeAll()
-            if !deferred.isEmpty { runAndDeliver(&deferred) }
-            if !durable.isEmpty { runAndDeliver(&durable) }
+            taken.requests.removeAll()
+            if !deferred.requests.isEmpty || !deferred.marks.isEmpty { runAndDeliver(&deferred) }
+            if !durable.requests.isEmpty { runAndDeliver(&durable) }
         }
     }
 
     /// Runs one batch and resumes its callers; empties `batch`.
-    private func runAndDeliver(_ batch: inout [GroupWriteRequest]) {
-        let outcomes = writer.mutex.withLock { connection in
-            GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run(batch)
+    private func runAndDeliver(_ batch: inout Batch) {
+        let marks = batch.marks.map { mark in
+            GroupWriteRequest(
+                durability: .deferred,
+                perform: { writer throws(LedgerError) in
+                    try writer.markFinished(mark.key, at: Date(ledgerMilliseconds: mark.finishedAtMilliseconds))
+                },
+                deliver: { _ in }, isOneStatement: true)
         }
-        record(outcomes, requestCount: batch.count)
+        var requests = marks + batch.requests
+        let outcomes = writer.mutex.withLock { connection in
+            GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run(requests)
+        }
+        record(outcomes, requestCount: requests.count)
+        settle(batch.marks, errors: outcomes.errors.prefix(marks.count), shared: !batch.requests.isEmpty)
         // Drop the bodies first: they hold the callers' objects (a ledger, its store), and
         // a caller that resumes and lets go of them must not find them still alive here.
-        let deliveries = batch.map(\.deliver)
-        batch.removeAll()
+        let deliveries = batch.requests.map(\.deliver)
+        requests.removeAll()
+        batch.requests.removeAll()
         // Resume callers only now, after the commit: none sees a result that could still vanish.
-        for (deliver, error) in zip(deliveries, outcomes.errors) { deliver(error) }
+        for (deliver, error) in zip(deliveries, outcomes.errors.dropFirst(marks.count)) { deliver(error) }
     }
 
-    /// Takes the next batch, or ends the drain when nothing waits.
-    private func takeBatch() -> [GroupWriteRequest]? {
+    /// Takes carried marks out of the overlay once their transaction ended: committed, a read's
+    /// snapshot holds them; lost, the record reads as pending again.
+    private func settle(_ marks: [CarriedFinishMark], errors: ArraySlice<LedgerError?>, shared: Bool) {
+        guard !marks.isEmpty else { return }
+        state.withLock { state in
+            for (mark, error) in zip(marks, errors) {
+                state.unsettled.remove(mark.key)
+                if error != nil { state.statistics.lostFinishMarkCount += 1 }
+                if error == nil, shared { state.statistics.sharedFinishMarkCount += 1 }
+            }
+        }
+    }
+
+    /// Takes the next batch, or ends the drain when nothing waits. Carried marks go along with
+    /// any request, and alone only once they are due: a drain that just resumed a caller must
+    /// not commit that caller's mark alone before its next write can carry it.
+    private func takeBatch() -> Batch? {
         if limits.waitMicroseconds > 0, state.withLock({ $0.waiting.count < limits.batchCountMax }) {
             // Give concurrent callers a moment to join a transaction that is not full yet.
             usleep(UInt32(limits.waitMicroseconds))
         }
-        return state.withLock { (state: inout State) -> [GroupWriteRequest]? in
-            guard !state.waiting.isEmpty else {
+        return state.withLock { (state: inout State) -> Batch? in
+            let marksReady = state.carriedAreDue && !state.carried.isEmpty
+            guard !state.isClosed, !state.waiting.isEmpty || marksReady else {
                 state.isDraining = false
                 return nil
             }
             // At most queueCountMax entries move down: cheap next to a commit.
-            let batch = Array(state.waiting.prefix(limits.batchCountMax))
-            state.waiting.removeFirst(batch.count)
-            return batch
+            let requests = Array(state.waiting.prefix(limits.batchCountMax))
+            state.waiting.removeFirst(requests.count)
+            let marks = Array(state.carried.prefix(limits.batchCountMax))
+            state.carried.removeFirst(marks.count)
+            if state.carried.isEmpty { state.carriedAreDue = false }
+            return Batch(requests: requests, marks: marks)
         }
     }
 }

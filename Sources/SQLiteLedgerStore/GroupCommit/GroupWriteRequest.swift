@@ -10,4 +10,7 @@ struct GroupWriteRequest: Sendable {
     /// Resumes the caller: nil when the body returned and the shared commit succeeded,
     /// else the error that decides its outcome. Called exactly once.
     let deliver: @Sendable (LedgerError?) -> Void
+    /// Whether the body is one statement, which SQLite undoes by itself when it fails: a
+    /// carried finish mark. It needs no savepoint of its own to share a transaction.
+    var isOneStatement = false
 }

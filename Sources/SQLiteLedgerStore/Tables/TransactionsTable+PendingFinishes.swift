@@ -45,14 +45,21 @@ package struct PendingFinishesQueries: Sendable {
 
 extension SQLiteLedgerSession {
     func pendingFinish(_ key: TransactionKey) throws(LedgerError) -> PendingFinish? {
-        try sql { () throws(SQLiteError) in
+        // A carried mark ends the pending finish once `markFinished` returned.
+        guard !unsettledFinishMarks.contains(key) else { return nil }
+        return try sql { () throws(SQLiteError) in
             try connection.statement(PendingFinishesQueries.current.selectOneSQL)
                 .queryOne([.text(key.store.rawValue), .text(key.transactionID)], PendingFinishesQueries.decode)
         }
     }
 
     func pendingFinishes(limit: Int) throws(LedgerError) -> [PendingFinish] {
-        try pendingFinishes(limit: limit, in: .current)
+        guard !unsettledFinishMarks.isEmpty else { return try pendingFinishes(limit: limit, in: .current) }
+        // Carried marks end pending finishes the snapshot still holds: read past them, at most
+        // as many more rows as marks are carried (a bounded number: `queueCountMax`).
+        let rows = try pendingFinishes(limit: limit + unsettledFinishMarks.count, in: .current)
+        let marks = unsettledFinishMarks
+        return Array(rows.lazy.filter { !marks.contains($0.key) }.prefix(limit))
     }
 
     func pendingFinishes(limit: Int, in queries: PendingFinishesQueries) throws(LedgerError) -> [PendingFinish] {

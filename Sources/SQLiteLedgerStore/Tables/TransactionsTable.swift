@@ -179,7 +179,8 @@ extension SQLiteLedgerSession {
             entitlementsListed: row.optionalInt64(14) != nil)
     }
 
+    /// A stored record, stamped finished when a mark carried for it has not committed yet.
     private func decodeTransaction(_ row: StoredTransactionRow) throws(LedgerError) -> TransactionRecord {
-        try row.record(corrupt: corrupt)
+        unsettledFinishMarks.apply(to: try row.record(corrupt: corrupt))
     }
 }
