@@ -54,7 +54,9 @@ package enum BenchCommand {
             Also:
               write counts: N sequential fulfillments at FULL on a fresh ledger, counted: WAL
                   frames written and pages read (SQLite's own counters), sync calls (through a
-                  pass-through VFS), against the target of at most \(Int(BenchWriteCounts.framesPerFulfillmentTarget)) frames; and, where valgrind
+                  pass-through VFS), against the target of at most \(Int(BenchWriteCounts.framesPerFulfillmentTarget)) frames, with keys in
+                  order (App Store IDs) and at random (Play tokens), and with every finish mark
+                  committed alone for comparison; and, where valgrind
                   is installed, instructions per fulfillment from two callgrind runs of this
                   executable with --counts-only (\(BenchWriteCounts.instructionCount) and \(2 * BenchWriteCounts.instructionCount) fulfillments)
               memory flatness (--memory-count M): M sequential fulfillments at FULL on a new

@@ -79,12 +79,13 @@ enum BenchWorkloads {
     /// has just written would take minutes and prove nothing.
     static func ledger(
         path: String, synchronous: SQLiteLedgerStore.Synchronous, openCheck: SQLiteLedgerStore.OpenCheck = .quick,
-        vfsName: String? = nil
+        vfsName: String? = nil, carriesFinishMarks: Bool = true
     ) throws -> Ledger {
         var options = SQLiteLedgerStore.Options()
         options.synchronous = synchronous
         options.openCheck = openCheck
         options.vfsName = vfsName
+        if !carriesFinishMarks { options.groupCommit.finishMarkWaitMicrosecondsMax = 0 }
         let store = try SQLiteLedgerStore(path: path, options: options)
         return try Ledger(
             catalog: try catalog(), store: store, verifier: BenchVerifier(), finisher: BenchFinisher(),
@@ -96,11 +97,28 @@ enum BenchWorkloads {
 
     /// `count` new test-store submissions whose IDs start with `prefix`.
     static func submissions(prefix: String, count: Int) -> [TransactionSubmission] {
-        (0..<count).map { index in
-            TransactionSubmission(
-                store: .test, transactionID: "\(prefix)-\(index)", storeProductID: storeProductID,
-                playerID: "player-\(index % playerCountMax)", payload: "{}")
+        (0..<count).map { index in submission(transactionID: "\(prefix)-\(index)", index: index) }
+    }
+
+    /// `count` new submissions whose IDs come in key order, as App Store transaction IDs (one
+    /// width of digits, rising) mostly do, or at random, as Google Play purchase tokens do.
+    /// Indexes start at `first`, so a later batch's keys keep rising after an earlier one's.
+    static func submissions(prefix: String, first: Int, count: Int, order: BenchKeyOrder) -> [TransactionSubmission] {
+        (first..<(first + count)).map { index in
+            switch order {
+            case .rising:
+                let digits = String(index)
+                return submission(transactionID: prefix + String(repeating: "0", count: max(0, 12 - digits.count)) + digits, index: index)
+            case .random:
+                return submission(transactionID: prefix + BenchKeyOrder.randomHex(index), index: index)
+            }
         }
+    }
+
+    private static func submission(transactionID: String, index: Int) -> TransactionSubmission {
+        TransactionSubmission(
+            store: .test, transactionID: transactionID, storeProductID: storeProductID,
+            playerID: "player-\(index % playerCountMax)", payload: "{}")
     }
 
     /// R2 then R3 on one ledger: fulfils `submissions` one after another (all must be

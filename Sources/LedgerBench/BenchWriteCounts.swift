@@ -5,22 +5,47 @@ import SQLiteLedgerStore
 
 /// What one sequential fulfillment costs on a fresh ledger at FULL, counted rather than timed,
 /// so the figures do not move with machine noise: WAL frames written, pages read and sync
-/// calls, and, under callgrind where valgrind is installed, instructions.
+/// calls, for keys in order and at random, and, under callgrind where valgrind is installed,
+/// instructions.
 struct BenchWriteCounts: Encodable {
+    /// The counts of one run of sequential fulfillments.
+    struct Figures: Encodable {
+        /// How the run's keys arrived.
+        var keyOrder: BenchKeyOrder
+        /// Whether finish marks were carried into the next transaction (the default) or each
+        /// committed alone (`finishMarkWaitMicrosecondsMax` 0).
+        var carriesFinishMarks: Bool
+        /// Pages the writing connection wrote (`SQLITE_DBSTATUS_CACHE_WRITE`): WAL frames.
+        var framesPerFulfillment: Double
+        /// Pages it read from disk (`SQLITE_DBSTATUS_CACHE_MISS`).
+        var pagesReadPerFulfillment: Double
+        /// `xSync` calls, counted by a pass-through fault VFS.
+        var syncsPerFulfillment: Double
+        /// Finish marks that rode in the next grant's transaction, per fulfillment (1 when every
+        /// mark shared one; the rest waited out `finishMarkWaitMicrosecondsMax` and committed alone).
+        var sharedFinishMarksPerFulfillment: Double
+    }
+
     /// The lean write path's target for frames per fulfillment.
     static let framesPerFulfillmentTarget = 8.0
     /// Fulfillments counted in the callgrind child runs (the second run does twice as many,
     /// and the difference cancels start-up).
     static let instructionCount = 100
 
-    /// Fulfillments counted, after a warm-up that gives every player its rows.
+    /// Fulfillments counted in each run, after a warm-up that gives every player its rows.
     var fulfillmentCount: Int
-    /// Pages the writing connection wrote (`SQLITE_DBSTATUS_CACHE_WRITE`): WAL frames.
+    /// Keys in order (App Store transaction IDs): WAL frames per fulfillment.
     var framesPerFulfillment: Double
-    /// Pages it read from disk (`SQLITE_DBSTATUS_CACHE_MISS`).
+    /// Keys in order: pages read from disk per fulfillment.
     var pagesReadPerFulfillment: Double
-    /// `xSync` calls, counted by a pass-through fault VFS.
+    /// Keys in order: sync calls per fulfillment.
     var syncsPerFulfillment: Double
+    /// Keys in order: finish marks that rode in the next grant's transaction, per fulfillment.
+    var sharedFinishMarksPerFulfillment: Double
+    /// The same counts with keys at random (Google Play purchase tokens).
+    var randomKeys: Figures
+    /// Keys in order with every finish mark committed alone, as before marks were carried.
+    var marksAlone: Figures
     /// Instructions per fulfillment under callgrind, when valgrind is installed.
     var instructionsPerFulfillment: Double?
     /// Where the instruction figure came from, or why there is none.
@@ -31,25 +56,44 @@ struct BenchWriteCounts: Encodable {
         () throws(SQLiteError) -> SQLiteFaultVFS in try SQLiteFaultVFS.register(name: "ledger-bench-counting")
     }
 
-    /// Counts `count` sequential fulfillments on a new ledger in `directory`.
+    /// Counts `count` sequential fulfillments on a new ledger in `directory`, once with keys in
+    /// order and once at random.
     static func measure(directory: URL, count: Int) async throws -> BenchWriteCounts {
+        let rising = try await measure(directory: directory, count: count, order: .rising)
+        let random = try await measure(directory: directory, count: count, order: .random)
+        let alone = try await measure(directory: directory, count: count, order: .rising, carriesFinishMarks: false)
+        return BenchWriteCounts(
+            fulfillmentCount: count, framesPerFulfillment: rising.framesPerFulfillment,
+            pagesReadPerFulfillment: rising.pagesReadPerFulfillment, syncsPerFulfillment: rising.syncsPerFulfillment,
+            sharedFinishMarksPerFulfillment: rising.sharedFinishMarksPerFulfillment, randomKeys: random, marksAlone: alone,
+            instructionsPerFulfillment: nil, instructionsSource: "not measured")
+    }
+
+    /// Counts `count` sequential fulfillments whose keys arrive in `order`, on a new ledger.
+    private static func measure(
+        directory: URL, count: Int, order: BenchKeyOrder, carriesFinishMarks: Bool = true
+    ) async throws -> Figures {
         let vfs = try countingVFS.get()
-        let path = directory.appendingPathComponent("counted-\(UUID().uuidString).sqlite").path
-        let ledger = try BenchWorkloads.ledger(path: path, synchronous: .full, vfsName: vfs.name)
+        let path = directory.appendingPathComponent("counted-\(order.rawValue)-\(UUID().uuidString).sqlite").path
+        let ledger = try BenchWorkloads.ledger(
+            path: path, synchronous: .full, vfsName: vfs.name, carriesFinishMarks: carriesFinishMarks)
         guard let store = ledger.store as? SQLiteLedgerStore else { throw BenchWorkloads.Failure(description: "not a SQLite ledger") }
-        let warmUp = BenchWorkloads.submissions(prefix: "warm", count: BenchWorkloads.playerCountMax)
+        let warmUp = BenchWorkloads.submissions(
+            prefix: "counted-", first: 0, count: BenchWorkloads.playerCountMax, order: order)
         _ = try await BenchWorkloads.fulfillments(ledger: ledger, submissions: warmUp, expecting: "granted")
         let pagesBefore = store.writerPageCounters()
         let syncsBefore = vfs.callCount(.sync)
-        let counted = BenchWorkloads.submissions(prefix: "counted", count: count)
+        let sharedBefore = store.groupCommitStatistics.sharedFinishMarkCount
+        let counted = BenchWorkloads.submissions(
+            prefix: "counted-", first: BenchWorkloads.playerCountMax, count: count, order: order)
         _ = try await BenchWorkloads.fulfillments(ledger: ledger, submissions: counted, expecting: "granted")
         let pages = store.writerPageCounters().since(pagesBefore)
         let perFulfillment = { (total: Int) in Double(total) / Double(count) }
-        return BenchWriteCounts(
-            fulfillmentCount: count, framesPerFulfillment: perFulfillment(pages.pagesWritten),
+        return Figures(
+            keyOrder: order, carriesFinishMarks: carriesFinishMarks, framesPerFulfillment: perFulfillment(pages.pagesWritten),
             pagesReadPerFulfillment: perFulfillment(pages.pagesRead),
-            syncsPerFulfillment: perFulfillment(vfs.callCount(.sync) - syncsBefore), instructionsPerFulfillment: nil,
-            instructionsSource: "not measured")
+            syncsPerFulfillment: perFulfillment(vfs.callCount(.sync) - syncsBefore),
+            sharedFinishMarksPerFulfillment: perFulfillment(store.groupCommitStatistics.sharedFinishMarkCount - sharedBefore))
     }
 
     /// Instructions per fulfillment: this executable run twice under callgrind with
@@ -96,13 +140,18 @@ struct BenchWriteCounts: Encodable {
 
     /// The text report's lines.
     var textLines: [String] {
-        let verdict = framesPerFulfillment <= Self.framesPerFulfillmentTarget ? "PASS" : "MISS"
+        let verdict = { (frames: Double) in frames <= Self.framesPerFulfillmentTarget ? "PASS" : "MISS" }
         var lines = [
-            "per sequential fulfillment at FULL on a fresh ledger (\(fulfillmentCount) counted):",
-            String(format: "  WAL frames written  %8.2f   target <= %.0f   %@", framesPerFulfillment,
-                   Self.framesPerFulfillmentTarget, verdict),
-            String(format: "  pages read          %8.2f", pagesReadPerFulfillment),
-            String(format: "  sync calls          %8.2f", syncsPerFulfillment),
+            "per sequential fulfillment at FULL on a fresh ledger (\(fulfillmentCount) counted), keys in order / at random:",
+            String(format: "  WAL frames written  %8.2f / %5.2f   target <= %.0f   %@ / %@", framesPerFulfillment,
+                   randomKeys.framesPerFulfillment, Self.framesPerFulfillmentTarget, verdict(framesPerFulfillment),
+                   verdict(randomKeys.framesPerFulfillment)),
+            String(format: "  pages read          %8.2f / %5.2f", pagesReadPerFulfillment, randomKeys.pagesReadPerFulfillment),
+            String(format: "  sync calls          %8.2f / %5.2f", syncsPerFulfillment, randomKeys.syncsPerFulfillment),
+            String(format: "  finish marks shared %8.2f / %5.2f   (rode in the next grant's commit)", sharedFinishMarksPerFulfillment,
+                   randomKeys.sharedFinishMarksPerFulfillment),
+            String(format: "  with every mark committed alone (keys in order): %.2f frames, %.2f syncs",
+                   marksAlone.framesPerFulfillment, marksAlone.syncsPerFulfillment),
         ]
         if let instructionsPerFulfillment {
             lines.append(String(format: "  instructions        %8.0f   (%@)", instructionsPerFulfillment, instructionsSource))

@@ -139,6 +139,12 @@ import Testing
         // At FULL one sync per grant commit, the deferred finish mark riding on the next.
         #expect(syncs >= 1 && syncs <= 3, "syncs per fulfillment \(syncs)")
         #expect(counts["pagesReadPerFulfillment"] as? Double != nil)
+        for (name, carries) in [("randomKeys", true), ("marksAlone", false)] {
+            let figures = try #require(counts[name] as? [String: Any], "\(name) missing")
+            #expect(figures["carriesFinishMarks"] as? Bool == carries)
+            let frames = try #require(figures["framesPerFulfillment"] as? Double)
+            #expect(frames >= 3 && frames <= 16, "\(name): frames per fulfillment \(frames)")
+        }
         // In-process there is no ledger-bench executable to run under callgrind.
         #expect(counts["instructionsPerFulfillment"] == nil)
         #expect((counts["instructionsSource"] as? String)?.contains("callgrind") == true)
