@@ -69,8 +69,9 @@ struct BenchReport: Encodable {
 
     /// Standing caveats printed with every report.
     static let notes = [
-        "R2 commits twice per new transaction (the grant, synced; then the finish mark, not synced on its own) and writes"
-            + " an event (and purchase counts for limited products); R1 commits once and writes two rows. R1L runs R2's own statements",
+        "R2 commits once per new transaction (the grant, synced, carrying the finish mark of the fulfillment before it)"
+            + " and writes an event (and purchase counts for limited products); R1 commits once and writes two rows."
+            + " R1L runs R2's own statements",
         "the slower disk is this disk with every sync made longer through the fault VFS (--sync-latency-microseconds);"
             + " it shows group commit where syncs, not the CPU, cost the most",
         "R6 R2 fulfils new purchases with hashed IDs for the pre-filled players; R6 R3 redelivers random pre-filled"

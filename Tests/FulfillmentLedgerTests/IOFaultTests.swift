@@ -302,8 +302,8 @@ extension IOFaultTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let ledger = try scenario.openStore()
 
-        // With FULL, a purchase commits twice (grant, then the finish mark) but syncs once:
-        // the mark is a deferred write that the next durable commit's sync covers.
+        // With FULL, a purchase syncs once: its grant's commit. Its finish mark is deferred,
+        // carried into the next transaction, whose sync (if durable) covers it.
         vfs.resetCounts()
         _ = try await scenario.grant(0..<1, on: ledger)
         #expect(vfs.callCount(.sync) == 1)
