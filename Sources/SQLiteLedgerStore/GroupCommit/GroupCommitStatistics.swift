@@ -3,7 +3,7 @@
 public struct GroupCommitStatistics: Hashable, Sendable {
     /// Shared transactions run (committed or not).
     public var transactionCount = 0
-    /// Requests run in them.
+    /// Requests run in them (carried finish marks are counted below, not here).
     public var requestCount = 0
     /// Shared transactions that were synced (held at least one durable request).
     public var syncedTransactionCount = 0

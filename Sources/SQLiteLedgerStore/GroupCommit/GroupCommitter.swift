@@ -123,13 +123,14 @@ final class GroupCommitter: Sendable {
 
     private func carryTimerFired() {
         let waitNanoseconds = UInt64(limits.finishMarkWaitMicrosecondsMax) * 1_000
-        let now = DispatchTime.now().uptimeNanoseconds
         let (startDrain, rearmMicroseconds) = state.withLock { (state: inout State) -> (Bool, Int?) in
             guard let oldest = state.carried.first, !state.isClosed else {
                 state.isCarryTimerSet = false
                 return (false, nil)
             }
-            let waitedNanoseconds = now &- oldest.carriedAt.uptimeNanoseconds
+            // Read under the lock, so no mark carried since can be younger than "now".
+            let now = DispatchTime.now().uptimeNanoseconds
+            let waitedNanoseconds = now - min(now, oldest.carriedAt.uptimeNanoseconds)
             guard waitedNanoseconds >= waitNanoseconds else {
                 // The marks this timer was set for rode in a transaction; a later one waits on.
                 return (false, Int((waitNanoseconds - waitedNanoseconds) / 1_000) + 1)
@@ -191,7 +192,8 @@ final class GroupCommitter: Sendable {
         let outcomes = writer.mutex.withLock { connection in
             GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run(requests)
         }
-        record(outcomes, requestCount: requests.count)
+        // Marks are counted on their own (`carriedFinishMarkCount`), not as requests.
+        record(outcomes, requestCount: batch.requests.count)
         settle(batch.marks, errors: outcomes.errors.prefix(marks.count), shared: !batch.requests.isEmpty)
         // Drop the bodies first: they hold the callers' objects (a ledger, its store), and
         // a caller that resumes and lets go of them must not find them still alive here.
