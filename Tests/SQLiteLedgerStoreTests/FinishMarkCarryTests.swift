@@ -115,6 +115,24 @@ struct FinishMarkCarryTests {
         #expect(try await durable.value == Self.finishedAt.truncatedToLedgerMilliseconds, "so did the durable one")
     }
 
+    @Test("a write whose body throws rolls back to its savepoint and keeps the marks carried with it")
+    func failingBodyKeepsCarriedMarks() async throws {
+        let directory = try ScratchDirectory()
+        let store = try Self.store(directory)
+        try await Self.insertPending(store, ["t1"])
+        try await store.markFinished(Rows.key("t1"), at: Self.finishedAt)
+        await #expect(throws: LedgerError.self) {
+            try await store.write { writer throws(LedgerError) in
+                _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
+                throw LedgerError.invalidArgument("a rejected grant")
+            }
+        }
+        #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "the mark committed")
+        #expect(store.groupCommitStatistics.lostFinishMarkCount == 0)
+        let balances = try await store.read { reader throws(LedgerError) in try reader.balances(playerID: "p1") }
+        #expect(balances.isEmpty, "the body's own changes are gone")
+    }
+
     @Test("with no write after it, a carried mark commits alone once its wait is over, without a sync")
     func carriedMarkCommitsAloneAfterItsWait() async throws {
         let directory = try ScratchDirectory()

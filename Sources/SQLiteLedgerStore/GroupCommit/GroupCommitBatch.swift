@@ -42,8 +42,9 @@ struct GroupCommitBatch {
     private func runTransaction(_ batch: [GroupWriteRequest], from start: Int, outcomes: inout Outcomes) -> Int {
         let durable = batch[start...].contains { $0.durability == .durable }
         // One-statement requests (carried finish marks) undo themselves when they fail, so
-        // they neither need a savepoint nor make the others need one.
-        let isShared = batch[start...].count { !$0.isOneStatement } > 1
+        // they need no savepoint. They still make the others need one: a grant whose body
+        // throws (a fault, a conflict to retry) must not roll back the marks carried with it.
+        let isShared = batch.count - start > 1
         outcomes.transactionCount += 1
         do throws(SQLiteError) {
             // In WAL mode a NORMAL commit is not synced; the next FULL commit's sync of the
