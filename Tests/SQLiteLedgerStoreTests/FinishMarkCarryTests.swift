@@ -167,6 +167,24 @@ struct FinishMarkCarryTests {
         #expect(pending.isEmpty)
     }
 
+    /// Stores opened and closed while their carry timer fires.
+    static let closeRaceRunCount = 50
+
+    @Test("closing a store while its carry timer fires leaves each mark committed or pending, never half-written")
+    func closeRacesTheCarryTimer() async throws {
+        let directory = try ScratchDirectory()
+        for run in 0..<Self.closeRaceRunCount {
+            let id = "race-\(run)"
+            do {
+                let store = try Self.store(directory, waitMicroseconds: 1)
+                try await Self.insertPending(store, [id])
+                try await store.markFinished(Rows.key(id), at: Self.finishedAt)
+            }
+            let finishedAt = try Self.rawFinishedAt(directory, id)
+            #expect(finishedAt == Self.finishedAt.ledgerMilliseconds, "run \(run): closing commits a mark the timer did not")
+        }
+    }
+
     @Test("with finishMarkWaitMicrosecondsMax 0 a mark commits before markFinished returns")
     func carryingOff() async throws {
         let directory = try ScratchDirectory()

@@ -12,6 +12,13 @@ struct GroupCommitBatch {
         var errors: [LedgerError?]
         var transactionCount = 0
         var syncedTransactionCount = 0
+
+        /// The outcome of a batch that did not run because the store closed its connection.
+        static func closed(count: Int) -> Outcomes {
+            let error = LedgerError.storage(
+                SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "the store closed before this write ran").storageFailure)
+            return Outcomes(errors: Array(repeating: error, count: count))
+        }
     }
 
     /// A fixed name is enough: a request's savepoint is always the innermost one.

@@ -27,8 +27,13 @@ final class GroupCommitter: Sendable {
         var carriedAreDue = false
         /// Whether a wake-up for the carried marks is scheduled; at most one is.
         var isCarryTimerSet = false
-        /// Set by `close`: nothing more runs on the writer.
+        /// Set by `close`: nothing more is taken for the writer.
         var isClosed = false
+        /// Set by `close` once its last transaction ran, under the writer's lock: the store then
+        /// closes the connection, so a drain that took a batch just before must not touch it.
+        var isWriterReleased = false
+        /// Signalled when the running drain stops, for a `close` waiting for it.
+        var drainEnded: DispatchSemaphore?
     }
 
     /// What one turn of the drain runs.
@@ -145,17 +150,30 @@ final class GroupCommitter: Sendable {
         if startDrain { drain() }
     }
 
+    /// Longest `close` waits for a drain in progress to finish its turn.
+    static let closeDrainWaitMillisecondsMax = 10_000
+
     /// Commits the carried marks and refuses any more: the store is closing. Runs on the
-    /// caller's thread, after any transaction in progress (it waits for the writer's lock).
+    /// caller's thread. A drain in progress (one the carry timer started, holding marks it
+    /// took just before) finishes its turn first, so its marks commit too.
     func close() {
-        let marks = state.withLock { (state: inout State) -> [CarriedFinishMark] in
+        let (marks, drainEnded) = state.withLock { (state: inout State) -> ([CarriedFinishMark], DispatchSemaphore?) in
             state.isClosed = true
             defer { state.carried.removeAll() }
-            return state.carried
+            guard state.isDraining else { return (state.carried, nil) }
+            let semaphore = DispatchSemaphore(value: 0)
+            state.drainEnded = semaphore
+            return (state.carried, semaphore)
         }
-        guard !marks.isEmpty else { return }
-        var batch = Batch(requests: [], marks: marks)
-        runAndDeliver(&batch)
+        if let drainEnded {
+            _ = drainEnded.wait(timeout: .now() + .milliseconds(Self.closeDrainWaitMillisecondsMax))
+        }
+        if !marks.isEmpty {
+            var batch = Batch(requests: [], marks: marks)
+            runAndDeliver(&batch)
+        }
+        // Past the wait a drain may still hold a batch: it must find the writer released.
+        writer.mutex.withLock { _ in state.withLock { $0.isWriterReleased = true } }
     }
 
     /// Runs shared transactions until no request waits.
@@ -190,7 +208,10 @@ final class GroupCommitter: Sendable {
         }
         var requests = marks + batch.requests
         let outcomes = writer.mutex.withLock { connection in
-            GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run(requests)
+            // Only carried marks can be in a batch taken just before the store closed (a request
+            // keeps its store open): they are lost, as in a crash, and `recover()` finishes again.
+            guard !state.withLock({ $0.isWriterReleased }) else { return GroupCommitBatch.Outcomes.closed(count: requests.count) }
+            return GroupCommitBatch(connection: connection, durableSynchronous: durableSynchronous).run(requests)
         }
         // Marks are counted on their own (`carriedFinishMarkCount`), not as requests.
         record(outcomes, requestCount: batch.requests.count)
@@ -229,6 +250,8 @@ final class GroupCommitter: Sendable {
             let marksReady = state.carriedAreDue && !state.carried.isEmpty
             guard !state.isClosed, !state.waiting.isEmpty || marksReady else {
                 state.isDraining = false
+                state.drainEnded?.signal()
+                state.drainEnded = nil
                 return nil
             }
             // At most queueCountMax entries move down: cheap next to a commit.
