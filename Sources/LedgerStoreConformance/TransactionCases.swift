@@ -1,6 +1,7 @@
 import FulfillmentLedger
 
-/// Ledger records and the event log: reassigning a record with its pending finish, and reading
+/// Ledger records and the event log: reassigning a record with its pending finish, marking it
+/// finished, and reading
 /// events per transaction and in pages.
 enum TransactionCases {
     static let entries = [
@@ -10,6 +11,10 @@ enum TransactionCases {
             "reassignTransaction",
             "reassigning a transaction moves its record and outbox row; an unknown key changes nothing",
             reassignTransaction),
+        ConformanceEntry(
+            "markFinished",
+            "markFinished ends a pending finish for every read once it returns; the first mark's time stays",
+            markFinished),
         ConformanceEntry(
             "eventsAfterSequence",
             "events after a sequence come oldest first, per player or transaction, up to the limit",
@@ -68,6 +73,34 @@ enum TransactionCases {
         context.checkEqual(outbox?.playerID, "p2", "the player of t1's pending finish")
         context.checkEqual(outbox?.attemptCount, 0, "the attempts of t1's pending finish")
         context.checkEqual(unknown, nil, "the record of an unknown key reassigned")
+    }
+
+    static func markFinished(_ context: ConformanceContext) async throws(LedgerError) {
+        let store = context.store
+        try await store.write { writer throws(LedgerError) in
+            for (offset, id) in ["t1", "t2", "t3"].enumerated() {
+                var record = ContractRows.record(id)
+                record.fulfilledAt = ContractRows.date(Int64(offset))
+                try writer.insertTransaction(record)
+            }
+        }
+        // A store may carry the mark into a later transaction; its reads show it at once anyway.
+        try await store.markFinished(ContractRows.key("t1"), at: ContractRows.date(100))
+        try await store.markFinished(ContractRows.key("t1"), at: ContractRows.date(200))
+        let (record, pending, oldest, history) = try await store.read { reader throws(LedgerError) in
+            (
+                try reader.transaction(ContractRows.key("t1")), try reader.pendingFinish(ContractRows.key("t1")),
+                try reader.pendingFinishes(limit: 1), try reader.transactions(playerID: "p1", limit: 10)
+            )
+        }
+        context.checkEqual(record?.finishedAt, ContractRows.date(100), "t1 stamped by its first mark")
+        context.checkEqual(pending, nil, "t1's pending finish after the mark")
+        context.checkEqual(oldest.map(\.key), [ContractRows.key("t2")], "the oldest pending finish, limit 1")
+        context.checkEqual(history.filter(\.isFinished).map(\.key), [ContractRows.key("t1")], "finished in p1's records")
+        let seenInWrite = try await store.write { writer throws(LedgerError) in
+            try writer.pendingFinishes(limit: 10).map(\.key)
+        }
+        context.checkEqual(seenInWrite, [ContractRows.key("t2"), ContractRows.key("t3")], "pending finishes inside a write")
     }
 
     static func eventsAfterSequence(_ context: ConformanceContext) async throws(LedgerError) {

@@ -1,3 +1,4 @@
+import Foundation
 import FulfillmentLedger
 
 /// A store that hands its reads and writes to another, `store`; a conforming type replaces
@@ -21,5 +22,10 @@ extension ForwardingLedgerStore {
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         try await store.write(durability, body)
+    }
+
+    /// Hands a finish mark to `store`, so an engine that carries marks does so here too.
+    func markFinished(_ key: TransactionKey, at date: Date) async throws(LedgerError) {
+        try await store.markFinished(key, at: date)
     }
 }
