@@ -138,14 +138,16 @@ struct PostgresProcessTests {
         let schema = try PostgresScratchSchema.create(prefix: "ledger_processes", serverURL: server.url)
         let seed: UInt64 = 3_000
         let count = 400
-        let restartedAt = Mutex<Date?>(nil)
+        let restartBeganAt = Mutex<Date?>(nil)
         let result = try await Self.deliverTogether(url: schema.connectionString, seed: seed, count: count) {
             try await Task.sleep(for: .milliseconds(300))
+            // Stamped before the restart: a child the restart cut off ends while the server is
+            // down, before `restart` returns, and that is the case this test is about.
+            restartBeganAt.withLock { $0 = Date() }
             try await server.restart()
-            restartedAt.withLock { $0 = Date() }
         }
-        let restarted = try #require(restartedAt.withLock { $0 })
-        #expect(result.children.contains { $0.endedAt > restarted }, "every child ended before the restart")
+        let restartBegan = try #require(restartBeganAt.withLock { $0 })
+        #expect(result.children.contains { $0.endedAt > restartBegan }, "every child ended before the restart began")
         for exit in result.children where exit.status != 0 {
             let error = try #require(exit.jsonLines.last?["error"] as? [String: Any], "a failed child printed no error: \(exit.output)")
             #expect(error["name"] as? String == "ledger.storage", "\(error)")
