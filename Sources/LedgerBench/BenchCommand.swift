@@ -56,9 +56,10 @@ package enum BenchCommand {
                   frames written and pages read (SQLite's own counters), sync calls (through a
                   pass-through VFS), against the target of at most \(Int(BenchWriteCounts.framesPerFulfillmentTarget)) frames, with keys in
                   order (App Store IDs) and at random (Play tokens), and with every finish mark
-                  committed alone for comparison; and, where valgrind
-                  is installed, instructions per fulfillment from two callgrind runs of this
-                  executable with --counts-only (\(BenchWriteCounts.instructionCount) and \(2 * BenchWriteCounts.instructionCount) fulfillments)
+                  committed alone for comparison; and, where valgrind is installed,
+                  instructions per fulfillment, through the ledger and of its statements bare
+                  (R1L's work), each from two callgrind runs of this executable (\(BenchInstructions.fulfillmentCount) and
+                  \(2 * BenchInstructions.fulfillmentCount) fulfillments), in all and by object (SQLite, the Swift runtime, ...)
               memory flatness (--memory-count M): M sequential fulfillments at FULL on a new
                   ledger; resident memory after a 5% warm-up, at the end and its peak; growth
                   per million fulfillments against the target of less than 10 MB (Linux only)
@@ -91,7 +92,7 @@ package enum BenchCommand {
                                 URI or key=value pairs; its database must allow CREATE SCHEMA)
               --postgres-only   only the PostgreSQL part
               --json            one JSON object with every figure
-              --counts-only     only the write counts, no timings (what the callgrind runs do)
+              --counts-only     only the write counts (frames, pages read, syncs), no timings
 
             Before writing anything the bench checks that DIR has room for the pre-fill and
             the memory run, and refuses with exit code 64 if it has not.
@@ -144,6 +145,15 @@ package enum BenchCommand {
         defer { try? FileManager.default.removeItem(at: directory) }
         if let refusal = spaceRefusal(options, availableBytes: BenchPrefilledLedger.availableBytes(at: directory)) {
             return LedgerCommandLine.usageError(refusal, io: io, program: "ledger-bench")
+        }
+        if let workload = options.instructionsChild {
+            do {
+                try await BenchInstructions.runChild(workload, count: options.count, directory: directory)
+                return .ok
+            } catch {
+                io.printError("ledger-bench: \(error)")
+                return .failure
+            }
         }
         if options.countsOnly {
             do {
@@ -212,8 +222,8 @@ package enum BenchCommand {
             memory = figures.map { .measured($0) } ?? .absent("resident memory cannot be read on this platform")
         }
         var counts = try await BenchWriteCounts.measure(directory: directory, count: options.count)
-        (counts.instructionsPerFulfillment, counts.instructionsSource) = await BenchWriteCounts.instructions(
-            directory: directory)
+        let instructions = await BenchInstructions.measure(directory: directory)
+        counts.instructions = instructions.figures.map { .measured($0) } ?? .absent(instructions.reason)
         var postgres = BenchSection<BenchPostgresFigures>.absent("skipped (no --postgres URL)")
         if let url = options.postgresURL {
             postgres = .measured(try await BenchPostgres.measure(options, serverURL: url, directory: directory, io: io))

@@ -32,7 +32,7 @@ struct BenchOptions {
     /// The options that take a value.
     static let valueOptionNames: Set<String> = [
         "count", "repeats", "dir", "prefill", "memory-count", "sync-latency-microseconds", "http-count", "postgres",
-        "postgres-child-schema", "postgres-child-prefix",
+        "postgres-child-schema", "postgres-child-prefix", "instructions-child",
     ]
     /// The flags.
     static let flagOptionNames: Set<String> = ["json", "counts-only", "postgres-only"]
@@ -53,8 +53,10 @@ struct BenchOptions {
     var httpCount = httpCountDefault
     /// Whether to print one JSON object.
     var json = false
-    /// Whether to run only the write counts (the callgrind child runs).
+    /// Whether to run only the write counts.
     var countsOnly = false
+    /// The workload of a callgrind child run (a hidden option the parent passes).
+    var instructionsChild: BenchInstructions.Workload?
     /// The PostgreSQL server of the PostgreSQL part; nil skips it.
     var postgresURL: String?
     /// Whether to run only the PostgreSQL part.
@@ -79,6 +81,13 @@ struct BenchOptions {
         }
         json = arguments.flag("json")
         countsOnly = arguments.flag("counts-only")
+        if let workload = arguments.value("instructions-child") {
+            guard let known = BenchInstructions.Workload(rawValue: workload) else {
+                let names = BenchInstructions.Workload.allCases.map(\.rawValue).joined(separator: " or ")
+                throw Arguments.UsageError(message: "--instructions-child needs \(names)")
+            }
+            instructionsChild = known
+        }
         if let url = arguments.value("postgres") {
             guard !url.isEmpty else { throw Arguments.UsageError(message: "--postgres needs a server's connection string") }
             postgresURL = url

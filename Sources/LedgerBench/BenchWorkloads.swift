@@ -76,16 +76,17 @@ enum BenchWorkloads {
 
     /// A ledger on the SQLite file at `path` (created if missing) with no-op verifier and
     /// finisher. R6 skips the open check: a quick check of a multi-gigabyte file the bench
-    /// has just written would take minutes and prove nothing.
+    /// has just written would take minutes and prove nothing. `finishMarkWaitMicrosecondsMax`
+    /// replaces the store's default (0: every finish mark commits alone).
     static func ledger(
         path: String, synchronous: SQLiteLedgerStore.Synchronous, openCheck: SQLiteLedgerStore.OpenCheck = .quick,
-        vfsName: String? = nil, carriesFinishMarks: Bool = true
+        vfsName: String? = nil, finishMarkWaitMicrosecondsMax: Int? = nil
     ) throws -> Ledger {
         var options = SQLiteLedgerStore.Options()
         options.synchronous = synchronous
         options.openCheck = openCheck
         options.vfsName = vfsName
-        if !carriesFinishMarks { options.groupCommit.finishMarkWaitMicrosecondsMax = 0 }
+        if let finishMarkWaitMicrosecondsMax { options.groupCommit.finishMarkWaitMicrosecondsMax = finishMarkWaitMicrosecondsMax }
         let store = try SQLiteLedgerStore(path: path, options: options)
         return try Ledger(
             catalog: try catalog(), store: store, verifier: BenchVerifier(), finisher: BenchFinisher(),

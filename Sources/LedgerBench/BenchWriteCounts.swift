@@ -6,7 +6,7 @@ import SQLiteLedgerStore
 /// What one sequential fulfillment costs on a fresh ledger at FULL, counted rather than timed,
 /// so the figures do not move with machine noise: WAL frames written, pages read and sync
 /// calls, for keys in order and at random, and, under callgrind where valgrind is installed,
-/// instructions.
+/// instructions (`BenchInstructions`).
 struct BenchWriteCounts: Encodable {
     /// The counts of one run of sequential fulfillments.
     struct Figures: Encodable {
@@ -28,10 +28,6 @@ struct BenchWriteCounts: Encodable {
 
     /// The lean write path's target for frames per fulfillment.
     static let framesPerFulfillmentTarget = 8.0
-    /// Fulfillments counted in the callgrind child runs (the second run does twice as many,
-    /// and the difference cancels start-up).
-    static let instructionCount = 100
-
     /// Fulfillments counted in each run, after a warm-up that gives every player its rows.
     var fulfillmentCount: Int
     /// Keys in order (App Store transaction IDs): WAL frames per fulfillment.
@@ -46,10 +42,9 @@ struct BenchWriteCounts: Encodable {
     var randomKeys: Figures
     /// Keys in order with every finish mark committed alone, as before marks were carried.
     var marksAlone: Figures
-    /// Instructions per fulfillment under callgrind, when valgrind is installed.
-    var instructionsPerFulfillment: Double?
-    /// Where the instruction figure came from, or why there is none.
-    var instructionsSource: String
+    /// Instructions per fulfillment under callgrind, through the ledger and bare, or why there
+    /// are none (no valgrind, or a run in-process).
+    var instructions: BenchSection<BenchInstructions>
 
     /// The pass-through VFS the counted ledger opens through, registered once per process.
     static let countingVFS: Result<SQLiteFaultVFS, SQLiteError> = Result {
@@ -66,7 +61,7 @@ struct BenchWriteCounts: Encodable {
             fulfillmentCount: count, framesPerFulfillment: rising.framesPerFulfillment,
             pagesReadPerFulfillment: rising.pagesReadPerFulfillment, syncsPerFulfillment: rising.syncsPerFulfillment,
             sharedFinishMarksPerFulfillment: rising.sharedFinishMarksPerFulfillment, randomKeys: random, marksAlone: alone,
-            instructionsPerFulfillment: nil, instructionsSource: "not measured")
+            instructions: .absent("not measured"))
     }
 
     /// Counts `count` sequential fulfillments whose keys arrive in `order`, on a new ledger.
@@ -76,7 +71,7 @@ struct BenchWriteCounts: Encodable {
         let vfs = try countingVFS.get()
         let path = directory.appendingPathComponent("counted-\(order.rawValue)-\(UUID().uuidString).sqlite").path
         let ledger = try BenchWorkloads.ledger(
-            path: path, synchronous: .full, vfsName: vfs.name, carriesFinishMarks: carriesFinishMarks)
+            path: path, synchronous: .full, vfsName: vfs.name, finishMarkWaitMicrosecondsMax: carriesFinishMarks ? nil : 0)
         guard let store = ledger.store as? SQLiteLedgerStore else { throw BenchWorkloads.Failure(description: "not a SQLite ledger") }
         let warmUp = BenchWorkloads.submissions(
             prefix: "counted-", first: 0, count: BenchWorkloads.playerCountMax, order: order)
@@ -96,48 +91,6 @@ struct BenchWriteCounts: Encodable {
             sharedFinishMarksPerFulfillment: perFulfillment(store.groupCommitStatistics.sharedFinishMarkCount - sharedBefore))
     }
 
-    /// Instructions per fulfillment: this executable run twice under callgrind with
-    /// `--counts-only`, for `instructionCount` and twice as many fulfillments; the difference
-    /// of the totals over the difference of the counts. Nil and a reason without valgrind.
-    static func instructions(directory: URL) async -> (perFulfillment: Double?, source: String) {
-        guard let valgrind = BenchPython.executable(named: "valgrind") else { return (nil, "valgrind not installed") }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
-        // In-process runs (the bench's tests) have no ledger-bench executable to run again.
-        guard executable.lastPathComponent == "ledger-bench" else {
-            return (nil, "only the ledger-bench executable runs itself under callgrind")
-        }
-        var totals: [Int] = []
-        for count in [instructionCount, 2 * instructionCount] {
-            let output = directory.appendingPathComponent("callgrind-\(count).out")
-            let run = await BenchPython.run(
-                valgrind,
-                [
-                    "--tool=callgrind", "--callgrind-out-file=\(output.path)", executable.path, "--counts-only",
-                    "--count", "\(count)", "--dir", directory.path,
-                ],
-                directory: directory, name: "callgrind-\(count)")
-            guard run.status == 0, let total = callgrindTotal(output) else {
-                // Valgrind's own report is many lines; its first line of substance says why.
-                let reason = run.error.split(separator: "\n").first { $0.contains("INTERNAL ERROR") || $0.hasPrefix("valgrind:") }
-                return (nil, "callgrind run failed (status \(run.status))" + (reason.map { ": " + $0.prefix(200) } ?? ""))
-            }
-            totals.append(total)
-        }
-        let perFulfillment = Double(totals[1] - totals[0]) / Double(instructionCount)
-        return (perFulfillment, "callgrind, \(instructionCount) vs \(2 * instructionCount) fulfillments")
-    }
-
-    /// The `summary:` (or `totals:`) line of a callgrind output file: instructions executed.
-    static func callgrindTotal(_ file: URL) -> Int? {
-        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n").reversed() {
-            for prefix in ["summary: ", "totals: "] where line.hasPrefix(prefix) {
-                return Int(line.dropFirst(prefix.count).split(separator: " ").first ?? "")
-            }
-        }
-        return nil
-    }
-
     /// The text report's lines.
     var textLines: [String] {
         let verdict = { (frames: Double) in frames <= Self.framesPerFulfillmentTarget ? "PASS" : "MISS" }
@@ -153,10 +106,9 @@ struct BenchWriteCounts: Encodable {
             String(format: "  with every mark committed alone (keys in order): %.2f frames, %.2f syncs",
                    marksAlone.framesPerFulfillment, marksAlone.syncsPerFulfillment),
         ]
-        if let instructionsPerFulfillment {
-            lines.append(String(format: "  instructions        %8.0f   (%@)", instructionsPerFulfillment, instructionsSource))
-        } else {
-            lines.append("  instructions        not measured: \(instructionsSource)")
+        switch instructions {
+        case .measured(let figures): lines += figures.textLines
+        case .absent(let reason): lines.append("  instructions        not measured: \(reason)")
         }
         return lines
     }
