@@ -115,22 +115,92 @@ struct FinishMarkCarryTests {
         #expect(try await durable.value == Self.finishedAt.truncatedToLedgerMilliseconds, "so did the durable one")
     }
 
-    @Test("a write whose body throws rolls back to its savepoint and keeps the marks carried with it")
-    func failingBodyKeepsCarriedMarks() async throws {
+    @Test("a write whose body throws rolls back whole, and the marks carried with it are carried again")
+    func failingBodyCarriesItsMarksAgain() async throws {
         let directory = try ScratchDirectory()
         let store = try Self.store(directory)
         try await Self.insertPending(store, ["t1"])
         try await store.markFinished(Rows.key("t1"), at: Self.finishedAt)
+        let transactionsBefore = store.groupCommitStatistics.transactionCount
         await #expect(throws: LedgerError.self) {
             try await store.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
                 throw LedgerError.invalidArgument("a rejected grant")
             }
         }
-        #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "the mark committed")
+        let afterFailure = store.groupCommitStatistics
+        #expect(afterFailure.lostFinishMarkCount == 0)
+        if afterFailure.transactionCount == transactionsBefore + 1 {
+            // No stall outlasted the wait: the mark rolled back with the grant and is carried again.
+            #expect(try Self.rawFinishedAt(directory) == 0, "rolled back with the failed write")
+        }
+        let seen = try await store.read { reader throws(LedgerError) in
+            (try reader.transaction(Rows.key("t1"))?.finishedAt, try reader.balances(playerID: "p1"))
+        }
+        #expect(seen.0 == Self.finishedAt.truncatedToLedgerMilliseconds, "still read as finished")
+        #expect(seen.1.isEmpty, "the body's own changes are gone")
+
+        try await store.write { writer throws(LedgerError) in
+            _ = try writer.addToBalance(playerID: "p2", currencyID: "gems", delta: 1)
+        }
+        #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "committed with the next write")
         #expect(store.groupCommitStatistics.lostFinishMarkCount == 0)
-        let balances = try await store.read { reader throws(LedgerError) in try reader.balances(playerID: "p1") }
-        #expect(balances.isEmpty, "the body's own changes are gone")
+        #expect(store.groupCommitStatistics.carriedFinishMarkCount == 1, "carried again, not counted twice")
+    }
+
+    @Test("a mark carried again after a failed write commits alone once its wait is over, and at close")
+    func markCarriedAgainCommitsAloneAndAtClose() async throws {
+        for closesFirst in [false, true] {
+            let directory = try ScratchDirectory()
+            var store: SQLiteLedgerStore? = try Self.store(
+                directory, waitMicroseconds: closesFirst ? Self.longWaitMicroseconds : 20_000)
+            try await Self.insertPending(try #require(store), ["t1"])
+            try await store?.markFinished(Rows.key("t1"), at: Self.finishedAt)
+            _ = try? await store?.write { writer throws(LedgerError) in throw LedgerError.invalidArgument("refused") }
+            if closesFirst {
+                store = nil
+            } else {
+                let deadline = ContinuousClock.now + .seconds(20)
+                while try Self.rawFinishedAt(directory) == 0, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(5))
+                }
+            }
+            #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "closesFirst \(closesFirst)")
+            #expect(store?.groupCommitStatistics.lostFinishMarkCount ?? 0 == 0)
+        }
+    }
+
+    @Test("a write that fails beside another in one transaction rolls back to its savepoint; the marks commit")
+    func failingBodyBesideAnotherKeepsTheMarks() async throws {
+        let directory = try ScratchDirectory()
+        let store = try Self.store(directory)
+        try await Self.insertPending(store, ["t1"])
+        let release = try await GroupCommitTests.hold(store)
+        try await store.markFinished(Rows.key("t1"), at: Self.finishedAt)
+        let failing = Task {
+            try await store.write { writer throws(LedgerError) in
+                _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
+                throw LedgerError.invalidArgument("a rejected grant")
+            }
+        }
+        let succeeding = Task {
+            try await store.write { writer throws(LedgerError) in
+                _ = try writer.addToBalance(playerID: "p2", currencyID: "gems", delta: 2)
+            }
+        }
+        try await GroupCommitTests.waitUntilQueued(store, 2)
+        await release()
+        await #expect(throws: LedgerError.self) { try await failing.value }
+        try await succeeding.value
+        #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "the mark committed")
+        let statistics = store.groupCommitStatistics
+        #expect(statistics.lostFinishMarkCount == 0)
+        #expect(statistics.sharedFinishMarkCount == 1)
+        let balances = try await store.read { reader throws(LedgerError) in
+            (try reader.balances(playerID: "p1"), try reader.balances(playerID: "p2"))
+        }
+        #expect(balances.0.isEmpty, "the failed body's changes are gone")
+        #expect(balances.1 == ["gems": 2])
     }
 
     @Test("with no write after it, a carried mark commits alone once its wait is over, without a sync")

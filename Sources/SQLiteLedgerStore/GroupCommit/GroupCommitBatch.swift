@@ -10,6 +10,10 @@ struct GroupCommitBatch {
     struct Outcomes {
         /// nil: committed. Otherwise the error the caller gets.
         var errors: [LedgerError?]
+        /// One-statement requests (carried finish marks) that ran, but were rolled back because
+        /// the request alone with them failed: nothing was wrong with them, so they are carried
+        /// again rather than lost. Their `errors` entry stays nil.
+        var carriedAgain: [Int] = []
         var transactionCount = 0
         var syncedTransactionCount = 0
 
@@ -23,6 +27,9 @@ struct GroupCommitBatch {
 
     /// A fixed name is enough: a request's savepoint is always the innermost one.
     private static let savepointName = "group_request"
+    private static let savepointSQL = "SAVEPOINT \(savepointName)"
+    private static let rollbackToSavepointSQL = "ROLLBACK TO \(savepointName)"
+    private static let releaseSQL = "RELEASE \(savepointName)"
 
     let connection: SQLiteConnection
     let durableSynchronous: SQLiteLedgerStore.Synchronous
@@ -49,15 +56,17 @@ struct GroupCommitBatch {
     private func runTransaction(_ batch: [GroupWriteRequest], from start: Int, outcomes: inout Outcomes) -> Int {
         let durable = batch[start...].contains { $0.durability == .durable }
         // One-statement requests (carried finish marks) undo themselves when they fail, so
-        // they need no savepoint. They still make the others need one: a grant whose body
-        // throws (a fault, a conflict to retry) must not roll back the marks carried with it.
-        let isShared = batch.count - start > 1
+        // they need no savepoint, and they do not make the request they ride with need one:
+        // when its body throws (a fault, a conflict to retry), the whole transaction rolls back
+        // and the marks are carried again. A savepoint would copy every page the grant first
+        // changes into the statement journal, on every fulfillment, for a rare failure.
+        let isShared = batch[start...].lazy.filter { !$0.isOneStatement }.count > 1
         outcomes.transactionCount += 1
         do throws(SQLiteError) {
             // In WAL mode a NORMAL commit is not synced; the next FULL commit's sync of the
             // WAL makes it durable too.
             try connection.setSynchronous((durable ? durableSynchronous : .normal).rawValue)
-            try connection.execute("BEGIN IMMEDIATE")
+            try connection.executeCached("BEGIN IMMEDIATE")
         } catch {
             for index in start..<batch.count { outcomes.errors[index] = error.ledgerError }
             return batch.count
@@ -67,14 +76,20 @@ struct GroupCommitBatch {
         for index in start..<batch.count {
             let request = batch[index]
             let failure =
-                request.isOneStatement
-                ? runOneStatement(request, session: session)
-                : isShared ? runInSavepoint(request, session: session) : runAlone(request, session: session)
+                request.isOneStatement || !isShared
+                ? runDirectly(request, session: session) : runInSavepoint(request, session: session)
             guard let failure else {
                 ran.append(index)
                 continue
             }
             outcomes.errors[index] = failure
+            if !request.isOneStatement, !isShared, connection.isInTransaction {
+                // The one request of this transaction failed: all of it rolls back, exactly as
+                // `SQLiteLedgerStore.write` would, and the marks that ran before it ride again.
+                connection.rollbackIfOpen()
+                outcomes.carriedAgain += ran
+                return index + 1
+            }
             guard connection.isInTransaction else {
                 // SQLite ended the transaction: what ran before is gone with it.
                 for lost in ran { outcomes.errors[lost] = Self.lost(failure) }
@@ -83,7 +98,7 @@ struct GroupCommitBatch {
         }
         guard connection.isInTransaction else { return batch.count }
         do throws(SQLiteError) {
-            try connection.execute("COMMIT")
+            try connection.executeCached("COMMIT")
             if durable { outcomes.syncedTransactionCount += 1 }
         } catch {
             connection.rollbackIfOpen()
@@ -92,21 +107,10 @@ struct GroupCommitBatch {
         return batch.count
     }
 
-    /// A request alone in its transaction: a failure rolls the whole transaction back,
-    /// exactly as `SQLiteLedgerStore.write` does.
-    private func runAlone(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
-        do throws(LedgerError) {
-            try request.perform(session)
-            return nil
-        } catch {
-            connection.rollbackIfOpen()
-            return error
-        }
-    }
-
-    /// A one-statement request: when its statement fails SQLite has undone it, and the
-    /// transaction goes on unless SQLite ended it.
-    private func runOneStatement(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
+    /// A request that needs no savepoint: a one-statement request, which SQLite undoes by
+    /// itself when it fails, or the one request of its transaction, which the caller rolls back
+    /// whole when it fails.
+    private func runDirectly(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
         do throws(LedgerError) {
             try request.perform(session)
             return nil
@@ -118,7 +122,7 @@ struct GroupCommitBatch {
     /// A request sharing its transaction: a failure rolls back to its savepoint only.
     private func runInSavepoint(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
         do throws(SQLiteError) {
-            try connection.execute("SAVEPOINT \(Self.savepointName)")
+            try connection.executeCached(Self.savepointSQL)
         } catch {
             return error.ledgerError
         }
@@ -127,8 +131,8 @@ struct GroupCommitBatch {
         } catch {
             guard connection.isInTransaction else { return error }
             do throws(SQLiteError) {
-                try connection.execute("ROLLBACK TO \(Self.savepointName)")
-                try connection.execute("RELEASE \(Self.savepointName)")
+                try connection.executeCached(Self.rollbackToSavepointSQL)
+                try connection.executeCached(Self.releaseSQL)
             } catch {
                 // The savepoint cannot be undone on its own: give up the whole transaction.
                 connection.rollbackIfOpen()
@@ -136,7 +140,7 @@ struct GroupCommitBatch {
             return error
         }
         do throws(SQLiteError) {
-            try connection.execute("RELEASE \(Self.savepointName)")
+            try connection.executeCached(Self.releaseSQL)
         } catch {
             connection.rollbackIfOpen()
             return error.ledgerError

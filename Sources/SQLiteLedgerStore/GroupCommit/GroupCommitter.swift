@@ -157,16 +157,20 @@ final class GroupCommitter: Sendable {
     /// caller's thread. A drain in progress (one the carry timer started, holding marks it
     /// took just before) finishes its turn first, so its marks commit too.
     func close() {
-        let (marks, drainEnded) = state.withLock { (state: inout State) -> ([CarriedFinishMark], DispatchSemaphore?) in
+        let drainEnded = state.withLock { (state: inout State) -> DispatchSemaphore? in
             state.isClosed = true
-            defer { state.carried.removeAll() }
-            guard state.isDraining else { return (state.carried, nil) }
+            guard state.isDraining else { return nil }
             let semaphore = DispatchSemaphore(value: 0)
             state.drainEnded = semaphore
-            return (state.carried, semaphore)
+            return semaphore
         }
         if let drainEnded {
             _ = drainEnded.wait(timeout: .now() + .milliseconds(Self.closeDrainWaitMillisecondsMax))
+        }
+        // Taken after the drain's turn: it may have carried again the marks of a request that failed.
+        let marks = state.withLock { (state: inout State) -> [CarriedFinishMark] in
+            defer { state.carried.removeAll() }
+            return state.carried
         }
         if !marks.isEmpty {
             var batch = Batch(requests: [], marks: marks)
@@ -215,7 +219,7 @@ final class GroupCommitter: Sendable {
         }
         // Marks are counted on their own (`carriedFinishMarkCount`), not as requests.
         record(outcomes, requestCount: batch.requests.count)
-        settle(batch.marks, errors: outcomes.errors.prefix(marks.count), shared: !batch.requests.isEmpty)
+        settle(batch.marks, outcomes: outcomes, shared: !batch.requests.isEmpty)
         // Drop the bodies first: they hold the callers' objects (a ledger, its store), and
         // a caller that resumes and lets go of them must not find them still alive here.
         let deliveries = batch.requests.map(\.deliver)
@@ -226,16 +230,29 @@ final class GroupCommitter: Sendable {
     }
 
     /// Takes carried marks out of the overlay once their transaction ended: committed, a read's
-    /// snapshot holds them; lost, the record reads as pending again.
-    private func settle(_ marks: [CarriedFinishMark], errors: ArraySlice<LedgerError?>, shared: Bool) {
+    /// snapshot holds them; lost, the record reads as pending again. Marks rolled back with the
+    /// request they rode with are carried again, oldest first, and wait out their time.
+    private func settle(_ marks: [CarriedFinishMark], outcomes: GroupCommitBatch.Outcomes, shared: Bool) {
         guard !marks.isEmpty else { return }
-        state.withLock { state in
-            for (mark, error) in zip(marks, errors) {
+        let carriedAgain = Set(outcomes.carriedAgain)
+        let setTimer = state.withLock { (state: inout State) -> Bool in
+            var again: [CarriedFinishMark] = []
+            for (index, mark) in marks.enumerated() {
+                if carriedAgain.contains(index) {
+                    again.append(mark)
+                    continue
+                }
                 state.unsettled.remove(mark.key)
-                if error != nil { state.statistics.lostFinishMarkCount += 1 }
-                if error == nil, shared { state.statistics.sharedFinishMarkCount += 1 }
+                if outcomes.errors[index] != nil { state.statistics.lostFinishMarkCount += 1 }
+                if outcomes.errors[index] == nil, shared { state.statistics.sharedFinishMarkCount += 1 }
             }
+            guard !again.isEmpty else { return false }
+            state.carried.insert(contentsOf: again, at: 0)
+            guard !state.isCarryTimerSet, !state.isClosed else { return false }
+            state.isCarryTimerSet = true
+            return true
         }
+        if setTimer { setCarryTimer(after: limits.finishMarkWaitMicrosecondsMax) }
     }
 
     /// Takes the next batch, or ends the drain when nothing waits. Carried marks go along with

@@ -18,7 +18,7 @@ package final class SQLiteConnection {
 
     let handle: OpaquePointer
     let path: String
-    private var statements: [String: SQLiteStatement] = [:]
+    private var statements = StatementCache()
     private var isClosed = false
     /// The `PRAGMA synchronous` level last set through `setSynchronous`, to skip repeats.
     private var synchronousLevel: String?
@@ -84,12 +84,19 @@ package final class SQLiteConnection {
         }
     }
 
+    /// Runs one statement without parameters or results, prepared once and cached like any
+    /// other: for the transaction statements (`BEGIN`, `COMMIT`, savepoints) every read and
+    /// write runs, which `execute` would parse each time.
+    package func executeCached(_ sql: String) throws(SQLiteError) {
+        try statement(sql).run()
+    }
+
     /// A prepared statement for `sql`, cached by its text.
     package func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        if let cached = statements[sql] { return cached }
+        if let cached = statements.statement(for: sql) { return cached }
         let statement = try SQLiteStatement(connection: self, sql: sql)
         if statements.count >= Self.statementCacheCountMax { statements.removeAll() }
-        statements[sql] = statement
+        statements.insert(statement, for: sql)
         return statement
     }
 
@@ -99,7 +106,7 @@ package final class SQLiteConnection {
         _ body: () throws(E) -> T, mapError: (SQLiteError) -> E
     ) throws(E) -> T {
         precondition(!isInTransaction, "nested transaction on \(path)")
-        do { try execute("BEGIN IMMEDIATE") } catch { throw mapError(error) }
+        do { try executeCached("BEGIN IMMEDIATE") } catch { throw mapError(error) }
         let value: T
         do {
             value = try body()
@@ -108,7 +115,7 @@ package final class SQLiteConnection {
             throw error
         }
         do {
-            try execute("COMMIT")
+            try executeCached("COMMIT")
         } catch {
             rollbackIfOpen()
             throw mapError(error)
@@ -129,7 +136,7 @@ package final class SQLiteConnection {
     package func rollbackIfOpen() {
         guard isInTransaction else { return }
         // The first error is what the caller needs; a failing ROLLBACK adds nothing to it.
-        try? execute("ROLLBACK")
+        try? executeCached("ROLLBACK")
     }
 
     /// Reads a single integer pragma or query result.
