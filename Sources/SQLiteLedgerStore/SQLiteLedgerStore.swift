@@ -67,10 +67,13 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// The one connection that writes; `write` and the group committer take turns on it.
     private let writer: LockedConnection
     /// A read-only connection: in WAL mode it reads the last commit while the writer works.
-    private let reader: LockedConnection
+    let reader: LockedConnection
     let committer: GroupCommitter
-    /// Where reads run, so no caller's thread waits on SQLite.
+    /// Where a read runs when the read connection is busy, or the read must wait for a lock.
     private let readQueue = DispatchQueue(label: "FulfillmentLedger.SQLiteLedgerStore.read", qos: .userInitiated)
+    /// How long the reader waits for a lock on its queue; a read on the caller's thread never waits.
+    private let busyTimeoutMilliseconds: Int32
+    private let readCounts = Mutex(ReadStatistics())
     /// The commit durability chosen at open; group commit relaxes it only for deferred batches.
     private let synchronous: Synchronous
 
@@ -109,6 +112,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             throw error
         }
         self.synchronous = options.synchronous
+        self.busyTimeoutMilliseconds = options.busyTimeoutMilliseconds
         self.committer = GroupCommitter(writer: writer, limits: options.groupCommit, durableSynchronous: options.synchronous)
         self.path = path
         self.fileIdentity = identity
@@ -135,45 +139,76 @@ public final class SQLiteLedgerStore: LedgerStore {
 
     /// Group commit's counters since this store was opened.
     public var groupCommitStatistics: GroupCommitStatistics { committer.statistics }
-    /// Runs `body` in a read transaction on the read-only connection, on the reader's own
-    /// queue: it sees one consistent snapshot, never waits for a commit's sync, and never
-    /// runs SQLite on the caller's (cooperative) thread.
+
+    /// Reads that ran on the caller's thread, and on the reader's queue, since this store was opened.
+    public var readStatistics: ReadStatistics { readCounts.withLock { $0 } }
+
+    /// Runs `body` in a read transaction on the read-only connection: it sees one consistent
+    /// snapshot and never waits for a commit's sync.
+    ///
+    /// When the read connection is free, the read runs at once on the caller's thread, which
+    /// saves two thread hand-offs, with SQLite's busy timeout at 0 so that it never waits for a
+    /// lock there (WAL readers meet one only while another connection rebuilds the WAL index).
+    /// When the connection is busy with another read, or the read met a lock, the body runs on
+    /// the reader's own queue, where it may wait up to the busy timeout: a body that met a lock
+    /// on the caller's thread so runs twice, which a read body, reading only, allows.
     public func read<T: Sendable>(
         _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
+        if let result = readOnCallersThread(body) { return try result.get() }
         let reader = self.reader
         let committer = self.committer
+        readCounts.withLock { $0.queuedCount += 1 }
         // The body may hold the caller's objects (a ledger, this store): it is taken out and
         // released before the caller resumes, so a caller that then lets go of the store
         // finds it closed, never still alive on this queue.
         let job = TakeOnce(body)
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
             readQueue.async {
-                let outcome = Self.runRead(job.take(), on: reader, committer: committer)
+                guard let body = job.take() else { preconditionFailure("a read body runs once") }
+                let outcome = reader.mutex.withLock { (connection: inout SQLiteConnection) in
+                    Self.runRead(body, on: connection, committer: committer)
+                }
                 continuation.resume(returning: outcome)
             }
         }
         return try result.get()
     }
 
-    /// Runs one read body in a read transaction on `reader`, with the carried finish marks laid
-    /// over its snapshot.
+    /// Runs a read on the caller's thread if the read connection is free and the read needs no
+    /// lock wait; nil when it must go to the reader's queue.
+    private func readOnCallersThread<T: Sendable>(
+        _ body: @Sendable (any LedgerReader) throws(LedgerError) -> T
+    ) -> Result<T, LedgerError>? {
+        let committer = self.committer
+        let busyTimeoutMilliseconds = self.busyTimeoutMilliseconds
+        let outcome = reader.mutex.withLockIfAvailable { (connection: inout SQLiteConnection) -> Result<T, LedgerError>? in
+            connection.setBusyTimeout(milliseconds: 0)
+            defer { connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds) }
+            let result = Self.runRead(body, on: connection, committer: committer)
+            if case .failure(.storage(let failure)) = result, failure.sqliteResultCode == SQLITE_BUSY { return nil }
+            return result
+        }
+        guard let outcome, let result = outcome else { return nil }
+        readCounts.withLock { $0.callersThreadCount += 1 }
+        return result
+    }
+
+    /// Runs one read body in a read transaction on `connection`, with the carried finish marks
+    /// laid over its snapshot.
     private static func runRead<T: Sendable>(
-        _ body: (@Sendable (any LedgerReader) throws(LedgerError) -> T)?, on reader: LockedConnection,
+        _ body: @Sendable (any LedgerReader) throws(LedgerError) -> T, on connection: SQLiteConnection,
         committer: GroupCommitter
     ) -> Result<T, LedgerError> {
-        guard let body else { preconditionFailure("a read body runs once") }
-        return reader.mutex.withLock { (connection: inout SQLiteConnection) -> Result<T, LedgerError> in
-            // Taken before the snapshot starts (at the body's first statement): a mark that
-            // left it since had committed before, so the snapshot holds it.
-            let marks = committer.unsettledFinishMarks
-            do throws(SQLiteError) { try connection.execute("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
-            defer { connection.rollbackIfOpen() }
-            do throws(LedgerError) {
-                return .success(try body(SQLiteLedgerSession(connection: connection, unsettledFinishMarks: marks)))
-            } catch {
-                return .failure(error)
-            }
+        // Taken before the snapshot starts (at the body's first statement): a mark that
+        // left it since had committed before, so the snapshot holds it.
+        let marks = committer.unsettledFinishMarks
+        do throws(SQLiteError) { try connection.executeCached("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
+        defer { connection.rollbackIfOpen() }
+        do throws(LedgerError) {
+            return .success(try body(SQLiteLedgerSession(connection: connection, unsettledFinishMarks: marks)))
+        } catch {
+            return .failure(error)
         }
     }
 

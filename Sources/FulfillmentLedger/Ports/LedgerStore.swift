@@ -12,9 +12,12 @@ import Foundation
 /// - `read` runs its body against one consistent snapshot; `write` runs its body as one atomic
 ///   transaction, fully rolled back when the body throws, and returns only once the commit is
 ///   as durable as `durability` asks. Concurrent writes to the same rows never lose an update.
-/// - Bodies are synchronous and run on the store's own executor (a serialized writer queue, a
-///   pooled connection's thread), never on the caller's, so no network round trip or fsync
-///   blocks a cooperative thread.
+/// - Bodies are synchronous. Write bodies run on the store's own executor (a serialized writer
+///   queue, a pooled connection's thread), never on the caller's, so no network round trip,
+///   fsync or lock wait blocks a cooperative thread. A read body may run on the caller's thread
+///   only where it cannot wait for any of those (the SQLite store's read connection when it is
+///   free, with no busy wait); a store may then run a read body a second time on its own
+///   executor, so a read body only reads.
 /// - A write body may be run again after a retryable conflict (a serialization failure, a
 ///   deadlock, a race the body itself reports by throwing a retryable `StorageFailure`), up to
 ///   the store's bound, so a body must depend only on what it reads inside the transaction.
