@@ -22,7 +22,7 @@ struct WritePathPageCountTests {
     /// The players the purchases cycle over, as the benchmark's do.
     static let playerCount = 10
 
-    @Test("a sequential fulfillment writes at most 8 WAL frames, and SQLite's counter agrees with the WAL's growth")
+    @Test("a sequential fulfillment writes at most 8 WAL frames (SQLite's counter agrees with the WAL's growth), reads once on the caller's thread and goes to the writer once")
     func framesPerSequentialFulfillment() async throws {
         let directory = try LedgerHarness.temporaryDirectory()
         let path = directory.appendingPathComponent("ledger.sqlite").path
@@ -36,6 +36,7 @@ struct WritePathPageCountTests {
         let walBefore = try walByteCount(path)
         let before = store.writerPageCounters()
         let statisticsBefore = store.groupCommitStatistics
+        let readsBefore = store.readStatistics
         for index in Self.playerCount..<(Self.playerCount + Self.measuredCount) {
             try await fulfill(harness, index: index)
         }
@@ -52,6 +53,12 @@ struct WritePathPageCountTests {
         // Each measured grant's commit carried the mark before it, unless that mark waited out its time.
         let shared = statistics.sharedFinishMarkCount - statisticsBefore.sharedFinishMarkCount
         #expect(shared + aloneCommitCount == Self.measuredCount, "\(shared) finish marks rode in a grant's commit")
+        // The thread hand-offs: the look-up ran on the caller's thread (nothing else held the
+        // read connection), and the grant was the one trip to the writer's queue.
+        let reads = store.readStatistics
+        #expect(reads.callersThreadCount - readsBefore.callersThreadCount == Self.measuredCount)
+        #expect(reads.queuedCount == readsBefore.queuedCount)
+        #expect(statistics.requestCount - statisticsBefore.requestCount == Self.measuredCount)
     }
 
     private func fulfill(_ harness: LedgerHarness, index: Int) async throws {
