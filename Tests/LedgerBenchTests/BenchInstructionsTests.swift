@@ -32,7 +32,7 @@ import Testing
         fl=(2) ???
         fn=(2)
         0 90
-        ob=(3) /work/app/.build/release/ledger-bench
+        ob=(3) /srv/game/bin/ledger-bench
         fl=(3) Ledger.swift
         fn=(3) fulfill
         12 400
