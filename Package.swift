@@ -66,6 +66,14 @@ let package = Package(
         .target(name: "SQLiteFaultVFS", dependencies: ["SQLiteLedgerStore", "CSQLite"]),
         // Scratch schemas on a test server, for the PostgreSQL suites and simulation runs.
         .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]),
+        // The store engines a test suite runs on (memory, SQLite, PostgreSQL): for this package's
+        // own suites only, so no product.
+        .target(
+            name: "LedgerEngineTesting",
+            dependencies: [
+                "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "PostgresLedgerStore",
+                "PostgresLedgerStoreTesting",
+            ]),
         // The store port's conformance suite, for any test framework: it imports neither Testing nor XCTest.
         .target(name: "LedgerStoreConformance", dependencies: ["FulfillmentLedger"]),
         .target(
@@ -147,14 +155,14 @@ let package = Package(
             name: "PlayStoreAdapterTests",
             dependencies: [
                 "PlayStoreAdapter", "PlayStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSimulation",
-                "COpenSSL", "SQLiteLedgerStore", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
+                "COpenSSL", "SQLiteLedgerStore", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerEngineTesting",
             ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
             dependencies: [
                 "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
-                "COpenSSL",
+                "COpenSSL", "LedgerEngineTesting",
             ]
         ),
         .testTarget(

@@ -26,7 +26,7 @@ struct PackageLayoutTests {
         "PostgresLedgerStoreTesting", "LedgerStoreConformance",
     ]
     /// Every module of test, simulation, development or bench machinery.
-    static let testingModules = testingProducts.union(["LedgerDevCommands", "LedgerBench"])
+    static let testingModules = testingProducts.union(["LedgerDevCommands", "LedgerBench", "LedgerEngineTesting"])
     /// Most source files read under one target's folder.
     static let fileCountMax = 2_000
 

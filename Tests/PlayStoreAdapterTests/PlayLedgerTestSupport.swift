@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerEngineTesting
 import PlayStoreAdapter
 import PlayStoreSimulator
 
@@ -17,11 +18,11 @@ struct PlayLedgerSetup {
     let signer: PubSubPushSigner
 
     /// The engine's resources (a temporary folder, a PostgreSQL schema), released with the setup.
-    private(set) var engineLease: PlayEngineLease?
+    private(set) var engineLease: LedgerTestEngineLease?
 
     /// A setup on `engine`'s store.
-    static func on(_ engine: PlayEngine) async throws -> PlayLedgerSetup {
-        let (store, lease) = try await engine.makeStore()
+    static func on(_ engine: LedgerTestEngine) async throws -> PlayLedgerSetup {
+        let (store, lease) = try await engine.makeStore(prefix: "play_tests")
         var setup = try PlayLedgerSetup(store: store)
         setup.engineLease = lease
         return setup

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerEngineTesting
 import PlayStoreAdapter
 import PlayStoreSimulator
 import Testing
@@ -19,7 +20,7 @@ import Testing
 
     /// A renewal refunded before its push arrives: the refund waits for the period, and the
     /// period, once granted, is taken back once; the chain it was the latest of is revoked.
-    @Test(arguments: PlayEngine.allCases) func aRenewalVoidedBeforeItsGrantIsTakenBackWhenGranted(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aRenewalVoidedBeforeItsGrantIsTakenBackWhenGranted(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -47,7 +48,7 @@ import Testing
 
     /// A first period refunded before the ledger heard of the subscription at all: Google's
     /// `subscriptionsv2` says the token is a subscription, so the refund waits for the period.
-    @Test(arguments: PlayEngine.allCases) func aFirstPeriodVoidedBeforeTheLedgerKnowsTheTokenWaitsForIt(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aFirstPeriodVoidedBeforeTheLedgerKnowsTheTokenWaitsForIt(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         let voided = setup.play.voidSubscriptionPeriod(token)
@@ -65,7 +66,7 @@ import Testing
     /// A void of a token Google does not know as a subscription (a one-time purchase the ledger
     /// has not granted yet) stays keyed by the token, so that purchase's grant takes it back; an
     /// outage of `subscriptionsv2` fails the sync and records nothing.
-    @Test(arguments: PlayEngine.allCases) func aTokenGoogleDoesNotKnowAsASubscriptionStaysATokenAndAnOutageRecordsNothing(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aTokenGoogleDoesNotKnowAsASubscriptionStaysATokenAndAnOutageRecordsNothing(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let subscription = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = setup.play.voidSubscriptionPeriod(subscription)

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerEngineTesting
 import PlayStoreAdapter
 import PlayStoreSimulator
 import Testing
@@ -35,7 +36,7 @@ import Testing
         return effect
     }
 
-    @Test(arguments: PlayEngine.allCases) func aPurchaseIsGrantedOnceAcknowledgedAndARestoreGrantsNothing(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aPurchaseIsGrantedOnceAcknowledgedAndARestoreGrantsNothing(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         let first = try await setup.fulfill(token, Self.product, as: "p1")
@@ -56,7 +57,7 @@ import Testing
         await #expect(try setup.gems("p2") == 0)
     }
 
-    @Test(arguments: PlayEngine.allCases) func aPurchasedPushFulfillsForTheResolvedPlayerOncePerMessage(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aPurchasedPushFulfillsForTheResolvedPlayerOncePerMessage(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         let effect = try await Self.push(setup, token, .purchased, messageID: "s-1")
@@ -72,7 +73,7 @@ import Testing
         #expect(setup.play.isSubscriptionAcknowledged(token))
     }
 
-    @Test(arguments: PlayEngine.allCases) func renewalsGrantEachPeriodOnceAndTheChainFollowsGoogle(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func renewalsGrantEachPeriodOnceAndTheChainFollowsGoogle(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -89,7 +90,7 @@ import Testing
         #expect(setup.play.callCount(.subscriptionAcknowledge) >= 1)
     }
 
-    @Test(arguments: PlayEngine.allCases) func graceHoldAndRecoveryMoveTheEntitlement(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func graceHoldAndRecoveryMoveTheEntitlement(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -113,7 +114,7 @@ import Testing
         await #expect(try setup.gems("p1") == 600)
     }
 
-    @Test(arguments: PlayEngine.allCases) func cancelRestartPauseAndExpiry(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func cancelRestartPauseAndExpiry(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -141,7 +142,7 @@ import Testing
     }
 
     /// Without any push, a lapsed period stops entitling when read after its end.
-    @Test(arguments: PlayEngine.allCases) func aLapsedPeriodStopsEntitlingWithoutAWrite(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aLapsedPeriodStopsEntitlingWithoutAWrite(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1", periodSeconds: 7 * Self.day)
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -150,7 +151,7 @@ import Testing
         #expect(try await !Self.isVIP(setup, "p1"))
     }
 
-    @Test(arguments: PlayEngine.allCases) func aRevokeEndsTheEntitlementAndTheVoidedPeriodIsTakenBackOnce(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aRevokeEndsTheEntitlementAndTheVoidedPeriodIsTakenBackOnce(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -169,7 +170,7 @@ import Testing
         await #expect(try setup.gems("p1") == 0)
     }
 
-    @Test(arguments: PlayEngine.allCases) func aSubscriptionVoidPushIsAppliedOnceGoogleListsIt(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aSubscriptionVoidPushIsAppliedOnceGoogleListsIt(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -201,7 +202,7 @@ import Testing
 
     /// An upgrade's new token names the old one as `linkedPurchaseToken`: the old chain ends,
     /// so one purchase never entitles twice.
-    @Test(arguments: PlayEngine.allCases) func anUpgradeRetiresTheLinkedToken(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func anUpgradeRetiresTheLinkedToken(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let old = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(old, Self.product, as: "p1")
@@ -223,7 +224,7 @@ import Testing
         #expect(try await setup.fulfill(stolen, Self.product, as: "p2").rejection?.reason == .ownedByAnotherPlayer)
     }
 
-    @Test(arguments: PlayEngine.allCases) func pendingPurchasesGrantOnlyOncePaid(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func pendingPurchasesGrantOnlyOncePaid(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let cancelled = setup.play.subscribe(productID: Self.product, accountID: "p1", pending: true)
         #expect(try await setup.fulfill(cancelled, Self.product, as: "p1").rejection?.reason == .pending)
@@ -237,7 +238,7 @@ import Testing
     }
 
     /// A late push is dated at its own event time: it never overwrites a newer state.
-    @Test(arguments: PlayEngine.allCases) func aLateOlderPushIsStale(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aLateOlderPushIsStale(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         _ = try await setup.fulfill(token, Self.product, as: "p1")
@@ -255,7 +256,7 @@ import Testing
         #expect(try await Self.chain(setup, token).state == .paused)
     }
 
-    @Test(arguments: PlayEngine.allCases) func unknownTokensOutagesAndBadAnswers(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func unknownTokensOutagesAndBadAnswers(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         guard case .unresolved(let record) = try await setup.push(setup.play.subscriptionBody(for: "no-such", kind: .renewed))
         else {
@@ -279,7 +280,7 @@ import Testing
         }
     }
 
-    @Test(arguments: PlayEngine.allCases) func aFailedAcknowledgementStaysPendingUntilRecovered(_ engine: PlayEngine) async throws {
+    @Test(arguments: LedgerTestEngine.allCases) func aFailedAcknowledgementStaysPendingUntilRecovered(_ engine: LedgerTestEngine) async throws {
         let setup = try await PlayLedgerSetup.on(engine)
         let token = setup.play.subscribe(productID: Self.product, accountID: "p1")
         setup.play.fail(.subscriptionAcknowledge, with: .retryable("503"))

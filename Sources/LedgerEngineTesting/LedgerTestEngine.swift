@@ -4,40 +4,42 @@ import FulfillmentLedgerTesting
 import PostgresLedgerStore
 import PostgresLedgerStoreTesting
 import SQLiteLedgerStore
-import Testing
 
-/// The store engines the Play ledger tests run on: the same adapter code over each.
-enum PlayEngine: String, CaseIterable, CustomTestStringConvertible {
+/// The store engines a suite runs the same ledger code on: in memory, SQLite and, where a test
+/// server is configured, PostgreSQL. Pass `LedgerTestEngine.allCases` as a parameterized test's
+/// arguments, and keep the lease for as long as the store is used.
+public enum LedgerTestEngine: String, CaseIterable, Sendable, CustomStringConvertible {
     case memory
     case sqlite
     /// A scratch schema on the test server; listed only when one is configured (or required).
     case postgres
 
     /// The engines this run tests: PostgreSQL only where `PostgresScratchSchema.shouldRun`.
-    static var allCases: [PlayEngine] {
+    public static var allCases: [LedgerTestEngine] {
         PostgresScratchSchema.shouldRun ? [.memory, .sqlite, .postgres] : [.memory, .sqlite]
     }
 
-    var testDescription: String { rawValue }
+    /// The engine's name, as a parameterized test shows it.
+    public var description: String { rawValue }
 
     /// A new, empty store of this engine and what must outlive it.
-    func makeStore() async throws -> (any LedgerStore, PlayEngineLease?) {
+    public func makeStore(prefix: String = "engine_tests") async throws -> (any LedgerStore, LedgerTestEngineLease?) {
         switch self {
         case .memory:
             return (InMemoryLedgerStore(), nil)
         case .sqlite:
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fl-play-tests-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fl-engine-tests-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
-            return (store, PlayEngineLease(directory: directory))
+            return (store, LedgerTestEngineLease(directory: directory))
         case .postgres:
-            let schema = try PostgresScratchSchema.create(prefix: "play_tests")
+            let schema = try PostgresScratchSchema.create(prefix: prefix)
             do {
                 let store = try await schema.openStore { options in
                     // The whole suite runs in parallel beside the server on a small machine.
                     options.pool.acquireTimeoutMilliseconds = 60_000
                 }
-                return (store, PlayEngineLease(postgres: (schema, store)))
+                return (store, LedgerTestEngineLease(postgres: (schema, store)))
             } catch {
                 try? schema.drop()
                 throw error
@@ -46,9 +48,9 @@ enum PlayEngine: String, CaseIterable, CustomTestStringConvertible {
     }
 }
 
-/// What a Play test's store needs released when the test's setup goes: its SQLite folder, or its
+/// What a test's store needs released when the test's setup goes: its SQLite folder, or its
 /// PostgreSQL connections and scratch schema.
-final class PlayEngineLease: Sendable {
+public final class LedgerTestEngineLease: Sendable {
     private let directory: URL?
     private let postgres: (schema: PostgresScratchSchema, store: PostgresLedgerStore)?
 
