@@ -45,15 +45,23 @@ enum AppStoreLedgerCommands {
             Verifies the notification (and its nested signed transaction) offline and applies
             it once by notificationUUID: REFUND, REFUND_REVERSED and REVOKE become revocation
             events (a REFUND_PRORATED refund takes back its share of the units, rounded half
-            up); CONSUMPTION_REQUEST prints the V2 ConsumptionRequest body built from the
-            ledger (`ledger appstore consumption` sends it); other types are logged. The
-            database must exist.
+            up; a subscription's refund names its period); CONSUMPTION_REQUEST prints the V2
+            ConsumptionRequest body built from the ledger (`ledger appstore consumption` sends
+            it); a notification about an auto-renewable subscription (SUBSCRIBED, DID_RENEW,
+            OFFER_REDEEMED, DID_CHANGE_RENEWAL_PREF, DID_CHANGE_RENEWAL_STATUS, DID_FAIL_TO_RENEW,
+            GRACE_PERIOD_EXPIRED, EXPIRED, RENEWAL_EXTENDED) fulfils the period it carries for
+            the chain's player and updates the chain, in signedDate order ("outcome":
+            "subscription"); other types are logged. A rejected notification changes nothing and
+            is not recorded, so Apple's redelivery is processed again. The database must exist.
 
             options:
             \(AppStoreCommands.verifierHelp)
 
-            exit codes: 0 processed (or already processed), 3 not verified or rejected,
-              1 infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
+            exit codes: 0 processed (or already processed), 3 not verified, its payload refused
+              (a subscription's transaction without webOrderLineItemId, say), its revocation
+              rejected, or the subscription period it carried rejected (another player's
+              account, dates out of order); 1 infrastructure error, 64 usage, 65 invalid
+              catalog, 66 database or catalog missing
             """,
         valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog"]),
         run: { arguments, io in await runNotify(arguments, io: io) })

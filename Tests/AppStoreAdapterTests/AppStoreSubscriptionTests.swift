@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerEngineTesting
 import Testing
 
 /// Auto-renewable subscriptions from the App Store: each paid period keyed by its
@@ -11,6 +12,7 @@ import Testing
 @Suite struct AppStoreSubscriptionTests {
     static let monthly = "com.example.bp.monthly"
     static let plus = "com.example.bp.plus"
+    static let yearly = "com.example.bp.yearly"
     static let day: TimeInterval = 86_400
 
     static let catalogText = """
@@ -31,6 +33,12 @@ import Testing
               "storeProductIDs": { "appStore": "com.example.bp.plus" },
               "rewards": { "entitlements": ["battle_pass", "battle_pass_plus"] },
               "periodRewards": { "currencies": [{ "id": "gems", "amount": 1200 }] }
+            },
+            {
+              "id": "battle_pass_yearly", "kind": "autoRenewable", "subscriptionGroup": "battle_pass",
+              "storeProductIDs": { "appStore": "com.example.bp.yearly" },
+              "rewards": { "entitlements": ["battle_pass"] },
+              "periodRewards": { "currencies": [{ "id": "gems", "amount": 5000 }] }
             }
           ]
         }
@@ -42,6 +50,16 @@ import Testing
         let verifier: SignedDataVerifier
         let ledger: Ledger
         let clock = ManualClock()
+        /// The engine's resources (a temporary folder, a PostgreSQL schema), released with the setup.
+        private(set) var engineLease: LedgerTestEngineLease?
+
+        /// A setup on a new, empty store of `engine`.
+        static func on(_ engine: LedgerTestEngine) async throws -> Setup {
+            let (store, lease) = try await engine.makeStore(prefix: "appstore_tests")
+            var setup = try Setup(store: store)
+            setup.engineLease = lease
+            return setup
+        }
 
         init(store: any LedgerStore = InMemoryLedgerStore()) throws {
             simulator = try AppStoreSimulator(bundleID: AppStoreLedgerTests.bundleID, environment: .sandbox, clock: clock)

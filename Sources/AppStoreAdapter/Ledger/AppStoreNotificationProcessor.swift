@@ -132,7 +132,7 @@ public struct AppStoreNotificationProcessor: Sendable {
             case .nothingToTake(let note): return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
             }
         }
-        if let effect = try await subscriptionEffect(notification, type: type) { return .subscription(effect) }
+        if let outcome = try await subscriptionOutcome(notification, type: type) { return outcome }
         if type == .consumptionRequest, let key {
             return .consumptionRequest(try await question(notification, key: key, uuid: uuid))
         }

@@ -69,12 +69,17 @@ public enum AppStoreRevocationMapping {
         }
         // A take-back is dated by Apple's revocation; a reversal has none of its own.
         let date = (kind == .refundReversed ? nil : transaction.revocationDate?.date) ?? signedDate ?? now
+        // A subscription's refund names its period, whose record is keyed by the period's ID: that
+        // ID is the purchase, so the event names no original. The originalTransactionId is the
+        // chain, shared by every period; a refund waiting under it would never meet its period.
+        let periodRecordID = AppStoreTransactionVerifier.subscriptionRecordID(transaction)
+        if periodRecordID == nil, transaction.type == .autoRenewableSubscription {
+            return .refuse(AppStoreTransactionVerifier.missingPeriodField(transaction))
+        }
         return .apply(
             RevocationEvent(
-                // A subscription's refund names its period, whose record is keyed by the period's ID.
-                eventID: notificationUUID, store: .appStore,
-                transactionID: AppStoreTransactionVerifier.subscriptionRecordID(transaction) ?? transactionID,
-                originalTransactionID: transaction.originalTransactionId, kind: kind, quantity: quantity,
-                quantityIsCumulative: kind == .partialRefund, eventDate: date, reason: reason))
+                eventID: notificationUUID, store: .appStore, transactionID: periodRecordID ?? transactionID,
+                originalTransactionID: periodRecordID == nil ? transaction.originalTransactionId : nil, kind: kind,
+                quantity: quantity, quantityIsCumulative: kind == .partialRefund, eventDate: date, reason: reason))
     }
 }

@@ -59,22 +59,30 @@ enum AppStoreSubscriptionMapping {
 }
 
 extension AppStoreNotificationProcessor {
-    /// The effect of a subscription notification about a verified auto-renewable transaction, or
-    /// nil when the notification is not one.
-    func subscriptionEffect(
+    /// The outcome of a subscription notification about a verified auto-renewable transaction,
+    /// or nil when the notification is not one. A transaction without its period's fields is
+    /// refused, not logged; a period the ledger refuses leaves the chain as it was (the
+    /// notification's renewal info and state are not applied), since refused means unchanged.
+    func subscriptionOutcome(
         _ notification: ResponseBodyV2DecodedPayload, type: NotificationTypeV2
-    ) async throws(LedgerError) -> AppStoreSubscriptionEffect? {
+    ) async throws(LedgerError) -> AppStoreNotificationOutcome? {
         guard let transaction = notification.transaction, transaction.type == .autoRenewableSubscription,
-            let facts = AppStoreTransactionVerifier.facts(transaction, defaultEnvironment: signedDataVerifier.configuration.environment),
-            let period = facts.subscriptionPeriod
+            let facts = AppStoreTransactionVerifier.facts(transaction, defaultEnvironment: signedDataVerifier.configuration.environment)
         else { return nil }
+        guard let period = facts.subscriptionPeriod else {
+            let placeholder = TransactionKey(store: .appStore, transactionID: facts.transactionID)
+            guard AppStoreSubscriptionMapping.update(notification, type: type, chain: placeholder, now: ledger.clock.now()) != nil
+            else { return nil }
+            return .rejected(AppStoreVerificationError(AppStoreTransactionVerifier.missingPeriodField(transaction)))
+        }
         let chainKey = TransactionKey(store: .appStore, transactionID: period.chainID)
         guard let update = AppStoreSubscriptionMapping.update(notification, type: type, chain: chainKey, now: ledger.clock.now())
         else { return nil }
         guard let chain = try await ledger.subscription(chainKey) else {
             // The ledger cannot tell whose it is before the game delivers the first period.
-            return AppStoreSubscriptionEffect(
-                period: nil, update: .unknownChain, note: "subscription \(chainKey) unknown: awaiting the game's first delivery")
+            return .subscription(
+                AppStoreSubscriptionEffect(
+                    period: nil, update: .unknownChain, note: "subscription \(chainKey) unknown: awaiting the game's first delivery"))
         }
         var effect = AppStoreSubscriptionEffect(period: nil, update: nil, note: "")
         var notes: [String] = []
@@ -86,12 +94,16 @@ extension AppStoreNotificationProcessor {
             let outcome = try await ledger.fulfill(submission)
             effect.period = outcome
             notes.append("period \(period.periodID) \(outcome.name)")
+            if let rejection = outcome.rejection {
+                effect.note = "period \(period.periodID) rejected: \(rejection); subscription unchanged"
+                return .subscription(effect)
+            }
         }
         let updated = try await ledger.updateSubscription(update)
         effect.update = updated
         notes.append(Self.describe(updated))
         effect.note = notes.joined(separator: "; ")
-        return effect
+        return .subscription(effect)
     }
 
     static func describe(_ outcome: SubscriptionUpdateOutcome) -> String {

@@ -66,6 +66,14 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
             subscriptionGroupID: payload.subscriptionGroupIdentifier)
     }
 
+    /// Which field an auto-renewable subscription's transaction lacks for its period (checked in
+    /// `subscriptionPeriod`'s order), so a refusal names it.
+    package static func missingPeriodField(_ payload: JWSTransactionDecodedPayload) -> AppStorePayloadError {
+        if payload.webOrderLineItemId?.isEmpty ?? true { return .missingField("webOrderLineItemId") }
+        if payload.originalTransactionId?.isEmpty ?? true { return .missingField("originalTransactionId") }
+        return .missingField("expiresDate")
+    }
+
     /// The ID of the ledger record an auto-renewable subscription's transaction names: its
     /// period's, the same whichever delivery of the period a refund or revoke carries. Nil for
     /// other types.

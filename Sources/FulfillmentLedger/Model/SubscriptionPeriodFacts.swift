@@ -20,15 +20,23 @@ public struct SubscriptionPeriodFacts: Hashable, Sendable, Codable {
     /// The chain this one replaces (Play's `linkedPurchaseToken`): it stops entitling when this
     /// chain's first period is granted, so one purchase never entitles twice.
     public var replacedChainID: String?
+    /// When the store last said this period is paid and running, if later than the period's
+    /// start: Play's `subscriptionsv2` answer read now, in a state that entitles. Nil for a signed
+    /// transaction (App Store), whose facts hold as of its purchase date. A period newer than the
+    /// chain's latest sets the chain active only if the store said so no earlier than the chain's
+    /// last state (`SubscriptionRecord.stateSignedAt`): a late renewal never undoes a newer expiry.
+    public var stateObservedAt: Date?
 
     /// Creates period facts.
     public init(
-        periodID: String, chainID: String, expiresAt: Date, subscriptionGroupID: String? = nil, replacedChainID: String? = nil
+        periodID: String, chainID: String, expiresAt: Date, subscriptionGroupID: String? = nil, replacedChainID: String? = nil,
+        stateObservedAt: Date? = nil
     ) {
         self.periodID = periodID
         self.chainID = chainID
         self.expiresAt = expiresAt
         self.subscriptionGroupID = subscriptionGroupID
         self.replacedChainID = replacedChainID
+        self.stateObservedAt = stateObservedAt
     }
 }

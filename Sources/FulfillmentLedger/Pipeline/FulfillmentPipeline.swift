@@ -55,10 +55,14 @@ extension Ledger {
         guard let product = catalog.product(store: verified.store, storeProductID: verified.storeProductID) else {
             // A transaction fulfilled before its product left the catalog is still known:
             // acknowledge it and retry its finish instead of losing track of it.
+            // A subscription period is known by its period ID alone: a Play token is the delivery
+            // ID of every period of its chain, so it would answer a new period with an old one.
             let known = try await store.read { reader throws(LedgerError) in
-                try reader.purchase(
-                    store: verified.store, transactionID: verified.transactionID,
-                    originalTransactionID: verified.originalTransactionID)
+                verified.subscriptionPeriod == nil
+                    ? try reader.purchase(
+                        store: verified.store, transactionID: verified.transactionID,
+                        originalTransactionID: verified.originalTransactionID)
+                    : try reader.transaction(verified.ledgerKey(for: .autoRenewable))
             }
             if let existing = known, existing.storeProductID == verified.storeProductID {
                 return try await replay(existing, verified: verified, productID: existing.productID, playerID: submission.playerID)

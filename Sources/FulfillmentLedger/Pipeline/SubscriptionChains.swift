@@ -32,9 +32,11 @@ enum SubscriptionChains {
     }
 
     /// Adds the period to its chain, creating the chain with its first period, and returns the
-    /// chain as written. A period that ends after the chain's latest one becomes the latest: the
-    /// chain is active until it ends, with this period's product and entitlements (an upgrade
-    /// within the group replaces the old product's, so one chain never entitles twice).
+    /// chain as written. A period newer than the chain's latest (`supersedes`) becomes the latest:
+    /// the chain takes its product, its entitlements and its end (an upgrade within the group
+    /// replaces the old product's at once, so one chain never entitles twice). It sets the chain
+    /// active unless the store reported a state after the period's facts (an expiry signed after
+    /// the renewal): the store's most recent word holds, whatever order the two arrive in.
     @discardableResult
     static func recordPeriod(
         _ facts: SubscriptionPeriodFacts, of record: TransactionRecord, product: Product, verified: VerifiedTransaction,
@@ -65,21 +67,36 @@ enum SubscriptionChains {
         }
         chain.periodCount += 1
         chain.updatedAt = now.truncatedToLedgerMilliseconds
-        if period.expiresAt > chain.expiresAt {
-            // A new paid period: the subscription is active again, whatever retry it was in.
+        let latest = try writer.subscriptionPeriod(TransactionKey(store: key.store, transactionID: chain.latestPeriodID))
+        if supersedes(period, latest: latest, chainExpiresAt: chain.expiresAt) {
             chain.productID = product.id
             chain.storeProductID = verified.storeProductID
             chain.subscriptionGroup = group
-            chain.state = .active
             chain.expiresAt = period.expiresAt
-            chain.gracePeriodExpiresAt = nil
             chain.entitlementIDs = entitlementIDs
             chain.latestPeriodID = period.periodID
-            chain.stateSignedAt = max(chain.stateSignedAt, period.startsAt)
+            let observedAt = max(period.startsAt, facts.stateObservedAt?.truncatedToLedgerMilliseconds ?? period.startsAt)
+            if observedAt >= chain.stateSignedAt {
+                // A new paid period: the subscription is active again, whatever retry it was in.
+                chain.state = .active
+                chain.gracePeriodExpiresAt = nil
+                chain.stateSignedAt = max(chain.stateSignedAt, period.startsAt)
+            }
             _ = try writer.bumpEntitlementVersion(playerID: record.playerID)
         }
         try writer.upsertSubscription(chain)
         return chain
+    }
+
+    /// Whether `period` replaces the chain's latest period `latest`: it started later (a renewal,
+    /// a resubscription, or an upgrade, which Apple starts at once, ending before a longer period
+    /// it replaces would have), or it started with it and ends later (Play names every period of
+    /// a token by the subscription's start). A late, older period counts but never moves the
+    /// chain back.
+    static func supersedes(_ period: SubscriptionPeriodRecord, latest: SubscriptionPeriodRecord?, chainExpiresAt: Date) -> Bool {
+        guard let latest else { return period.expiresAt > chainExpiresAt }
+        if period.startsAt != latest.startsAt { return period.startsAt > latest.startsAt }
+        return period.expiresAt > chainExpiresAt
     }
 
     /// Ends the chain `replaced` that a new chain replaces (a Play upgrade, downgrade or

@@ -59,7 +59,8 @@ extension PlayNotificationProcessor {
             return .unresolved("Google's subscription carries \(error)")
         }
         var update: SubscriptionUpdateOutcome?
-        if let change { update = try await ledger.updateSubscription(change) }
+        // A period the ledger refused leaves the chain as it was: refused means unchanged.
+        if let change, period?.rejection == nil { update = try await ledger.updateSubscription(change) }
         let note = [
             notification.typeName, purchase.subscriptionState ?? "no state",
             period.map { "period \($0.rejection.map { "rejected: \($0)" } ?? $0.name)" },

@@ -56,14 +56,17 @@ extension PlayPurchaseVerifier {
                 linked, field: "linkedPurchaseToken", byteCountMax: PlayPayloadLimits.purchaseTokenByteCountMax)
         }
         // The period's start is not in Google's answer; the subscription's start is never later
-        // than it, so it can never make a newer state look stale.
+        // than it, so it can never make a newer state look stale. Google's answer is its state
+        // now: a state that entitles says the period is running as of this read.
+        let entitling = PlayNotificationProcessor.carriesPaidPeriod(purchase.state)
         return .verified(
             VerifiedTransaction(
                 store: .playStore, transactionID: token, storeProductID: storeProductID, accountBinding: account,
                 quantity: 1, state: .purchased, environment: isTest ? .sandbox : environment,
                 purchaseDate: min(started ?? expiresAt, expiresAt), storeProductType: .autoRenewable,
                 subscriptionPeriod: SubscriptionPeriodFacts(
-                    periodID: orderID, chainID: token, expiresAt: expiresAt, replacedChainID: replaced)))
+                    periodID: orderID, chainID: token, expiresAt: expiresAt, replacedChainID: replaced,
+                    stateObservedAt: entitling ? clock.now() : nil)))
     }
 
     /// The purchase state of a subscription's latest period: purchased while a paid period
