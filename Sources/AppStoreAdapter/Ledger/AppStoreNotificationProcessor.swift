@@ -5,7 +5,8 @@ import FulfillmentLedger
 public enum AppStoreNotificationOutcome: Hashable, Sendable {
     /// The signed payload did not verify, or a value in it is refused (`payloadError`: a date,
     /// quantity or percentage out of range, a prorated refund without its percentage, an
-    /// identifier too long); nothing changed and nothing was recorded.
+    /// identifier too long, a subscription's transaction without its `webOrderLineItemId`,
+    /// `originalTransactionId` or `expiresDate`); nothing changed and nothing was recorded.
     case rejected(AppStoreVerificationError)
     /// This `notificationUUID` was processed before; nothing changed now.
     case alreadyProcessed(StoreNotificationRecord)
@@ -17,6 +18,8 @@ public enum AppStoreNotificationOutcome: Hashable, Sendable {
     case consumptionRequest(AppStoreConsumptionQuestion)
     /// A notification about an auto-renewable subscription's period or state (see
     /// `AppStoreSubscriptionMapping`): the period it carried, fulfilled, and the chain's change.
+    /// When the period was rejected, the chain is unchanged (`update` is nil) and the
+    /// notification is not recorded.
     case subscription(AppStoreSubscriptionEffect)
     /// Any other type, or a prorated refund of 0 %: accepted and logged.
     case logged(StoreNotificationRecord)
