@@ -36,6 +36,11 @@ public enum SampleCatalog {
       "id": "vip_club",
       "name": "VIP Club",
       "description": "A daily bonus chest, while the subscription lasts."
+    },
+    {
+      "id": "vip_plus",
+      "name": "VIP Club Plus",
+      "description": "A second daily chest and the golden tower skin, while the Plus subscription lasts."
     }
   ],
   "products": [
@@ -132,6 +137,24 @@ public enum SampleCatalog {
       "subscriptionGroup": "vip_club",
       "rewards": { "entitlements": ["vip_club"] },
       "periodRewards": { "currencies": [{ "id": "gems", "amount": 300 }] }
+    },
+    {
+      "id": "vip_yearly",
+      "name": "VIP Club, yearly",
+      "kind": "autoRenewable",
+      "storeProductIDs": { "appStore": "com.kibblestreet.td.vip.yearly" },
+      "subscriptionGroup": "vip_club",
+      "rewards": { "entitlements": ["vip_club"] },
+      "periodRewards": { "currencies": [{ "id": "gems", "amount": 3600 }] }
+    },
+    {
+      "id": "vip_plus_monthly",
+      "name": "VIP Club Plus, monthly",
+      "kind": "autoRenewable",
+      "storeProductIDs": { "appStore": "com.kibblestreet.td.vip.plus.monthly" },
+      "subscriptionGroup": "vip_club",
+      "rewards": { "entitlements": ["vip_club", "vip_plus"] },
+      "periodRewards": { "currencies": [{ "id": "gems", "amount": 500 }] }
     }
   ]
 }

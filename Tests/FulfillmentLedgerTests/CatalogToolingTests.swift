@@ -38,7 +38,7 @@ import TestStoreAdapter
         let duplicate = CatalogLoader.check(Array(withDuplicate.utf8))
         #expect(duplicate.warnings.contains { $0.path == "$.products[2].rewards" && $0.message.contains("gems_small") })
         let strict = CatalogLoader.check(Array(Self.sample.utf8), lint: .init(amountWarningThreshold: 1_000))
-        #expect(strict.warnings.count == 3, "1200 gems, 5000 coins and 10000 coins are above 1000: \(strict.warnings)")
+        #expect(strict.warnings.count == 4, "1200 gems, 3600 gems, 5000 coins and 10000 coins are above 1000: \(strict.warnings)")
     }
 
     @Test func catalogBrokenInEightWaysGivesEightLocatedErrors() {

@@ -127,7 +127,7 @@ import TestStoreAdapter
         await #expect(throws: LedgerError.self) { _ = try await ledger.entitlements("p1") }
         let snapshot = try await ledger.entitlementSnapshot("p1")
         #expect(!snapshot.isKnown && snapshot.version == nil)
-        #expect(snapshot.statuses == ["remove_ads": .unknown, "vip_club": .unknown, "vip_lounge": .unknown])
+        #expect(snapshot.statuses == ["remove_ads": .unknown, "vip_club": .unknown, "vip_plus": .unknown, "vip_lounge": .unknown])
         #expect(ledger.treatsAsOwned("remove_ads", in: snapshot), "remove_ads is declared failOpen")
         #expect(!ledger.treatsAsOwned("vip_lounge", in: snapshot), "fail closed by default")
         await #expect(try !ledger.adsAllowed("p1", consent: true), "never show ads while the state is unknown")

@@ -158,7 +158,7 @@ import Testing
         let run = await ledger(["catalog", "check", repoCatalogPath, "--amount-warning", "1000", "--json"])
         #expect(run.code == 0)
         let warnings = try #require(try run.json()["warnings"] as? [[String: Any]])
-        #expect(warnings.count == 3)
+        #expect(warnings.count == 4, "1200 gems, 3600 gems, 5000 coins and 10000 coins are above 1000")
         #expect(warnings.allSatisfy { $0["severity"] as? String == "warning" && $0["line"] is Int })
         #expect(await ledger(["catalog", "check", repoCatalogPath, "--amount-warning", "zero"]).code == 64)
     }
