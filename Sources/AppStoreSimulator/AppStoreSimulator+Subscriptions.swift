@@ -20,6 +20,26 @@ extension AppStoreSimulator {
             type: .didFailToRenew, subtype: graceEnd == nil ? nil : .gracePeriod, transactionID: transactionID, at: date)
     }
 
+    /// The player upgrades the subscription `transactionID` belongs to to `productID`, a higher
+    /// level of its group, at `date`. As on the App Store, the upgrade takes effect at once: a new
+    /// transaction on the same chain (same `originalTransactionId`), a new `webOrderLineItemId`
+    /// and a new period of `productID` from `date`, however long the old period had left (Apple
+    /// refunds the rest of it prorated); the old transaction is marked `isUpgraded`. Send
+    /// `notification(type: .didChangeRenewalPref, subtype: .upgrade, …)` about the new one next.
+    public func upgrade(transactionID: String, to productID: String, at date: Date? = nil) throws -> SignedAppStoreTransaction {
+        let now = date ?? clock.now()
+        let payload = try state.withLock { state in
+            guard var previous = state.transactions[transactionID] else { throw Self.unknown(transactionID) }
+            guard previous.type == .autoRenewableSubscription else {
+                throw AppStoreSimulatorError("transaction \(transactionID) is not an auto-renewable subscription")
+            }
+            previous.isUpgraded = true
+            state.transactions[transactionID] = previous
+            return Self.newPeriod(after: previous, productID: productID, at: now, reason: .purchase, in: &state)
+        }
+        return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
     /// The grace period of the subscription `transactionID` belongs to ends without a renewal;
     /// Apple goes on retrying. Returns GRACE_PERIOD_EXPIRED.
     public func expireGracePeriod(transactionID: String, at date: Date? = nil) throws -> String {

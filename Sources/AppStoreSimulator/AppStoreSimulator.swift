@@ -30,6 +30,13 @@ public final class AppStoreSimulator: Sendable {
         var nextWebOrderNumber: Int64 = 1
         /// Each subscription's renewal state, by `originalTransactionId`; absent is renewing.
         var renewals: [String: RenewalState] = [:]
+        /// A period's length by product ID, for products that do not last `subscriptionPeriod`.
+        var periodSecondsByProductID: [String: TimeInterval] = [:]
+
+        /// How long a period of `productID` lasts.
+        func periodSeconds(_ productID: String) -> TimeInterval {
+            periodSecondsByProductID[productID] ?? AppStoreSimulator.subscriptionPeriod
+        }
     }
 
     /// Where a subscription's next renewal stands, as its renewal information reports it.
@@ -40,11 +47,11 @@ public final class AppStoreSimulator: Sendable {
     }
 
     /// First transaction ID; Apple's IDs are decimal strings of about this size.
-    private static let transactionIDBase: Int64 = 2_000_000_000_000_000
+    static let transactionIDBase: Int64 = 2_000_000_000_000_000
     /// First web order line item ID.
-    private static let webOrderBase: Int64 = 2_000_000_000_000
-    /// How long a simulated subscription period lasts.
-    private static let subscriptionPeriod: TimeInterval = 30 * 86_400
+    static let webOrderBase: Int64 = 2_000_000_000_000
+    /// How long a simulated subscription period lasts, unless `setPeriod` says otherwise.
+    static let subscriptionPeriod: TimeInterval = 30 * 86_400
 
     let clock: any LedgerClock
     let state = Mutex(State())
@@ -97,12 +104,18 @@ public final class AppStoreSimulator: Sendable {
                 payload.webOrderLineItemID = String(Self.webOrderBase + state.nextWebOrderNumber)
                 state.nextWebOrderNumber += 1
                 payload.subscriptionGroupIdentifier = "21000000"
-                payload.expiresDate = now.addingTimeInterval(Self.subscriptionPeriod)
+                payload.expiresDate = now.addingTimeInterval(state.periodSeconds(productID))
             }
             state.transactions[transactionID] = payload
             return payload
         }
         return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
+    /// Makes every period of the auto-renewable `productID` sold from now on last `seconds`
+    /// (a yearly plan, say) instead of 30 days.
+    public func setPeriod(seconds: TimeInterval, forProductID productID: String) {
+        state.withLock { $0.periodSecondsByProductID[productID] = seconds }
     }
 
     /// Renews the auto-renewable subscription `transactionID` belongs to at `date`: a new
@@ -114,23 +127,34 @@ public final class AppStoreSimulator: Sendable {
             guard previous.type == .autoRenewableSubscription else {
                 throw AppStoreSimulatorError("transaction \(transactionID) is not an auto-renewable subscription")
             }
-            var payload = previous
-            payload.transactionID = String(Self.transactionIDBase + state.nextTransactionNumber)
-            state.nextTransactionNumber += 1
-            payload.webOrderLineItemID = String(Self.webOrderBase + state.nextWebOrderNumber)
-            state.nextWebOrderNumber += 1
-            payload.purchaseDate = now
-            payload.signedDate = now
-            payload.expiresDate = now.addingTimeInterval(Self.subscriptionPeriod)
-            payload.transactionReason = .renewal
-            Self.clearRevocation(&payload)
-            state.transactions[payload.transactionID] = payload
-            // A renewal that went through ends any billing retry and grace period.
-            state.renewals[payload.originalTransactionID]?.inBillingRetry = false
-            state.renewals[payload.originalTransactionID]?.gracePeriodExpiresDate = nil
-            return payload
+            return Self.newPeriod(after: previous, productID: previous.productID, at: now, reason: .renewal, in: &state)
         }
         return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
+    }
+
+    /// A new paid period of the chain `previous` belongs to, of `productID`, from `now`: the next
+    /// transaction and web order line item IDs, stored. A period that went through ends any
+    /// billing retry and grace period.
+    static func newPeriod(
+        after previous: AppStoreSimulatedTransaction, productID: String, at now: Date, reason: TransactionReason,
+        in state: inout State
+    ) -> AppStoreSimulatedTransaction {
+        var payload = previous
+        payload.isUpgraded = nil
+        payload.productID = productID
+        payload.transactionID = String(Self.transactionIDBase + state.nextTransactionNumber)
+        state.nextTransactionNumber += 1
+        payload.webOrderLineItemID = String(Self.webOrderBase + state.nextWebOrderNumber)
+        state.nextWebOrderNumber += 1
+        payload.purchaseDate = now
+        payload.signedDate = now
+        payload.expiresDate = now.addingTimeInterval(state.periodSeconds(productID))
+        payload.transactionReason = reason
+        Self.clearRevocation(&payload)
+        state.transactions[payload.transactionID] = payload
+        state.renewals[payload.originalTransactionID]?.inBillingRetry = false
+        state.renewals[payload.originalTransactionID]?.gracePeriodExpiresDate = nil
+        return payload
     }
 
     /// Delivers `transactionID`'s purchase again, as Apple does when the player restores
@@ -205,7 +229,7 @@ public final class AppStoreSimulator: Sendable {
     }
 
     /// Removes every revocation field, as a renewal or a reversed refund does.
-    private static func clearRevocation(_ payload: inout AppStoreSimulatedTransaction) {
+    static func clearRevocation(_ payload: inout AppStoreSimulatedTransaction) {
         payload.revocationDate = nil
         payload.revocationReason = nil
         payload.revocationType = nil
