@@ -278,8 +278,10 @@ extension SimulationRun {
         for player in SubscriptionTraffic.playSubscribers {
             let chains = subscriptions.playChains[player] ?? []
             let granted = chains.flatMap(\.granted.keys)
+            let kept = Int64(granted.count - chains.map(\.grantedRefundCount).reduce(0, +))
+            let amount = product.periodRewards?.lines.first { $0.kind == .currency }?.quantity ?? 0
             let (readings, _, _) = try await checkSubscriber(
-                player, product: product, granted: Set(granted), refundedCount: chains.map(\.grantedRefundCount).reduce(0, +),
+                player, product: product, granted: Set(granted), expectedGems: kept * amount,
                 bound: chains.compactMap(\.bound).max())
             let entitled = readings.filter(\.isEntitled)
             guard entitled.count <= 1 else {

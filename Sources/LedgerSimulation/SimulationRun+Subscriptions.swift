@@ -3,13 +3,39 @@ import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
 
-/// Subscription traffic: App Store subscriptions sold, renewed (by the game's delivery or a
-/// DID_RENEW notification), restored, failed with and without grace, expired and refunded, with
-/// notifications sometimes late. Its invariants are checked after every step.
+/// Subscription traffic: App Store subscriptions sold (monthly or, where the catalog has one, a
+/// longer plan), renewed (by the game's delivery or a DID_RENEW notification), upgraded to a higher
+/// level, restored, failed with and without grace, expired and refunded, with notifications late
+/// and out of order (a DID_RENEW after an EXPIRED Apple signed later), refunds before their
+/// periods, and notifications the ledger must refuse. Its invariants are checked after every step.
 extension SimulationRun {
     /// The catalog's App Store subscription the traffic sells, if it has one.
     var subscriptionProduct: Product? {
         options.catalog.products.first { $0.kind == .autoRenewable && $0.storeProductIDs[.appStore] != nil }
+    }
+
+    /// The other App Store subscriptions of `subscriptionProduct`'s group: a longer plan (the same
+    /// entitlements; the simulated App Store sells it by the year) and a higher level (more
+    /// entitlements), the upgrade's target. Either may be absent from a catalog.
+    var subscriptionTiers: (longer: Product?, higher: Product?) {
+        guard let base = subscriptionProduct else { return (nil, nil) }
+        let entitlements = Set(base.rewards.lines.filter { $0.kind == .entitlement }.map(\.id))
+        let group = options.catalog.products.filter {
+            $0.kind == .autoRenewable && $0.id != base.id && $0.subscriptionGroup == base.subscriptionGroup
+                && $0.storeProductIDs[.appStore] != nil
+        }
+        func entitlementIDs(_ product: Product) -> Set<String> {
+            Set(product.rewards.lines.filter { $0.kind == .entitlement }.map(\.id))
+        }
+        return (
+            group.first { entitlementIDs($0) == entitlements },
+            group.first { entitlementIDs($0).isStrictSuperset(of: entitlements) }
+        )
+    }
+
+    /// The catalog product the App Store sells as `storeProductID`.
+    func subscriptionProduct(storeProductID: String) -> Product? {
+        options.catalog.product(store: .appStore, storeProductID: storeProductID)
     }
 
     /// One subscription action.
@@ -19,31 +45,41 @@ extension SimulationRun {
         }
         let player = random.pick(SubscriptionTraffic.subscribers)
         guard var chain = subscriptions.chains[player] else {
+            // Where the catalog has a longer plan, half the subscribers buy it.
+            let longer = subscriptionTiers.longer?.storeProductIDs[.appStore]
+            let bought = longer != nil && random.chance(50) ? longer! : storeProductID
             let signed = try sell { try appStore.purchase(
-                productID: storeProductID, appAccountToken: AppAccountToken.forPlayer(player), type: .autoRenewableSubscription) }
+                productID: bought, appAccountToken: AppAccountToken.forPlayer(player), type: .autoRenewableSubscription) }
             var chain = SubscriptionTraffic.Chain(
                 originalTransactionID: signed.payload.originalTransactionID, latestTransactionID: signed.transactionID)
-            chain.periodOfTransaction[signed.transactionID] = signed.payload.webOrderLineItemID
+            sold(signed, on: &chain)
             try await deliverPeriod(signed, of: &chain, player: player, byNotification: false)
             subscriptions.chains[player] = chain
             return
         }
         switch random.below(100) {
-        case 0..<30:
-            // The period ends and Apple renews it: a new period, delivered by notification or the game.
+        case 0..<20:
+            // The period ends and Apple renews it: a new period, delivered by notification or the
+            // game, or its DID_RENEW held back to arrive late.
             if let end = appStore.transaction(chain.latestTransactionID)?.expiresDate, end > clock.now() {
                 clock.set(end)
             }
             let renewal = try sell { try appStore.renew(transactionID: chain.latestTransactionID) }
-            chain.latestTransactionID = renewal.transactionID
-            chain.periodOfTransaction[renewal.transactionID] = renewal.payload.webOrderLineItemID
-            try await deliverPeriod(renewal, of: &chain, player: player, byNotification: random.chance(60))
-        case 30..<42:
-            // A restore or a new device: a new transactionId for a period already sold.
-            let transactionID = random.pick(chain.periodOfTransaction.keys.sorted())
+            sold(renewal, on: &chain)
+            try await deliverOrHold(renewal, type: .didRenew, of: &chain, player: player)
+        case 20..<27:
+            try await renewLate(&chain, player: player)
+        case 27..<33:
+            try await refundBeforeRenewal(&chain, player: player)
+        case 33..<40:
+            // A restore or a new device: a new transactionId for a period already sold (not one
+            // refunded before the ledger granted it: Apple restores no refunded transaction).
+            let restorable = chain.periodOfTransaction.filter { !chain.refunded.contains($0.value) || chain.granted[$0.value] != nil }
+            guard !restorable.isEmpty else { return }
+            let transactionID = random.pick(restorable.keys.sorted())
             let restored = try sell { try appStore.restore(transactionID: transactionID) }
             try await deliverPeriod(restored, of: &chain, player: player, byNotification: false)
-        case 42..<57:
+        case 40..<50:
             // The renewal fails, with or without a grace period; sometimes the notification is late.
             if let end = appStore.transaction(chain.latestTransactionID)?.expiresDate, end > clock.now() {
                 clock.set(end)
@@ -57,16 +93,20 @@ extension SimulationRun {
                 chain.graceEnd = graceEnd
             }
             try await notify(player: player, payload: payload, signedAt: signedAt, apply: apply, chain: &chain, delay: random.chance(30))
-        case 57..<67:
+        case 50..<57:
             let signedAt = clock.now()
             let payload = try sell { try appStore.expire(transactionID: chain.latestTransactionID) }
             try await notify(
                 player: player, payload: payload, signedAt: signedAt, apply: { $0.lapsed = true; $0.graceEnd = nil },
                 chain: &chain, delay: random.chance(20))
-        case 67..<82:
+        case 57..<67:
             try await refundPeriod(of: &chain, player: player)
-        case 82..<90:
+        case 67..<76:
             try await deliverDelayed(chainOf: player, into: &chain)
+        case 76..<84:
+            try await upgrade(&chain, player: player)
+        case 84..<89:
+            try await sendRefusedRenewal(of: chain, player: player)
         default:
             let seconds = random.pick([3_600, 86_400, 10 * 86_400, 40 * 86_400])
             clock.advance(seconds: TimeInterval(seconds))
@@ -75,8 +115,32 @@ extension SimulationRun {
         subscriptions.chains[player] = chain
     }
 
+    /// Records a transaction the store sold on the chain: its period, product and start.
+    func sold(_ signed: SignedAppStoreTransaction, on chain: inout SubscriptionTraffic.Chain) {
+        chain.latestTransactionID = signed.transactionID
+        guard let periodID = signed.payload.webOrderLineItemID else { return }
+        chain.periodOfTransaction[signed.transactionID] = periodID
+        chain.productOfPeriod[periodID] = subscriptionProduct(storeProductID: signed.payload.productID)?.id
+        chain.startOfPeriod[periodID] = signed.payload.purchaseDate
+    }
+
+    /// Delivers a newly sold period by the game or by a notification of `type`, or holds the
+    /// notification back (signed now) to deliver it at a later step.
+    func deliverOrHold(
+        _ signed: SignedAppStoreTransaction, type: NotificationTypeV2, subtype: NotificationSubtype? = nil,
+        of chain: inout SubscriptionTraffic.Chain, player: String
+    ) async throws(SimulationViolation) {
+        guard random.chance(60) else { return try await deliverPeriod(signed, of: &chain, player: player, byNotification: false) }
+        let payload = try sellNotification(type, subtype: subtype, signed.transactionID)
+        if random.chance(25), subscriptions.delayedPeriods.count < SubscriptionTraffic.heldNotificationCountMax {
+            subscriptions.delayedPeriods.append((player, signed, payload))
+            return note("subscription \(player) \(type.rawValue) \(signed.payload.webOrderLineItemID ?? "") held back")
+        }
+        try await deliverPeriod(signed, of: &chain, player: player, notification: payload)
+    }
+
     /// A store call of the simulator; a failure is a broken simulation, not a ledger violation.
-    private func sell<T>(_ body: () throws -> T) throws(SimulationViolation) -> T {
+    func sell<T>(_ body: () throws -> T) throws(SimulationViolation) -> T {
         do {
             return try body()
         } catch {
@@ -84,17 +148,25 @@ extension SimulationRun {
         }
     }
 
-    /// Delivers a period's transaction by the game or by a DID_RENEW notification, once more if the
-    /// first attempt met an injected fault, and records what the ledger granted.
-    private func deliverPeriod(
+    /// Delivers a period's transaction by the game, or by a DID_RENEW notification signed now.
+    func deliverPeriod(
         _ signed: SignedAppStoreTransaction, of chain: inout SubscriptionTraffic.Chain, player: String, byNotification: Bool
+    ) async throws(SimulationViolation) {
+        let payload = byNotification ? try sellNotification(.didRenew, signed.transactionID) : nil
+        try await deliverPeriod(signed, of: &chain, player: player, notification: payload)
+    }
+
+    /// Delivers a period's transaction by the game or by `notification` (signed by the store, with
+    /// the period's transaction inside), once more if the first attempt met an injected fault, and
+    /// records what the ledger granted.
+    func deliverPeriod(
+        _ signed: SignedAppStoreTransaction, of chain: inout SubscriptionTraffic.Chain, player: String, notification: String?
     ) async throws(SimulationViolation) {
         let ledger = try currentLedger()
         guard let periodID = signed.payload.webOrderLineItemID, let end = signed.payload.expiresDate else {
             throw violation("the simulated App Store sold a subscription without its period")
         }
         guard let verifier = appStoreVerifier else { throw violation("no simulated App Store verifier") }
-        let payload = byNotification ? try sellNotification(.didRenew, signed.transactionID) : ""
         guard let submission = AppStoreTransactionVerifier.submission(jws: signed.jws, playerID: player) else {
             throw violation("the simulated App Store signed an unreadable subscription")
         }
@@ -102,9 +174,9 @@ extension SimulationRun {
         var unknownChain = false
         for _ in 0..<2 where outcome == nil && !unknownChain {
             do throws(LedgerError) {
-                if byNotification {
+                if let notification {
                     let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
-                    if case .subscription(let effect) = try await processor.process(payload) {
+                    if case .subscription(let effect) = try await processor.process(notification) {
                         outcome = effect.period
                         unknownChain = effect.period == nil
                     }
@@ -115,19 +187,22 @@ extension SimulationRun {
                 note("subscription \(player) \(periodID) failed: \(error.code)")
             }
         }
-        if unknownChain { return note("subscription \(player) DID_RENEW \(periodID): no period (unknown chain)") }
+        if unknownChain { return note("subscription \(player) notification of \(periodID): no period (unknown chain)") }
         guard let outcome else { return }
-        note("subscription \(player) period \(periodID) \(byNotification ? "by notification" : "delivered"): \(outcome.name)")
+        note("subscription \(player) period \(periodID) \(notification != nil ? "by notification" : "delivered"): \(outcome.name)")
         switch outcome {
         case .granted:
             guard chain.granted[periodID] == nil else { throw violation("period \(periodID) of \(player) granted twice") }
-            let wasLatest = chain.latestEnd.map { end > $0 } ?? true
+            let start = signed.payload.purchaseDate
+            let becomesLatest = chain.supersedes(start: start, end: end)
             chain.granted[periodID] = end
             summary.subscriptionPeriods += 1
-            if wasLatest {
+            // The ledger makes the chain active only for a newer period whose facts are no older
+            // than the store's last word on the chain (an expiry signed later stands).
+            if becomesLatest, start.truncatedToLedgerMilliseconds >= chain.stateSignedAt.truncatedToLedgerMilliseconds {
                 chain.lapsed = false
                 chain.graceEnd = nil
-                chain.stateSignedAt = max(chain.stateSignedAt, signed.payload.purchaseDate)
+                chain.stateSignedAt = max(chain.stateSignedAt, start)
             }
         case .alreadyFulfilled:
             guard chain.granted[periodID] != nil else {
@@ -143,20 +218,28 @@ extension SimulationRun {
         player: String, payload: String, signedAt: Date, apply: @escaping (inout SubscriptionTraffic.Chain) -> Void,
         chain: inout SubscriptionTraffic.Chain, delay: Bool
     ) async throws(SimulationViolation) {
-        if delay {
+        if delay, subscriptions.delayed.count < SubscriptionTraffic.heldNotificationCountMax {
             subscriptions.delayed.append((player, payload, signedAt, apply))
             return note("subscription \(player) notification held back")
         }
         try await process(payload, signedAt: signedAt, apply: apply, chain: &chain, player: player)
     }
 
+    /// Delivers one notification held back for `player`: a state notification or one carrying a
+    /// period, whichever the roll picks when both wait.
     private func deliverDelayed(chainOf player: String, into chain: inout SubscriptionTraffic.Chain) async throws(SimulationViolation) {
-        guard let index = subscriptions.delayed.firstIndex(where: { $0.player == player }) else { return }
-        let held = subscriptions.delayed.remove(at: index)
+        let state = subscriptions.delayed.firstIndex { $0.player == player }
+        let period = subscriptions.delayedPeriods.firstIndex { $0.player == player }
+        if let period, state == nil || random.chance(50) {
+            let held = subscriptions.delayedPeriods.remove(at: period)
+            return try await deliverPeriod(held.signed, of: &chain, player: player, notification: held.payload)
+        }
+        guard let state else { return }
+        let held = subscriptions.delayed.remove(at: state)
         try await process(held.payload, signedAt: held.signedAt, apply: held.apply, chain: &chain, player: player)
     }
 
-    private func process(
+    func process(
         _ payload: String, signedAt: Date, apply: (inout SubscriptionTraffic.Chain) -> Void,
         chain: inout SubscriptionTraffic.Chain, player: String
     ) async throws(SimulationViolation) {
@@ -182,99 +265,5 @@ extension SimulationRun {
             }
             return
         }
-    }
-
-    /// Refunds a granted period, and sometimes delivers the REFUND twice.
-    private func refundPeriod(of chain: inout SubscriptionTraffic.Chain, player: String) async throws(SimulationViolation) {
-        guard let appStore else { return }
-        let candidates = chain.periodOfTransaction.filter { chain.granted[$0.value] != nil && !chain.refunded.contains($0.value) }
-        guard let (transactionID, periodID) = candidates.sorted(by: { $0.key < $1.key }).first else { return }
-        _ = try sell { try appStore.revoke(transactionID: transactionID) }
-        let payload = try sellNotification(.refund, transactionID)
-        let ledger = try currentLedger()
-        guard let verifier = appStoreVerifier else { throw violation("no simulated App Store verifier") }
-        for delivery in 0..<(random.chance(30) ? 3 : 2) {
-            let outcome: AppStoreNotificationOutcome
-            do throws(LedgerError) {
-                outcome = try await AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger).process(payload)
-            } catch {
-                note("subscription \(player) refund failed: \(error.code)")
-                continue
-            }
-            guard case .revocation(let revocation) = outcome else { continue }
-            if delivery > 0, !chain.refunded.isEmpty, chain.refunded.contains(periodID) {
-                throw violation("a REFUND of \(periodID) was applied again")
-            }
-            if revocation.record?.disposition == .applied {
-                chain.refunded.insert(periodID)
-                note("subscription \(player) refund of \(periodID) applied")
-            }
-        }
-    }
-
-    private func sellNotification(_ type: NotificationTypeV2, _ transactionID: String) throws(SimulationViolation) -> String {
-        guard let appStore else { throw violation("no simulated App Store") }
-        return try sell { try appStore.notification(type: type, transactionID: transactionID) }
-    }
-
-    /// The four subscription invariants, at the clock's now, for the App Store subscribers and the
-    /// Play subscribers alike.
-    func checkSubscriptionInvariants() async throws(SimulationViolation) {
-        try await checkPlaySubscriptionInvariants()
-        guard let product = subscriptionProduct else { return }
-        let now = clock.now()
-        for player in SubscriptionTraffic.subscribers {
-            let chain = subscriptions.chains[player]
-            let bound = [chain?.latestEnd, chain?.graceEnd].compactMap { $0 }.max()
-            let (readings, snapshot, entitled) = try await checkSubscriber(
-                player, product: product, granted: Set(chain?.granted.keys.map { $0 } ?? []),
-                refundedCount: chain?.refunded.count ?? 0, bound: bound)
-            // At most one active entitlement per chain.
-            for line in product.rewards.lines where (snapshot.paidBy[line.id]?.count ?? 0) > readings.count {
-                throw violation("\(player): \(line.id) is paid by \(snapshot.paidBy[line.id] ?? []) from \(readings.count) chain(s)")
-            }
-            // And entitled while the latest period runs, unrefunded and not lapsed.
-            if let chain, let latest = chain.latestPeriodID, let end = chain.latestEnd, now < end, !chain.lapsed,
-                !chain.refunded.contains(latest), !entitled
-            {
-                throw violation("\(player) is not entitled at \(now) inside period \(latest), which ends \(end)")
-            }
-        }
-    }
-
-    /// The invariants every subscriber keeps, whichever store sold the subscription: each period in
-    /// `granted` held once and nothing else, gems for exactly the unrefunded periods, and no
-    /// entitlement at or past `bound` (the latest end, grace included, the ledger can know of).
-    /// Returns the subscriber's chains, entitlements and whether `product` entitles them now.
-    func checkSubscriber(
-        _ player: String, product: Product, granted: Set<String>, refundedCount: Int, bound: Date?
-    ) async throws(SimulationViolation) -> (readings: [SubscriptionReading], snapshot: EntitlementSnapshot, entitled: Bool) {
-        let ledger = try currentLedger()
-        let now = clock.now()
-        let amount = product.periodRewards?.lines.first { $0.kind == .currency }
-        let (readings, snapshot, gems): ([SubscriptionReading], EntitlementSnapshot, Int64)
-        do throws(LedgerError) {
-            readings = try await ledger.subscriptions(player)
-            snapshot = try await ledger.entitlements(player)
-            gems = try await ledger.player(player).balances[amount?.id ?? ""] ?? 0
-        } catch {
-            throw violation("cannot read \(player)'s subscriptions: \(error)")
-        }
-        let periods = readings.flatMap(\.periods).map(\.periodID)
-        // Each paid period granted exactly once.
-        guard periods.count == Set(periods).count, Set(periods) == granted,
-            readings.map(\.subscription.periodCount).reduce(0, +) == granted.count
-        else { throw violation("\(player): the ledger holds periods \(periods.sorted()); the model granted \(granted.sorted())") }
-        // A refunded period's rewards taken back once.
-        let kept = Int64(granted.count - refundedCount)
-        if let amount, gems != kept * amount.quantity {
-            throw violation("\(player) holds \(gems) \(amount.id); \(kept) unrefunded period(s) grant \(kept * amount.quantity)")
-        }
-        // Never entitled past expiry plus grace.
-        let entitled = product.rewards.lines.contains { snapshot.statuses[$0.id] == .owned }
-        if entitled, bound.map({ now >= $0 }) ?? true {
-            throw violation("\(player) is entitled at \(now) past the end \(String(describing: bound)) plus grace")
-        }
-        return (readings, snapshot, entitled)
     }
 }

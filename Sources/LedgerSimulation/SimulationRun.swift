@@ -83,6 +83,10 @@ final class SimulationRun {
         }
         self.players = (0..<options.playerCount).map { "player-\($0)" }
         self.oneTimeProducts = options.catalog.products.filter { $0.kind != .autoRenewable }
+        // The catalog's longer plan is sold by the year, so an upgrade from it ends sooner.
+        if let longer = subscriptionTiers.longer?.storeProductIDs[.appStore] {
+            appStore?.setPeriod(seconds: 365 * 86_400, forProductID: longer)
+        }
     }
 
     /// Runs every step; throws the first broken promise.
