@@ -179,10 +179,7 @@ public final class Ledger: Sendable {
 
     /// Checks an identifier from outside input against the length limit.
     func checkIdentifier(_ value: String, _ name: String) throws(LedgerError) {
-        guard !value.isEmpty, value.utf8.count <= configuration.identifierByteCountMax else {
-            throw LedgerError.invalidArgument(
-                "\(name) must be 1 to \(configuration.identifierByteCountMax) bytes long")
-        }
+        try checkLength(value, name, max: configuration.identifierByteCountMax)
     }
 
     /// Checks a store transaction ID (a Play purchase token among them) against its own limit.
@@ -190,10 +187,15 @@ public final class Ledger: Sendable {
         try checkLength(value, name, max: configuration.transactionIDByteCountMax)
     }
 
-    /// Checks `value` is 1 to `max` bytes of UTF-8.
+    /// Checks `value` is 1 to `max` bytes of UTF-8 with no control character (U+0000 to U+001F,
+    /// U+007F). A NUL ends a C string: an engine or a log that reads up to it would take
+    /// `"victim\u{0}x"` for `"victim"`, and a purchase would land on another player.
     func checkLength(_ value: String, _ name: String, max: Int) throws(LedgerError) {
         guard !value.isEmpty, value.utf8.count <= max else {
             throw LedgerError.invalidArgument("\(name) must be 1 to \(max) bytes long")
+        }
+        guard !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw LedgerError.invalidArgument("\(name) must not contain a control character (U+0000 to U+001F, U+007F)")
         }
     }
 
