@@ -27,11 +27,17 @@ enum ServeCommand {
             {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
             it stops accepting, finishes requests in flight, closes the store, and exits 0.
 
+            The ledger must exist (`ledger init`, or --create): a missing SQLite file, an
+            empty PostgreSQL database or another application's is refused at start, and
+            nothing is created, since an empty ledger would grant every old purchase again.
+
             options:
-              --db DB                 the ledger, created if missing: a SQLite file or a
-                                      postgresql:// URL (default: $LEDGER_DATABASE_URL)
+              --db DB                 the ledger: a SQLite file or a postgresql:// URL
+                                      (default: $LEDGER_DATABASE_URL)
+              --create                create the ledger if it is missing (a first deployment)
               --catalog FILE          the product catalog
-              --host H                address to bind (default 127.0.0.1: loopback only)
+              --host H                address to bind (default 127.0.0.1: loopback only;
+                                      any other address needs --bearer-token-env)
               --port P                port (default 8080; 0 picks a free one)
               --bearer-token-env VAR  require "Authorization: Bearer $VAR" on /purchases and
                                       /players (the token is read from the environment,
@@ -57,17 +63,21 @@ enum ServeCommand {
                                       /playstore/notifications (needs the Play API options)
 
             exit codes: 0 stopped by a signal, 1 infrastructure error (the port is taken),
-              64 usage, 65 invalid catalog, 66 database or catalog missing
+              64 usage (also: a non-loopback --host without a bearer token), 65 invalid
+              catalog or not a ledger, 66 database (without --create) or catalog missing
             """,
         valueOptions: StorePortOptions.names.union([
             "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "account-binding", "store-account-binding",
             "audience", "push-service-account", "jwks",
         ]).union(AppStoreAPIOptions.prefixedNames),
+        flagOptions: ["create"],
         run: { arguments, io in await run(arguments, io: io) })
 
     /// What the flags configure, read before anything opens.
     struct Options {
         var database: LedgerDatabase
+        /// Whether a missing ledger is created (`--create`); without it, it is refused.
+        var create: Bool
         var catalogPath: String
         var ports: StorePortOptions
         var host: String
@@ -82,6 +92,7 @@ enum ServeCommand {
         init(_ arguments: Arguments, io: CommandIO) throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
+            create = arguments.flag("create")
             catalogPath = try arguments.required("catalog")
             let serverAPI: AppStoreServerAPIClient?
             (appStore, serverAPI) = try AppStoreAPIOptions.prefixed(arguments)
@@ -101,12 +112,25 @@ enum ServeCommand {
                 bearerToken = token
             }
             accountBindings = try ServeAccountBindings(arguments)
+            // Off loopback, anyone who reaches the port could grant purchases and read players.
+            guard bearerToken != nil || Self.isLoopback(host) else {
+                throw Arguments.UsageError(
+                    message: "--host \(host) is not a loopback address: set --bearer-token-env so that only the game server is served")
+            }
             if arguments.value("audience") != nil {
                 guard ports.play != nil else {
                     throw Arguments.UsageError(message: "--audience needs the Play API options: \(StorePortOptions.playHint)")
                 }
                 playPush = try PlayStoreLedgerCommands.authenticator(arguments)
             }
+        }
+
+        /// Whether `host` names a loopback address: `localhost`, `::1`, or 127.0.0.0/8.
+        static func isLoopback(_ host: String) -> Bool {
+            let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+            let isIPv4Loopback =
+                parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+            return host == "localhost" || host == "::1" || host == "[::1]" || isIPv4Loopback
         }
 
         static func integer(_ arguments: Arguments, _ name: String, default value: Int, range: ClosedRange<Int>)
@@ -132,7 +156,18 @@ enum ServeCommand {
         do throws(LedgerError) {
             (ledger, handler) = try await Self.handler(options)
         } catch {
-            return LedgerCommandLine.report(error, io: io, command: "serve", catalogPath: options.catalogPath)
+            let code = LedgerCommandLine.report(error, io: io, command: "serve", catalogPath: options.catalogPath)
+            switch error {
+            case .ledgerMissing:
+                io.printError(
+                    "ledger serve: nothing was created; check --db, then run `ledger init --db DB` once (or pass --create) for a first deployment")
+                return code
+            case .foreignDatabase, .notALedger:
+                // Not a ledger to serve: refused as bad input, like an invalid catalog.
+                return .dataError
+            default:
+                return code
+            }
         }
         // The server refuses a body over the handler's limit before reading it, so neither reads
         // more than the handler would decode.
@@ -166,7 +201,7 @@ enum ServeCommand {
         options.accountBindings.apply(to: &configuration)
         let catalog = try CatalogLoader.load(path: options.catalogPath)
         let ledger = try Ledger(
-            catalog: catalog, store: try await options.database.open(createIfMissing: true),
+            catalog: catalog, store: try await options.database.open(createIfMissing: options.create),
             verifier: options.ports.verifier(for: catalog), finisher: options.ports.finisher, observer: metrics, configuration: configuration)
         var play: PlayNotificationProcessor?
         if let authenticator = options.playPush, let (api, package) = options.ports.play {

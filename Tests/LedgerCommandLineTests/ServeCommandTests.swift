@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import FulfillmentLedgerTesting
 import FulfillmentLedger
+import PostgresLedgerStoreTesting
 import Testing
 
 /// `ledger serve` as a real process, driven by `curl` and Python's `http.client`: purchases,
@@ -19,7 +20,7 @@ import Testing
             let executable = try #require(CrashAtFaultPointTests.executable, "build the ledger executable first (swift build)")
             process.executableURL = executable
             process.arguments =
-                ["serve", "--db", db, "--catalog", CrashAtFaultPointTests.catalogPath, "--port", "0"] + extra
+                ["serve", "--db", db, "--catalog", CrashAtFaultPointTests.catalogPath, "--port", "0", "--create"] + extra
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             process.standardOutput = output
             process.standardError = errors
@@ -159,6 +160,42 @@ import Testing
         #expect(served.terminate().status == 0)
     }
 
+    /// Without --create, a ledger that is not there is refused at start and nothing is created:
+    /// an empty ledger would grant every old purchase again.
+    @Test func aMissingLedgerIsRefusedAndNothingIsCreated() async throws {
+        let scratch = try ScratchDirectory()
+        let typo = scratch.path("typo.sqlite")
+        let missing = await ledger(["serve", "--db", typo, "--catalog", CrashAtFaultPointTests.catalogPath, "--port", "0"])
+        #expect(missing.code == 66, "\(missing.error)")
+        #expect(missing.error.contains("ledger init") || missing.error.contains("--create"), "\(missing.error)")
+        #expect(!FileManager.default.fileExists(atPath: typo), "serve created the mistyped ledger")
+        // Another application's SQLite file is not a ledger either.
+        let foreign = scratch.path("other.sqlite")
+        #expect(try Self.tool("python3", ["-c", "import sqlite3; c = sqlite3.connect('\(foreign)'); c.execute('CREATE TABLE scores (id INTEGER)'); c.commit()"]).isEmpty)
+        let other = await ledger(["serve", "--db", foreign, "--catalog", CrashAtFaultPointTests.catalogPath, "--port", "0"])
+        #expect(other.code == 65 || other.code == 66, "\(other.code) \(other.error)")
+    }
+
+    /// The same on PostgreSQL: an empty database, and one that holds another application's table.
+    @Test(.enabled(if: PostgresScratchSchema.shouldRun, "no PostgreSQL test server"))
+    func anEmptyOrForeignPostgresDatabaseIsRefusedAndNothingIsCreated() async throws {
+        for foreignTable in [nil, "scores"] {
+            let schema = try PostgresScratchSchema.create(prefix: "serve_refused")
+            defer { try? schema.drop() }
+            if let foreignTable { try schema.execute("CREATE TABLE \(foreignTable) (id integer)") }
+            let run = await ledger(
+                ["serve", "--db", schema.connectionString, "--catalog", CrashAtFaultPointTests.catalogPath, "--port", "0"])
+            #expect(run.code == 66 || run.code == 65, "\(run.code) \(run.error)")
+            let kept = foreignTable.map { "'\($0)'" } ?? "''"
+            // Raises if any table but the foreign one exists in the schema.
+            try schema.execute(
+                """
+                DO $$ BEGIN IF EXISTS (SELECT 1 FROM information_schema.tables WHERE table_schema = '\(schema.name)'
+                AND table_name NOT IN (\(kept))) THEN RAISE EXCEPTION 'serve created tables'; END IF; END $$
+                """)
+        }
+    }
+
     @Test func usageMistakesExit64() async throws {
         let scratch = try ScratchDirectory()
         let db = scratch.path("ledger.sqlite")
@@ -175,5 +212,11 @@ import Testing
         let push = common + ["--audience", "https://example.com/push", "--push-service-account", "push@example.com"]
         let noPlayAPI = await ledger(push)
         #expect(noPlayAPI.code == 64 && noPlayAPI.error.contains("--audience needs the Play API options"), "\(noPlayAPI)")
+        // Off loopback, a bearer token is required.
+        for host in ["0.0.0.0", "192.0.2.10", "::"] {
+            let open = await ledger(common + ["--host", host, "--create"])
+            #expect(open.code == 64 && open.error.contains("--bearer-token-env"), "\(host): \(open)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db), "a usage mistake created nothing")
     }
 }
