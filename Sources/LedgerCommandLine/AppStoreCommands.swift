@@ -63,19 +63,8 @@ enum AppStoreCommands {
         return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
-    struct VerificationErrorOutput: Encodable {
-        var error: String
-        var code: Int
-        var detail: String
-        /// The `AppStorePayloadError` code (7101-7105) of a payload refused for a value in it.
-        var payloadCode: Int?
-    }
-
     static func printFailure(_ error: AppStoreVerificationError, io: CommandIO) -> ExitCode {
-        io.printJSON(
-            VerificationErrorOutput(
-                error: error.status.rawValue, code: error.status.code, detail: error.detail,
-                payloadCode: error.payloadError?.code))
+        io.printJSON(LedgerErrorBody(error))
         return .dataError
     }
 }

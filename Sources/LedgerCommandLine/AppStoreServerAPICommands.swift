@@ -113,12 +113,6 @@ enum AppStoreServerAPICommands {
         var hasMore: Bool
     }
 
-    struct APIErrorOutput: Encodable {
-        var error: String
-        var code: Int
-        var detail: String
-    }
-
     static func runLookup(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let client: AppStoreServerAPIClient
         let transactionID: String
@@ -197,7 +191,7 @@ enum AppStoreServerAPICommands {
 
     /// Prints an API failure as JSON and a line on stderr; its exit code.
     static func report(_ error: AppStoreServerAPIError, io: CommandIO, command: String) -> ExitCode {
-        io.printJSON(APIErrorOutput(error: error.kindName, code: error.code, detail: error.description))
+        io.printJSON(LedgerErrorBody(error))
         io.printError("ledger \(command): \(error)")
         switch error {
         case .unauthorized: return .noPermission

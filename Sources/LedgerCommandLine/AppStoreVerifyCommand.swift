@@ -21,8 +21,8 @@ enum AppStoreVerifyCommand {
             \(AppStoreCommands.verifierHelp)
               --kind K             transaction (default), notification or renewal
 
-            exit codes: 0 verified (payload printed), 65 not verified ({"error": CODE} printed),
-              64 usage
+            exit codes: 0 verified (payload printed), 65 not verified (the error body printed:
+              {"error": {"code": 7001-7006, "name": "appStore.<status>", "detailCode"?, …}}), 64 usage
             """,
         valueOptions: AppStoreCommands.verifierOptions.union(["kind"]),
         run: { arguments, io in

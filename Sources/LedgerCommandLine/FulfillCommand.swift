@@ -74,8 +74,8 @@ enum FulfillCommand {
             return .dataError
         }
         let document: TestStoreTransaction
-        do throws(StdinDocumentError) {
-            document = try StdinDocument.decode(TestStoreTransaction.self, from: data)
+        do throws(StrictJSONError) {
+            document = try StrictJSON.decode(TestStoreTransaction.self, from: data)
         } catch {
             return LedgerCommandLine.inputError(error, expected: "a transaction object", io: io, command: "fulfill")
         }

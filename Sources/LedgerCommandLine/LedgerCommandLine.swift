@@ -161,9 +161,10 @@ public enum LedgerCommandLine {
     }
 
     /// Reports refused JSON input on stderr, one located problem per line; returns 65.
-    static func inputError(_ error: StdinDocumentError, expected: String, io: CommandIO, command: String) -> ExitCode {
+    static func inputError(_ error: StrictJSONError, expected: String, io: CommandIO, command: String) -> ExitCode {
+        io.printJSON(error.body(expected: expected))
         io.printError("ledger \(command): stdin is not \(expected):")
-        for line in error.lines { io.printError(line) }
+        for line in error.lines(source: "stdin") { io.printError(line) }
         return .dataError
     }
 
@@ -180,30 +181,5 @@ public enum LedgerCommandLine {
     }
 }
 
-/// `{"error": {...}}`, the JSON form of an infrastructure error.
-struct ErrorOutput: Encodable {
-    struct Body: Encodable {
-        var code: Int
-        var name: String
-        var message: String
-        var problems: [CatalogProblem]?
-        /// For a storage failure: whether running the command again can succeed.
-        var retryable: Bool?
-        /// For a storage failure: whether the commit's outcome is unknown (a retry finds out).
-        var outcomeUnknown: Bool?
-        /// For a rate limit: when the service accepts the next request (ISO 8601), if it said.
-        var retryAfter: String?
-    }
-
-    var error: Body
-
-    init(_ error: LedgerError) {
-        var problems: [CatalogProblem]?
-        if case .catalogInvalid(let list) = error { problems = list }
-        self.error = Body(code: error.code, name: error.codeName, message: error.description, problems: problems)
-        if case .storage(let failure) = error {
-            self.error.retryable = failure.isRetryable
-            self.error.outcomeUnknown = failure.outcomeUnknown
-        }
-    }
-}
+/// `{"error": {...}}`, the JSON form of every error a command prints: `LedgerErrorBody`.
+typealias ErrorOutput = LedgerErrorBody

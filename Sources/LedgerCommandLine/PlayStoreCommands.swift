@@ -65,7 +65,6 @@ enum PlayStoreCommands {
         var quantity: Int?
         var accountBinding: String?
         var environment: String?
-        var error: String?
     }
 
     static let verify = Command(
@@ -112,11 +111,20 @@ enum PlayStoreCommands {
                         accountBinding: facts.accountBinding, environment: facts.environment.rawValue))
                 return .ok
             } catch {
-                io.printJSON(VerifyOutput(error: error.description))
+                io.printJSON(LedgerErrorBody(error))
                 switch error {
                 case .invalidToken, .notFound: return .dataError
                 default: return .failure
                 }
             }
         })
+}
+
+extension LedgerErrorBody {
+    /// The error body of a failed Play Developer API call: its kind's code, `playAPI.<kind>`,
+    /// and whether a later retry may succeed.
+    init(_ error: PlayAPIError) {
+        let kind = error.description.prefix { $0 != ":" }
+        self.init(code: error.code, name: "playAPI.\(kind)", message: error.description, retryable: error.isRetryable)
+    }
 }

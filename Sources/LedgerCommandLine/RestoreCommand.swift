@@ -55,14 +55,14 @@ enum RestoreCommand {
             return .dataError
         }
         let input: Input
-        do throws(StdinDocumentError) {
-            let root = try StdinDocument.parse(data)
+        do throws(StrictJSONError) {
+            let root = try StrictJSON.parse(data)
             if case .array = root {
                 input = Input(
-                    store: nil, transactions: try StdinDocument.decode([TestStoreTransaction].self, root: root),
+                    store: nil, transactions: try StrictJSON.decode([TestStoreTransaction].self, root: root),
                     authoritative: false, readAt: nil)
             } else {
-                input = try StdinDocument.decode(Input.self, root: root)
+                input = try StrictJSON.decode(Input.self, root: root)
             }
         } catch {
             return LedgerCommandLine.inputError(error, expected: "a transaction list", io: io, command: "restore")

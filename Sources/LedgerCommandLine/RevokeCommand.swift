@@ -43,8 +43,8 @@ enum RevokeCommand {
                 return .dataError
             }
             let event: RevocationEvent
-            do throws(StdinDocumentError) {
-                event = try StdinDocument.decode(RevocationEvent.self, from: data)
+            do throws(StrictJSONError) {
+                event = try StrictJSON.decode(RevocationEvent.self, from: data)
             } catch {
                 return LedgerCommandLine.inputError(error, expected: "a revocation event", io: io, command: "revoke")
             }

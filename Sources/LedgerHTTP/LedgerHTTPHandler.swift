@@ -64,17 +64,15 @@ public struct LedgerHTTPHandler: Sendable {
     public func handle(_ request: LedgerHTTPRequest) async -> LedgerHTTPResponse {
         let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
         guard let route = LedgerHTTPRoute(segments) else {
-            return LedgerHTTPErrorBody(error: "http.notFound", message: "no route \(request.path)").response(404)
+            return .error(.notFound, "no route \(request.path)")
         }
         guard request.method == route.method else {
-            return LedgerHTTPErrorBody(
-                error: "http.methodNotAllowed", message: "\(request.path) takes \(route.method), not \(request.method)"
-            ).response(405, headers: [("Allow", route.method)])
+            return .error(
+                .methodNotAllowed, "\(request.path) takes \(route.method), not \(request.method)",
+                headers: [("Allow", route.method)])
         }
         guard request.body.count <= bodyByteCountMax else {
-            return LedgerHTTPErrorBody(
-                error: "http.bodyTooLarge", message: "the body is larger than \(bodyByteCountMax) bytes"
-            ).response(413)
+            return .error(.bodyTooLarge, "the body is larger than \(bodyByteCountMax) bytes")
         }
         if route.isGameFacing, let refusal = authorizationRefusal(request) { return refusal }
         return await answer(route, request)
@@ -107,7 +105,7 @@ public struct LedgerHTTPHandler: Sendable {
 
     private func purchase(_ body: Data) async throws(LedgerError) -> LedgerHTTPResponse {
         switch PurchaseSubmissionBody.submission(from: body) {
-        case .failure(let refusal): return refusal.response(400)
+        case .failure(let refusal): return .invalidInput(refusal)
         case .success(let submission):
             let outcome = try await ledger.fulfill(submission)
             return .json(LedgerHTTPStatus.purchase(outcome), outcome)
@@ -137,15 +135,17 @@ public struct LedgerHTTPHandler: Sendable {
     }
 
     private func invalidQuery(_ message: String) -> LedgerHTTPResponse {
-        LedgerHTTPErrorBody(error: "http.invalidQuery", message: message).response(400)
+        .error(.invalidQuery, message)
     }
 
     private func appStoreNotification(_ body: Data) async throws(LedgerError) -> LedgerHTTPResponse {
         guard let processor = appStoreNotifications else { return notConfigured("/appstore/notifications") }
         struct Envelope: Decodable { let signedPayload: String }
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: body) else {
-            return LedgerHTTPErrorBody(error: "http.invalidBody", message: "expected {\"signedPayload\": \"<JWS>\"}")
-                .response(400)
+        let envelope: Envelope
+        do throws(StrictJSONError) {
+            envelope = try StrictJSON.decode(Envelope.self, from: body)
+        } catch {
+            return .invalidInput(error.body(expected: "{\"signedPayload\": \"<JWS>\"}"))
         }
         let outcome = try await processor.process(envelope.signedPayload)
         return .json(LedgerHTTPStatus.appStoreNotification(outcome), outcome)
@@ -160,7 +160,7 @@ public struct LedgerHTTPHandler: Sendable {
     }
 
     private func notConfigured(_ path: String) -> LedgerHTTPResponse {
-        LedgerHTTPErrorBody(error: "http.notFound", message: "\(path) is not configured on this server").response(404)
+        .error(.notFound, "\(path) is not configured on this server")
     }
 
     /// 401 unless the request carries `Authorization: Bearer <bearerToken>`, compared in time
@@ -171,8 +171,7 @@ public struct LedgerHTTPHandler: Sendable {
             value.hasPrefix("Bearer ") ? value.dropFirst("Bearer ".count) : nil
         }
         if let presented, Self.constantTimeEqual(Array(presented.utf8), Array(bearerToken.utf8)) { return nil }
-        return LedgerHTTPErrorBody(error: "http.unauthorized", message: "a valid bearer token is required")
-            .response(401, headers: [("WWW-Authenticate", "Bearer")])
+        return .error(.unauthorized, "a valid bearer token is required", headers: [("WWW-Authenticate", "Bearer")])
     }
 
     static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {

@@ -4,75 +4,99 @@ import FulfillmentLedger
 import PlayStoreAdapter
 import TestStoreAdapter
 
-/// The body a game server posts to `/purchases` for a purchase its client reported:
+/// The body a game server posts to `/purchases` for a purchase its client reported, read by the
+/// project's one strict decoding path (`StrictJSON`): no duplicate key, no trailing comma, no
+/// field the body's store does not define (`"quantyty": 2` is refused, not ignored), each problem
+/// answered with its JSON path, line and column.
 ///
 /// - App Store: `{"store": "appStore", "playerID": …, "signedTransaction": "<JWS>"}`, the
 ///   `jwsRepresentation` StoreKit 2 gives the client; or by ID alone, `{"store": "appStore",
 ///   "playerID": …, "transactionID": …, "storeProductID": …}` (Unity IAP, StoreKit 1), which
 ///   only a ledger verifying App Store purchases through the App Store Server API
 ///   (`AppStoreServerTransactionVerifier`) can grant; a `signedTransaction` sent with it must
-///   agree with Apple's answer;
+///   agree with Apple's answer; `quantity` optional;
 /// - Google Play: `{"store": "playStore", "playerID": …, "purchaseToken": …,
 ///   "storeProductID": …, "quantity": 1}`, from the client's `Purchase`;
 /// - the test store: a `ledger fulfill` document (`{"store": "test", "transactionID", "productID",
 ///   "playerID", …}`), for development ledgers that route it.
-struct PurchaseSubmissionBody: Decodable {
-    let store: PlatformStore
-    let playerID: String
-    let signedTransaction: String?
-    let transactionID: String?
-    let purchaseToken: String?
-    let storeProductID: String?
-    let quantity: Int?
+enum PurchaseSubmissionBody {
+    /// What the body must be, for the error's message.
+    static let expected = "a purchase: {\"store\": \"appStore\" | \"playStore\" | \"test\", \"playerID\", …}"
 
-    /// The submission the body describes, or why it describes none.
-    static func submission(from body: Data) -> Result<TransactionSubmission, LedgerHTTPErrorBody> {
-        let decoder = LedgerJSON.decoder()
-        let parsed: PurchaseSubmissionBody
-        do {
-            parsed = try decoder.decode(PurchaseSubmissionBody.self, from: body)
-        } catch {
-            return .failure(invalid("expected {\"store\", \"playerID\", …}: \(error)"))
-        }
-        switch parsed.store {
-        case .appStore:
-            if let transactionID = parsed.transactionID {
-                guard !transactionID.isEmpty, let product = parsed.storeProductID, !product.isEmpty else {
-                    return .failure(invalid("an App Store purchase by ID needs transactionID and storeProductID"))
+    /// An App Store purchase's fields.
+    struct AppStore: Decodable {
+        let store: PlatformStore
+        let playerID: String
+        let signedTransaction: String?
+        let transactionID: String?
+        let storeProductID: String?
+        let quantity: Int?
+    }
+
+    /// A Google Play purchase's fields.
+    struct PlayStore: Decodable {
+        let store: PlatformStore
+        let playerID: String
+        let purchaseToken: String
+        let storeProductID: String
+        let quantity: Int?
+    }
+
+    /// The submission the body describes, or the error body saying why it describes none.
+    static func submission(from body: Data) -> Result<TransactionSubmission, LedgerErrorBody> {
+        do throws(StrictJSONError) {
+            let root = try StrictJSON.parse(body)
+            guard case .object(let object, let position) = root else {
+                return .failure(invalid("$", "expected an object", root.position))
+            }
+            guard case .string(let store, _)? = object["store"] else {
+                return .failure(invalid("$.store", "missing: one of \"appStore\", \"playStore\", \"test\"", position))
+            }
+            switch PlatformStore(rawValue: store) {
+            case .appStore: return appStore(try StrictJSON.decode(AppStore.self, root: root), at: position)
+            case .playStore:
+                let parsed = try StrictJSON.decode(PlayStore.self, root: root)
+                guard !parsed.purchaseToken.isEmpty, !parsed.storeProductID.isEmpty else {
+                    return .failure(invalid("$", "a Google Play purchase needs purchaseToken and storeProductID", position))
                 }
                 return .success(
-                    AppStoreServerTransactionVerifier.submission(
-                        transactionID: transactionID, storeProductID: product, playerID: parsed.playerID,
-                        quantity: parsed.quantity ?? 1, jws: parsed.signedTransaction ?? ""))
+                    PlayPurchaseVerifier.submission(
+                        token: parsed.purchaseToken, storeProductID: parsed.storeProductID, playerID: parsed.playerID,
+                        quantity: parsed.quantity ?? 1))
+            case .test: return .success(try StrictJSON.decode(TestStoreTransaction.self, root: root).submission())
+            default:
+                let place = object.members.first { $0.key == "store" }?.value.position ?? position
+                return .failure(invalid("$.store", "\"\(store)\" is not one of \"appStore\", \"playStore\", \"test\"", place))
             }
-            guard let jws = parsed.signedTransaction, !jws.isEmpty else {
-                return .failure(
-                    invalid("an App Store purchase needs signedTransaction (the transaction's JWS) or transactionID"))
-            }
-            guard let submission = AppStoreTransactionVerifier.submission(jws: jws, playerID: parsed.playerID) else {
-                return .failure(invalid("signedTransaction is not a readable signed transaction"))
-            }
-            return .success(submission)
-        case .playStore:
-            guard let token = parsed.purchaseToken, let product = parsed.storeProductID, !token.isEmpty, !product.isEmpty
-            else {
-                return .failure(invalid("a Google Play purchase needs purchaseToken and storeProductID"))
-            }
-            return .success(
-                PlayPurchaseVerifier.submission(
-                    token: token, storeProductID: product, playerID: parsed.playerID, quantity: parsed.quantity ?? 1))
-        case .test:
-            do {
-                return .success(try decoder.decode(TestStoreTransaction.self, from: body).submission())
-            } catch {
-                return .failure(invalid("not a test-store transaction: \(error)"))
-            }
-        default:
-            return .failure(invalid("store \(parsed.store.rawValue) is not one of appStore, playStore, test"))
+        } catch {
+            return .failure(error.body(expected: expected))
         }
     }
 
-    static func invalid(_ message: String) -> LedgerHTTPErrorBody {
-        LedgerHTTPErrorBody(error: "http.invalidBody", message: message)
+    /// An App Store body's submission: by its signed transaction, or by ID alone.
+    private static func appStore(_ parsed: AppStore, at position: JSONPosition) -> Result<TransactionSubmission, LedgerErrorBody> {
+        if let transactionID = parsed.transactionID {
+            guard !transactionID.isEmpty, let product = parsed.storeProductID, !product.isEmpty else {
+                return .failure(invalid("$", "an App Store purchase by ID needs transactionID and storeProductID", position))
+            }
+            return .success(
+                AppStoreServerTransactionVerifier.submission(
+                    transactionID: transactionID, storeProductID: product, playerID: parsed.playerID,
+                    quantity: parsed.quantity ?? 1, jws: parsed.signedTransaction ?? ""))
+        }
+        guard let jws = parsed.signedTransaction, !jws.isEmpty else {
+            return .failure(
+                invalid("$.signedTransaction", "an App Store purchase needs signedTransaction (the transaction's JWS) or transactionID", position))
+        }
+        guard let submission = AppStoreTransactionVerifier.submission(jws: jws, playerID: parsed.playerID) else {
+            return .failure(invalid("$.signedTransaction", "not a readable signed transaction", position))
+        }
+        return .success(submission)
+    }
+
+    /// The body of one problem at `path`.
+    static func invalid(_ path: String, _ message: String, _ position: JSONPosition) -> LedgerErrorBody {
+        LedgerErrorBody.invalidInput(
+            "not \(expected)", problems: [.init(path: path, message: message, line: position.line, column: position.column)])
     }
 }

@@ -107,7 +107,7 @@ struct LedgerJSONTests {
         #expect(pending.count == 1 && pending.first?["store"] as? String == "test")
         #expect(pending.first?["transactionID"] is String && pending.first?["error"] is String)
         let source = try #require(object["sourceError"] as? [String: Any])
-        #expect(source["code"] as? Int == 4003 && source["codeName"] as? String == "port.transactionSourceUnavailable")
+        #expect(source["code"] as? Int == 4003 && source["name"] as? String == "port.transactionSourceUnavailable")
         #expect((object["finished"] as? [Any])?.isEmpty == true)
 
         let clean = try Self.object(try await setup.ledger.recover())
@@ -145,11 +145,13 @@ struct LedgerJSONTests {
         #expect(decoded == recorded)
     }
 
-    @Test("a ledger error writes its stable code, code name and message")
+    @Test("a ledger error writes the one error body's members: stable code, name, message, retryable, outcomeUnknown")
     func ledgerError() throws {
         let object = try Self.object(LedgerError.finishFailed("store down"))
-        #expect(object["code"] as? Int == 4002 && object["codeName"] as? String == "port.finishFailed")
-        let body = try LedgerJSON.decoder().decode(LedgerErrorBody.self, from: LedgerJSON.encode(LedgerError.finishFailed("x")))
-        #expect(body == LedgerErrorBody(LedgerError.finishFailed("x")))
+        #expect(object["code"] as? Int == 4002 && object["name"] as? String == "port.finishFailed")
+        #expect(object["retryable"] as? Bool == true && object["outcomeUnknown"] as? Bool == false)
+        let detail = try LedgerJSON.decoder().decode(
+            LedgerErrorBody.Detail.self, from: LedgerJSON.encode(LedgerError.finishFailed("x")))
+        #expect(detail == LedgerErrorBody(LedgerError.finishFailed("x")).error)
     }
 }

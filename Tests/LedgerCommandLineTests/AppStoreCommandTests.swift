@@ -25,8 +25,8 @@ import Testing
             "notification", signed.appendingPathComponent("wrongBundleId").path,
         ])
         #expect(wrong.code == 65)
-        #expect(try wrong.json()["error"] as? String == "invalidAppIdentifier")
-        #expect(try wrong.json()["code"] as? Int == 7004)
+        let error = try #require(try wrong.json()["error"] as? [String: Any])
+        #expect(error["name"] as? String == "appStore.invalidAppIdentifier" && error["code"] as? Int == 7004)
     }
 
     @Test func fulfillsAndRefundsSignedDataFromTheSimulatedStore() async throws {
@@ -145,8 +145,8 @@ import Testing
         let huge = try simulator.signer.sign(purchase.payload, replacingFields: ["purchaseDate": "9223372036854775807"])
         let verified = await ledger(["appstore", "verify"] + verifier + ["-"], input: huge)
         #expect(verified.code == 65, "\(verified.output)\(verified.error)")
-        #expect(try verified.json()["code"] as? Int == 7001)
-        #expect(try verified.json()["payloadCode"] as? Int == 7101)
+        let refusal = try #require(try verified.json()["error"] as? [String: Any])
+        #expect(refusal["code"] as? Int == 7001 && refusal["detailCode"] as? Int == 7101)
 
         let db = scratch.path("ledger.sqlite")
         let common = ["--db", db, "--catalog", repoCatalogPath] + verifier

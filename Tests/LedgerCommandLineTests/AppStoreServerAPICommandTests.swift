@@ -99,14 +99,15 @@ struct AppStoreServerAPICommandTests {
         options[1] = try apple.scratch.write(otherKey.privateKeyPEM, to: "Other.p8")
         let refused = await ledger(["appstore", "lookup", "--transaction-id", purchase.transactionID] + options)
         #expect(refused.code == 77, "\(refused.output)")
-        #expect(try refused.json()["code"] as? Int == 7203)
+        #expect((try refused.json()["error"] as? [String: Any])?["code"] as? Int == 7203)
         #expect(apple.api.refusedTokenCount >= 1)
         // Past the retry limit, 429 is a rate limit: retry later.
         let tooMany = HTTPResponse(statusCode: 429, headers: ["Retry-After": "0"], body: Data())
         for _ in 0...HTTPRetryPolicy().retryCountMax { apple.api.answerNext(tooMany) }
         let limited = await ledger(["appstore", "lookup", "--transaction-id", purchase.transactionID] + apple.options)
         #expect(limited.code == 1, "\(limited.output)")
-        #expect(try limited.json()["code"] as? Int == 7205)
+        let limit = try #require(try limited.json()["error"] as? [String: Any])
+        #expect(limit["code"] as? Int == 7205 && limit["retryable"] as? Bool == true)
         await apple.server.stop()
     }
 

@@ -12,7 +12,10 @@ import Testing
         let input = "{\"transactionID\":\"t1\",\"productID\":\"test.gems_small\",\n \"playerID\":\"p1\", \"quantyty\": 2}"
         let run = await ledger(["fulfill", "--db", db, "--catalog", repoCatalogPath], input: input)
         #expect(run.code == 65)
-        #expect(run.output.isEmpty)
+        // Standard output carries the one error body, with the first problem's place.
+        let error = try #require(try run.json()["error"] as? [String: Any])
+        #expect(error["name"] as? String == "input.invalid" && error["code"] as? Int == 3003)
+        #expect(error["path"] as? String == "$.quantyty" && error["line"] as? Int == 2 && error["column"] as? Int == 19)
         let lines = run.error.split(separator: "\n").map(String.init)
         #expect(lines == [
             "ledger fulfill: stdin is not a transaction object:",

@@ -94,7 +94,7 @@ import Testing
         // itself, before reading the body, because serve gives it the handler's limit.
         try Data(count: 300_000).write(to: URL(fileURLWithPath: largeBody))
         let refused = try Self.tool("curl", ["-s", "-X", "POST", "--data-binary", "@\(largeBody)", "\(base)/purchases"])
-        #expect(refused.contains(#""error":"body_too_large""#) && refused.contains("262144"), "\(refused)")
+        #expect(refused.contains(#""name":"http.bodyTooLarge""#) && refused.contains("262144"), "\(refused)")
         let metrics = try Self.tool("curl", ["-s", "\(base)/metrics"])
         #expect(metrics.contains(#"ledger_observations_total{code="fulfillment.granted"} 1"#), "\(metrics)")
         let stopped = served.terminate()

@@ -19,7 +19,7 @@ struct ServerErrorAnswerTests {
 
     /// A request answered 400 `malformed_request`.
     static func malformed(_ name: String, _ request: String) -> Case {
-        Case(name: name, request: request, status: 400, code: "malformed_request")
+        Case(name: name, request: request, status: 400, code: "http.malformedRequest")
     }
 
     static let cases: [Case] = [
@@ -39,12 +39,12 @@ struct ServerErrorAnswerTests {
         malformed("chunked in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n"),
         Case(
             name: "gzip transfer coding", request: "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501,
-            code: "unsupported_transfer_coding"),
-        Case(name: "HTTP/2.0", request: "GET / HTTP/2.0\r\n\r\n", status: 505, code: "http_version_not_supported"),
-        Case(name: "HTTP/0.9 style", request: "GET / HTTP/0.9\r\n\r\n", status: 505, code: "http_version_not_supported"),
+            code: "http.unsupportedTransferCoding"),
+        Case(name: "HTTP/2.0", request: "GET / HTTP/2.0\r\n\r\n", status: 505, code: "http.versionNotSupported"),
+        Case(name: "HTTP/0.9 style", request: "GET / HTTP/0.9\r\n\r\n", status: 505, code: "http.versionNotSupported"),
         Case(
             name: "Expect other than 100-continue", request: "POST / HTTP/1.1\r\nExpect: magic\r\nContent-Length: 1\r\n\r\nx",
-            status: 417, code: "expectation_failed"),
+            status: 417, code: "http.expectationFailed"),
     ]
 
     @Test("a bad request is answered by the server, as JSON, and closed", arguments: cases)
@@ -55,9 +55,11 @@ struct ServerErrorAnswerTests {
             #expect(answer.status == testCase.status)
             #expect(answer.header("Content-Type") == "application/json")
             #expect(answer.header("Connection") == "close")
-            let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: String]
-            #expect(json?["error"] == testCase.code)
-            #expect(json?["message"]?.isEmpty == false)
+            let json = try JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+            let error = json?["error"] as? [String: Any]
+            #expect(error?["name"] as? String == testCase.code)
+            #expect((error?["message"] as? String)?.isEmpty == false)
+            #expect(error?["code"] is Int && error?["retryable"] is Bool && error?["outcomeUnknown"] is Bool)
             #expect(closed)
             #expect(server.statistics.requestsRejected == [testCase.status: 1])
             return server.statistics.requestsHandled
@@ -71,7 +73,7 @@ struct ServerErrorAnswerTests {
             let request = "GET / HTTP/1.1\r\nHost: a\r\nX-Big: \(String(repeating: "b", count: 2000))\r\n\r\n"
             let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, request) }
             #expect(response?.status == 431)
-            #expect(response?.text.contains("header_too_large") == true)
+            #expect(response?.text.contains("http.headerTooLarge") == true)
             #expect(closed)
             #expect(server.statistics.requestsHandled == 0)
         }
@@ -92,7 +94,7 @@ struct ServerErrorAnswerTests {
             let request = "POST /echo HTTP/1.1\r\nHost: a\r\nContent-Length: \(2 << 20)\r\n\r\n"
             let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, request) }
             #expect(response?.status == 413)
-            #expect(response?.text.contains("body_too_large") == true)
+            #expect(response?.text.contains("http.bodyTooLarge") == true)
             #expect(closed)
             #expect(server.statistics.requestsRejected == [413: 1])
         }
@@ -116,7 +118,7 @@ struct ServerErrorAnswerTests {
             let (response, closed) = try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET / HTTP/1.1\r\nHost: a\r\n") }
             let elapsed = ContinuousClock.now - started
             #expect(response?.status == 408)
-            #expect(response?.text.contains("request_timeout") == true)
+            #expect(response?.text.contains("http.requestTimeout") == true)
             #expect(closed)
             #expect(elapsed >= .milliseconds(250) && elapsed < .milliseconds(TestServer.hangMilliseconds))
             #expect(server.statistics.timeouts == 1)
@@ -151,7 +153,7 @@ struct ServerErrorAnswerTests {
             }
             #expect(refused.2 == [200, 200])
             #expect(refused.0?.status == 503)
-            #expect(refused.0?.text.contains("server_busy") == true)
+            #expect(refused.0?.text.contains("http.serverBusy") == true)
             #expect(refused.0?.header("Connection") == "close")
             #expect(refused.1)
             #expect(server.statistics.connectionsRefused == 1)

@@ -105,6 +105,9 @@ extension LedgerHTTPResponse {
     /// The `outcome` field of the body.
     var outcomeName: String? { (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["outcome"] as? String }
 
-    /// The `error` field of the body, when it is a string code.
-    var errorCode: String? { (try? JSONSerialization.jsonObject(with: body) as? [String: Any])?["error"] as? String }
+    /// The members of the body's `error` (the one error body: `code`, `name`, `message`, …).
+    var error: [String: Any]? { ((try? JSONSerialization.jsonObject(with: body)) as? [String: Any])?["error"] as? [String: Any] }
+
+    /// The error's stable name, such as `http.notFound` or `input.invalid`.
+    var errorCode: String? { error?["name"] as? String }
 }

@@ -47,7 +47,7 @@ struct LedgerHTTPHandlerTests {
         #expect(try await fixture.ledger.player("p2").balances.isEmpty)
     }
 
-    @Test("a body that names no purchase is 400 http.invalidBody and reaches no port")
+    @Test("a body that names no purchase is 400 input.invalid and reaches no port")
     func invalidBodies() async throws {
         let fixture = try LedgerHTTPFixture()
         let bodies: [Data] = [
@@ -58,7 +58,7 @@ struct LedgerHTTPHandlerTests {
         ]
         for body in bodies {
             let response = try await fixture.send("POST", "/purchases", body: body)
-            #expect(response.status == 400 && response.errorCode == "http.invalidBody", "\(String(decoding: body, as: UTF8.self))")
+            #expect(response.status == 400 && response.errorCode == "input.invalid", "\(String(decoding: body, as: UTF8.self))")
         }
         #expect(fixture.testStore.finishCallCount("t1") == 0)
     }
@@ -69,7 +69,8 @@ struct LedgerHTTPHandlerTests {
         fixture.testStore.failNext(.verify)
         let down = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
         #expect(down.status == 503 && down.header("Retry-After") == "1")
-        #expect(try down.errorCode == "port.verifierUnavailable" && (down.object()["code"] as? Int) == 4001)
+        #expect(down.errorCode == "port.verifierUnavailable" && (down.error?["code"] as? Int) == 4001)
+        #expect(down.error?["retryable"] as? Bool == true && down.error?["outcomeUnknown"] as? Bool == false)
         #expect(try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1")).status == 200)
     }
 
@@ -114,7 +115,7 @@ struct LedgerHTTPHandlerTests {
         #expect(withJWS.status == 200 && withJWS.outcomeName == "alreadyFulfilled")
         let noProduct = try await fixture.send(
             "POST", "/purchases", json: ["store": "appStore", "playerID": "p1", "transactionID": purchase.transactionID])
-        #expect(noProduct.status == 400 && noProduct.errorCode == "http.invalidBody")
+        #expect(noProduct.status == 400 && noProduct.errorCode == "input.invalid")
 
         let offline = try LedgerHTTPFixture()
         let refused = try await offline.send("POST", "/purchases", json: body)

@@ -51,7 +51,7 @@ struct LedgerHTTPNotificationTests {
         let fixture = try LedgerHTTPFixture()
         for body in [Data("{}".utf8), Data("signedPayload=x".utf8), Data(#"{"signedPayload": 7}"#.utf8)] {
             let response = try await fixture.send("POST", "/appstore/notifications", body: body)
-            #expect(response.status == 400 && response.errorCode == "http.invalidBody")
+            #expect(response.status == 400 && response.errorCode == "input.invalid")
         }
     }
 

@@ -1,48 +1,49 @@
 import Foundation
-import FulfillmentLedger
 
-/// Reads a command's JSON input as strictly as the catalog loader reads a catalog: the project's
-/// parser (RFC 8259, no duplicate keys, bounded depth and size), every field the input type does
-/// not know refused as unknown (with a "did you mean" for a near miss), and every problem located
-/// by line and column.
-enum StdinDocument {
+/// The one strict decoding path for every JSON document the project reads from outside (a
+/// command's standard input, an HTTP body, a purchases file), as strict as the catalog loader: the
+/// project's parser (RFC 8259, no duplicate keys, no trailing comma, bounded depth and size), every
+/// field the input type does not know refused as unknown (with a "did you mean" for a near miss),
+/// types and ranges checked by the type's own decoding, and every problem located by JSON path,
+/// line and column.
+package enum StrictJSON {
     /// Most problems reported for one document; the rest are counted.
-    static let problemCountMax = 20
+    package static let problemCountMax = 20
 
     /// Decodes `data` as `T`, or throws every problem found, located.
-    static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(StdinDocumentError) -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws(StrictJSONError) -> T {
         try decode(type, root: try parse(data))
     }
 
     /// Parses `data` with the project's strict parser.
-    static func parse(_ data: Data) throws(StdinDocumentError) -> JSONValue {
+    package static func parse(_ data: Data) throws(StrictJSONError) -> JSONValue {
         do {
             return try JSONParser().parse(Array(data))
         } catch {
-            throw StdinDocumentError([.init(path: "$", message: "not valid JSON: \(error.message)", position: error.position)])
+            throw StrictJSONError([.init(path: "$", message: "not valid JSON: \(error.message)", position: error.position)])
         }
     }
 
     /// Decodes a parsed document as `T`, or throws every problem found, located.
-    static func decode<T: Decodable>(_ type: T.Type, root: JSONValue) throws(StdinDocumentError) -> T {
+    package static func decode<T: Decodable>(_ type: T.Type, root: JSONValue) throws(StrictJSONError) -> T {
         let log = JSONKeyLog()
         let decoder = JSONValueDecoder(value: root, codingPath: [], log: log)
         let decoded: T
         do {
             decoded = try decoder.decodeValue(T.self)
         } catch let error as DecodingError {
-            throw StdinDocumentError(problems(error, root: root, log: log))
+            throw StrictJSONError(problems(error, root: root, log: log))
         } catch {
-            throw StdinDocumentError([.init(path: "$", message: "\(error)", position: root.position)])
+            throw StrictJSONError([.init(path: "$", message: "\(error)", position: root.position)])
         }
         let unknown = unknownFields(log, onlyTyposOf: nil)
-        guard unknown.isEmpty else { throw StdinDocumentError(unknown) }
+        guard unknown.isEmpty else { throw StrictJSONError(unknown) }
         return decoded
     }
 
     /// A decoding error as problems. A missing field misspelled in the input is reported as the
     /// unknown field it is, with the fix, rather than as missing.
-    private static func problems(_ error: DecodingError, root: JSONValue, log: JSONKeyLog) -> [StdinDocumentError.Problem] {
+    private static func problems(_ error: DecodingError, root: JSONValue, log: JSONKeyLog) -> [StrictJSONError.Problem] {
         let context: DecodingError.Context
         switch error {
         case .keyNotFound(let key, let keyContext):
@@ -59,8 +60,8 @@ enum StdinDocument {
 
     /// Fields of visited objects their type never asked for, in document order; with `key`, only
     /// near misses of it.
-    private static func unknownFields(_ log: JSONKeyLog, onlyTyposOf key: String?) -> [StdinDocumentError.Problem] {
-        var problems: [StdinDocumentError.Problem] = []
+    private static func unknownFields(_ log: JSONKeyLog, onlyTyposOf key: String?) -> [StrictJSONError.Problem] {
+        var problems: [StrictJSONError.Problem] = []
         for visit in log.visits.values where !visit.acceptsAll {
             for member in visit.object.members where !visit.asked.contains(member.key) {
                 let suggestion = EditDistance.nearest(to: member.key, in: visit.asked)
@@ -77,7 +78,7 @@ enum StdinDocument {
     }
 
     /// `$.transactions[0].quantity`.
-    static func pathText(_ path: [any CodingKey]) -> String {
+    package static func pathText(_ path: [any CodingKey]) -> String {
         "$" + path.map { key in key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)" }.joined()
     }
 
@@ -101,26 +102,43 @@ enum StdinDocument {
 }
 
 /// Why a JSON input was refused: each problem with its JSON path, line and column.
-struct StdinDocumentError: Error {
+package struct StrictJSONError: Error {
     /// One located problem.
-    struct Problem {
-        var path: String
-        var message: String
-        var position: JSONPosition
+    package struct Problem {
+        package var path: String
+        package var message: String
+        package var position: JSONPosition
+
+        package init(path: String, message: String, position: JSONPosition) {
+            self.path = path
+            self.message = message
+            self.position = position
+        }
     }
 
-    var problems: [Problem]
+    package var problems: [Problem]
 
-    init(_ problems: [Problem]) { self.problems = problems }
+    package init(_ problems: [Problem]) { self.problems = problems }
 
-    /// One line per problem, `stdin:LINE:COLUMN: PATH: message`, at most `problemCountMax`.
-    var lines: [String] {
-        var lines = problems.prefix(StdinDocument.problemCountMax).map {
-            "stdin:\($0.position.line):\($0.position.column): \($0.path): \($0.message)"
+    /// One line per problem, `SOURCE:LINE:COLUMN: PATH: message`, at most `problemCountMax`.
+    package func lines(source: String) -> [String] {
+        var lines = problems.prefix(StrictJSON.problemCountMax).map {
+            "\(source):\($0.position.line):\($0.position.column): \($0.path): \($0.message)"
         }
-        if problems.count > StdinDocument.problemCountMax {
-            lines.append("stdin: \(problems.count - StdinDocument.problemCountMax) more problem(s)")
+        if problems.count > StrictJSON.problemCountMax {
+            lines.append("\(source): \(problems.count - StrictJSON.problemCountMax) more problem(s)")
         }
         return lines
+    }
+
+    /// The error body of the refused input: `input.invalid` with the first problem's place and
+    /// at most `problemCountMax` problems; `expected` says what the input should have been.
+    package func body(expected: String) -> LedgerErrorBody {
+        LedgerErrorBody.invalidInput(
+            "not \(expected)",
+            problems: problems.prefix(StrictJSON.problemCountMax).map {
+                LedgerErrorBody.Problem(
+                    path: $0.path, message: $0.message, line: $0.position.line, column: $0.position.column)
+            })
     }
 }

@@ -1,6 +1,4 @@
 import Foundation
-import FulfillmentLedger
-import TestStoreAdapter
 
 /// A `Decoder` over a parsed `JSONValue`, so any `Decodable` input type reads the project's
 /// strict parse: numbers are never rounded (2.0 is not an integer), dates are ISO 8601, and every
@@ -40,7 +38,7 @@ struct JSONValueDecoder: Decoder {
             guard case .bool(let flag, _) = value else { throw mismatch(T.self, expected: "true or false") }
             return try cast(flag)
         case is Date.Type:
-            guard case .string(let text, _) = value, let date = TestStoreTransaction.parseDate(text) else {
+            guard case .string(let text, _) = value, let date = LedgerJSON.parseDate(text) else {
                 throw corrupted("expected an ISO 8601 date such as 2026-11-29T12:00:00Z")
             }
             return try cast(date)
