@@ -21,9 +21,11 @@ enum ServeCommand {
         help: """
             usage: ledger serve --db DB --catalog FILE [--host H] [--port P] [options]
 
-            Serves POST /purchases, GET /players/P, GET /players/P/entitlements,
-            GET /changes?after=N, POST /appstore/notifications, POST /playstore/notifications, GET /healthz,
-            GET /readyz and GET /metrics (Docs/Integration.md, "HTTP handlers"). Prints
+            Serves POST /purchases, POST /operations, POST /revocations, GET /players/P,
+            GET /players/P/entitlements, GET /players/P/eligibility?product=ID,
+            GET /players/P/subscriptions, GET /players/P/history, POST /players/P/reset,
+            GET /changes?after=N, POST /appstore/notifications, POST /playstore/notifications,
+            GET /healthz, GET /readyz and GET /metrics (Docs/Integration.md, "HTTP handlers"). Prints
             {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
             it stops accepting, finishes requests in flight, closes the store, and exits 0.
 
@@ -39,9 +41,10 @@ enum ServeCommand {
               --host H                address to bind (default 127.0.0.1: loopback only;
                                       any other address needs --bearer-token-env)
               --port P                port (default 8080; 0 picks a free one)
-              --bearer-token-env VAR  require "Authorization: Bearer $VAR" on /purchases and
-                                      /players (the token is read from the environment,
-                                      never from the command line)
+              --bearer-token-env VAR  require "Authorization: Bearer $VAR" on the game's
+                                      routes (/purchases, /operations, /revocations,
+                                      /players, /changes); the token is read from the
+                                      environment, never from the command line
               --recover-interval-seconds N
                                       run recover() at start and every N seconds (default
                                       60; 0 only at start; at most 86400)

@@ -13,8 +13,14 @@ import PlayStoreAdapter
 /// | Route | What |
 /// |---|---|
 /// | `POST /purchases` | a client's purchase (`PurchaseSubmissionBody`), through `Ledger.fulfill` |
+/// | `POST /operations` | the game's spend or grant (`EconomyOperation`), `Ledger.apply`, once by `operationID` |
+/// | `POST /revocations` | a refund, revoke or reversal (`RevocationEvent`), `Ledger.applyRevocation`, once by `eventID` |
 /// | `GET /players/{playerID}` | `Ledger.player` |
 /// | `GET /players/{playerID}/entitlements` | `Ledger.entitlements` |
+/// | `GET /players/{playerID}/eligibility?product=ID&quantity=N` | `Ledger.eligibility`, before payment |
+/// | `GET /players/{playerID}/subscriptions?at=TIME` | `Ledger.subscriptions` |
+/// | `GET /players/{playerID}/history?after=N&limit=M` | a page of the player's events, `Ledger.history` |
+/// | `POST /players/{playerID}/reset` | Reset Game, `Ledger.resetPlayer` |
 /// | `GET /changes?after=N&limit=M` | a page of the change feed, `Ledger.changes(after:limit:)` |
 /// | `POST /appstore/notifications` | App Store Server Notifications V2 (`{"signedPayload": …}`) |
 /// | `POST /playstore/notifications` | a Pub/Sub push of a Play RTDN, authenticated by its own token |
@@ -30,8 +36,8 @@ public struct LedgerHTTPHandler: Sendable {
     public let playNotifications: PlayNotificationProcessor?
     /// Renders `GET /metrics`; nil answers it 404. Pass the same instance as the ledger's observer.
     public let metrics: LedgerMetrics?
-    /// The bearer token the game-facing routes (`/purchases`, `/players`) require; nil requires
-    /// none. Store routes authenticate themselves (Apple's signature, Pub/Sub's token).
+    /// The bearer token the game-facing routes (`/purchases`, `/operations`, `/revocations`,
+    /// `/players`, `/changes`) require; nil requires none. Store routes authenticate themselves (Apple's signature, Pub/Sub's token).
     public let bearerToken: String?
     /// Most query items a target may carry; the routes take two at most.
     static let queryItemCountMax = 8
@@ -83,6 +89,14 @@ public struct LedgerHTTPHandler: Sendable {
         do throws(LedgerError) {
             switch route {
             case .purchases: return try await purchase(request.body)
+            case .operations: return try await operation(request.body)
+            case .revocations: return try await revocation(request.body)
+            case .eligibility(let playerID): return try await eligibility(playerID, request)
+            case .subscriptions(let playerID): return try await subscriptions(playerID, request)
+            case .history(let playerID): return try await history(playerID, request)
+            case .reset(let playerID):
+                try await ledger.resetPlayer(playerID)
+                return .json(200, ["reset": playerID])
             case .player(let playerID): return .json(200, try await ledger.player(playerID))
             case .entitlements(let playerID): return .json(200, try await ledger.entitlements(playerID))
             case .changes: return try await changes(request)
@@ -114,28 +128,58 @@ public struct LedgerHTTPHandler: Sendable {
 
     /// `GET /changes?after=N&limit=M`: one page of the change feed (`LedgerChangePage`).
     private func changes(_ request: LedgerHTTPRequest) async throws(LedgerError) -> LedgerHTTPResponse {
-        var after: Int64 = 0
-        var limit = Ledger.changePageCountMax
-        let items = request.queryItems
-        guard items.count <= Self.queryItemCountMax else {
-            return invalidQuery("at most \(Self.queryItemCountMax) query parameters")
+        let page: (after: Int64, limit: Int)
+        switch Self.page(request, limitDefault: Ledger.changePageCountMax) {
+        case .failure(let refusal): return refusal.response(400)
+        case .success(let value): page = value
         }
-        for (name, value) in items {
-            switch name {
-            case "after":
-                guard let number = Int64(value) else { return invalidQuery("after must be a whole number") }
-                after = number
-            case "limit":
-                guard let number = Int(value) else { return invalidQuery("limit must be a whole number") }
-                limit = number
-            default: return invalidQuery("unknown query parameter \(name); expected after and limit")
-            }
-        }
-        return .json(200, try await ledger.changes(after: after, limit: limit))
+        return .json(200, try await ledger.changes(after: page.after, limit: page.limit))
     }
 
-    private func invalidQuery(_ message: String) -> LedgerHTTPResponse {
-        .error(.invalidQuery, message)
+    /// `GET /players/{playerID}/history?after=N&limit=M`: one page of the player's events.
+    private func history(_ playerID: String, _ request: LedgerHTTPRequest) async throws(LedgerError) -> LedgerHTTPResponse {
+        let page: (after: Int64, limit: Int)
+        switch Self.page(request, limitDefault: Ledger.historyPageCountMax) {
+        case .failure(let refusal): return refusal.response(400)
+        case .success(let value): page = value
+        }
+        return .json(200, try await ledger.history(playerID, after: page.after, limit: page.limit))
+    }
+
+    /// The `after` and `limit` query parameters of a paged route, whole numbers; the ledger
+    /// checks their ranges.
+    static func page(_ request: LedgerHTTPRequest, limitDefault: Int) -> Result<(after: Int64, limit: Int), LedgerErrorBody> {
+        let query: [String: String]
+        switch Self.query(request, allowed: ["after", "limit"]) {
+        case .failure(let refusal): return .failure(refusal)
+        case .success(let values): query = values
+        }
+        guard let after = query["after"].map({ Int64($0) }) ?? 0 else {
+            return .failure(LedgerErrorBody(.invalidQuery, "after must be a whole number"))
+        }
+        guard let limit = query["limit"].map({ Int($0) }) ?? limitDefault else {
+            return .failure(LedgerErrorBody(.invalidQuery, "limit must be a whole number"))
+        }
+        return .success((after, limit))
+    }
+
+    /// The query parameters of `request`, each at most once and named in `allowed`.
+    static func query(_ request: LedgerHTTPRequest, allowed: Set<String>) -> Result<[String: String], LedgerErrorBody> {
+        let items = request.queryItems
+        guard items.count <= Self.queryItemCountMax else {
+            return .failure(LedgerErrorBody(.invalidQuery, "at most \(Self.queryItemCountMax) query parameters"))
+        }
+        var values: [String: String] = [:]
+        for (name, value) in items {
+            guard allowed.contains(name) else {
+                let expected = allowed.sorted().joined(separator: ", ")
+                return .failure(LedgerErrorBody(.invalidQuery, "unknown query parameter \(name); expected \(expected)"))
+            }
+            guard values.updateValue(value, forKey: name) == nil else {
+                return .failure(LedgerErrorBody(.invalidQuery, "query parameter \(name) appears twice"))
+            }
+        }
+        return .success(values)
     }
 
     private func appStoreNotification(_ body: Data) async throws(LedgerError) -> LedgerHTTPResponse {

@@ -3,8 +3,14 @@ import Foundation
 /// One of `LedgerHTTPHandler`'s routes, parsed from the path's segments.
 enum LedgerHTTPRoute: Equatable {
     case purchases
+    case operations
+    case revocations
     case player(String)
     case entitlements(String)
+    case eligibility(String)
+    case subscriptions(String)
+    case history(String)
+    case reset(String)
     case changes
     case appStoreNotifications
     case playNotifications
@@ -18,6 +24,8 @@ enum LedgerHTTPRoute: Equatable {
         case 1:
             switch segments[0] {
             case "purchases": self = .purchases
+            case "operations": self = .operations
+            case "revocations": self = .revocations
             case "healthz": self = .health
             case "readyz": self = .ready
             case "metrics": self = .metrics
@@ -29,9 +37,16 @@ enum LedgerHTTPRoute: Equatable {
             self = .player(playerID)
         case 2 where segments == ["appstore", "notifications"]: self = .appStoreNotifications
         case 2 where segments == ["playstore", "notifications"]: self = .playNotifications
-        case 3 where segments[0] == "players" && segments[2] == "entitlements":
+        case 3 where segments[0] == "players":
             guard let playerID = Self.decode(segments[1]) else { return nil }
-            self = .entitlements(playerID)
+            switch segments[2] {
+            case "entitlements": self = .entitlements(playerID)
+            case "eligibility": self = .eligibility(playerID)
+            case "subscriptions": self = .subscriptions(playerID)
+            case "history": self = .history(playerID)
+            case "reset": self = .reset(playerID)
+            default: return nil
+            }
         default: return nil
         }
     }
@@ -39,15 +54,17 @@ enum LedgerHTTPRoute: Equatable {
     /// The one method the route takes.
     var method: String {
         switch self {
-        case .purchases, .appStoreNotifications, .playNotifications: "POST"
-        case .player, .entitlements, .changes, .health, .ready, .metrics: "GET"
+        case .purchases, .operations, .revocations, .reset, .appStoreNotifications, .playNotifications: "POST"
+        case .player, .entitlements, .eligibility, .subscriptions, .history, .changes, .health, .ready, .metrics: "GET"
         }
     }
 
     /// Whether the route serves the game (and so needs the bearer token when one is set).
     var isGameFacing: Bool {
         switch self {
-        case .purchases, .player, .entitlements, .changes: true
+        case .purchases, .operations, .revocations, .reset, .player, .entitlements, .eligibility, .subscriptions, .history,
+            .changes:
+            true
         case .appStoreNotifications, .playNotifications, .health, .ready, .metrics: false
         }
     }

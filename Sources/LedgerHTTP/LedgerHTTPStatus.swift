@@ -25,6 +25,30 @@ public enum LedgerHTTPStatus {
         }
     }
 
+    /// A game's spend or grant: 200 applied or already applied; 409 the operation ID was used with
+    /// other parameters, or the balance is short; 422 any other refusal (an unknown asset, an
+    /// amount out of range).
+    public static func operation(_ outcome: OperationOutcome) -> Int {
+        switch outcome {
+        case .applied, .alreadyApplied: return 200
+        case .rejected(let reason, _):
+            switch reason {
+            case .conflictOperation, .insufficientFunds: return 409
+            default: return 422
+            }
+        }
+    }
+
+    /// A refund, revoke or reversal: 200 recorded or already recorded (its record says whether it
+    /// changed anything, or waits for its purchase); 409 the event ID was recorded with other
+    /// content; 422 any other rejection.
+    public static func revocation(_ outcome: RevocationOutcome) -> Int {
+        switch outcome {
+        case .recorded, .alreadyRecorded: return 200
+        case .rejected(let rejection): return rejection.reason == .conflictEvent ? 409 : 422
+        }
+    }
+
     /// An App Store Server Notification: 200 for every outcome, a refusal included (its
     /// signature or values will not change on a resend), except a verification that may pass
     /// on a retry (`retryableVerificationFailure`): 503, so Apple resends it.

@@ -1,0 +1,114 @@
+import Foundation
+import FulfillmentLedger
+import LedgerHTTP
+import Testing
+
+/// The game server's operations over HTTP, with the library's semantics: eligibility before
+/// payment, spends and grants once by operation ID, refunds once by event ID, Reset Game, a
+/// player's history in pages and their subscriptions.
+@Suite struct GameRoutesTests {
+    static func body(_ json: [String: Any]) throws -> Data { try JSONSerialization.data(withJSONObject: json) }
+
+    @Test func eligibilityAnswersBeforePaymentWithTheLimitAndItsRemainder() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let first = try await fixture.send("GET", "/players/p1/eligibility?product=starter_bundle")
+        #expect(first.status == 200 && first.outcomeName == "eligible")
+        _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1", "test.starter_bundle"))
+        let after = try await fixture.send("GET", "/players/p1/eligibility?product=starter_bundle&quantity=1")
+        #expect(after.outcomeName == "limitReached")
+        #expect(try after.object()["remaining"] as? Int == 0 && after.object()["count"] as? Int == 1)
+        #expect(try await fixture.send("GET", "/players/p1/eligibility?product=nope").outcomeName == "unknownProduct")
+        let tooMany = try await fixture.send("GET", "/players/p1/eligibility?product=remove_ads&quantity=2")
+        #expect(tooMany.outcomeName == "invalidQuantity")
+        for target in ["/players/p1/eligibility", "/players/p1/eligibility?product=gems_small&quantity=two",
+                       "/players/p1/eligibility?product=gems_small&product=gems_large", "/players/p1/eligibility?sku=x"] {
+            let refused = try await fixture.send("GET", target)
+            #expect(refused.status == 400 && refused.errorCode == "http.invalidQuery", "\(target)")
+        }
+    }
+
+    @Test func spendsAndGrantsApplyOnceByOperationID() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let grant: [String: Any] = [
+            "operationID": "quest-1", "playerID": "p1", "direction": "grant", "asset": "currency", "assetID": "gems", "amount": 100,
+        ]
+        let applied = try await fixture.send("POST", "/operations", body: try Self.body(grant))
+        #expect(applied.status == 200 && applied.outcomeName == "applied", "\(String(decoding: applied.body, as: UTF8.self))")
+        let again = try await fixture.send("POST", "/operations", body: try Self.body(grant))
+        #expect(again.status == 200 && again.outcomeName == "alreadyApplied")
+        var changed = grant
+        changed["amount"] = 200
+        let conflict = try await fixture.send("POST", "/operations", body: try Self.body(changed))
+        #expect(conflict.status == 409)
+        #expect(try conflict.object()["reason"] as? String == "conflictOperation")
+        let spend: [String: Any] = [
+            "operationID": "shop-1", "playerID": "p1", "direction": "spend", "asset": "currency", "assetID": "gems", "amount": 500,
+        ]
+        let short = try await fixture.send("POST", "/operations", body: try Self.body(spend))
+        #expect(short.status == 409)
+        #expect(try short.object()["reason"] as? String == "insufficientFunds")
+        var misspelt = spend
+        misspelt["amuont"] = 1
+        let refused = try await fixture.send("POST", "/operations", body: try Self.body(misspelt))
+        #expect(refused.status == 400 && refused.error?["path"] as? String == "$.amuont")
+        #expect(try await fixture.ledger.player("p1").balances == ["gems": 100])
+    }
+
+    @Test func aRefundAppliesOnceByItsEventIDAndAConflictIs409() async throws {
+        let fixture = try LedgerHTTPFixture()
+        _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        let refund: [String: Any] = [
+            "eventID": "r-1", "store": "test", "transactionID": "t1", "kind": "fullRefund", "eventDate": "2026-02-01T00:00:00Z",
+        ]
+        let recorded = try await fixture.send("POST", "/revocations", body: try Self.body(refund))
+        #expect(recorded.status == 200 && recorded.outcomeName == "recorded", "\(String(decoding: recorded.body, as: UTF8.self))")
+        #expect(try await fixture.ledger.player("p1").balances["gems", default: 0] == 0, "\(String(decoding: recorded.body, as: UTF8.self))")
+        #expect(try await fixture.send("POST", "/revocations", body: try Self.body(refund)).outcomeName == "alreadyRecorded")
+        var other = refund
+        other["transactionID"] = "t2"
+        let conflict = try await fixture.send("POST", "/revocations", body: try Self.body(other))
+        #expect(conflict.status == 409)
+        #expect(try conflict.object()["reason"] as? String == "conflictEvent")
+        #expect(try await fixture.ledger.player("p1").balances["gems", default: 0] == 0, "taken back once")
+    }
+
+    @Test func historyPagesAndResetAndSubscriptions() async throws {
+        let fixture = try LedgerHTTPFixture()
+        for id in ["t1", "t2", "t3"] {
+            _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase(id))
+        }
+        let first = try await fixture.send("GET", "/players/p1/history?limit=2")
+        #expect(first.status == 200)
+        let page = try first.object()
+        #expect((page["events"] as? [Any])?.count == 2 && page["hasMore"] as? Bool == true)
+        let next = try #require(page["next"] as? Int)
+        let rest = try await fixture.send("GET", "/players/p1/history?after=\(next)&limit=1000").object()
+        #expect((rest["events"] as? [Any])?.count == 1 && rest["hasMore"] as? Bool == false)
+        #expect(try await fixture.send("GET", "/players/p1/history?limit=0").errorCode == "argument.invalid")
+
+        let reset = try await fixture.send("POST", "/players/p1/reset")
+        #expect(reset.status == 200)
+        #expect(try reset.object()["reset"] as? String == "p1")
+        let afterReset = try await fixture.ledger.player("p1").balances
+        #expect(afterReset["gems", default: 0] == 0, "\(afterReset)")
+        #expect(try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1")).outcomeName == "alreadyFulfilled")
+
+        let subscriptions = try await fixture.send("GET", "/players/p1/subscriptions")
+        #expect(subscriptions.status == 200)
+        #expect(try (subscriptions.object()["subscriptions"] as? [Any])?.isEmpty == true)
+        #expect(try await fixture.send("GET", "/players/p1/subscriptions?at=yesterday").errorCode == "http.invalidQuery")
+        #expect(try await fixture.send("GET", "/players/p1/reset").status == 405)
+    }
+
+    @Test func everyGameRouteNeedsTheBearerToken() async throws {
+        let fixture = try LedgerHTTPFixture(bearerToken: "s3cret")
+        let routes: [(String, String)] = [
+            ("POST", "/operations"), ("POST", "/revocations"), ("GET", "/players/p1/eligibility?product=gems_small"),
+            ("GET", "/players/p1/subscriptions"), ("GET", "/players/p1/history"), ("POST", "/players/p1/reset"),
+        ]
+        for (method, target) in routes {
+            let refused = try await fixture.send(method, target)
+            #expect(refused.status == 401 && refused.errorCode == "http.unauthorized", "\(method) \(target)")
+        }
+    }
+}
