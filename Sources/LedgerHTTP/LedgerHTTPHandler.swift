@@ -72,7 +72,9 @@ public struct LedgerHTTPHandler: Sendable {
         guard let route = LedgerHTTPRoute(segments) else {
             return .error(.notFound, "no route \(request.path)")
         }
-        guard request.method == route.method else {
+        // HEAD is GET without the body (RFC 9110, 9.3.2); the server leaves the body out.
+        let method = request.method == "HEAD" && route.method == "GET" ? "GET" : request.method
+        guard method == route.method else {
             return .error(
                 .methodNotAllowed, "\(request.path) takes \(route.method), not \(request.method)",
                 headers: [("Allow", route.method)])
@@ -211,8 +213,9 @@ public struct LedgerHTTPHandler: Sendable {
     /// independent of where the first difference is.
     private func authorizationRefusal(_ request: LedgerHTTPRequest) -> LedgerHTTPResponse? {
         guard let bearerToken else { return nil }
+        // The scheme is case-insensitive (RFC 9110, 11.1): "bearer" is "Bearer".
         let presented = request.header("Authorization").flatMap { value -> Substring? in
-            value.hasPrefix("Bearer ") ? value.dropFirst("Bearer ".count) : nil
+            value.prefix(7).lowercased() == "bearer " ? value.dropFirst(7).drop { $0 == " " } : nil
         }
         if let presented, Self.constantTimeEqual(Array(presented.utf8), Array(bearerToken.utf8)) { return nil }
         return .error(.unauthorized, "a valid bearer token is required", headers: [("WWW-Authenticate", "Bearer")])

@@ -21,11 +21,23 @@ public struct LedgerHTTPRequest: Sendable, Hashable {
         self.body = body
     }
 
-    /// The target's path, before any `?`.
-    public var path: Substring { target.prefix { $0 != "?" } }
+    /// The target's path, before any `?`. An absolute-form target (`http://host:8080/players/p1`,
+    /// which RFC 9112 has a server accept) gives the path after its authority.
+    public var path: Substring { originForm.prefix { $0 != "?" } }
+
+    /// The target in origin form: an absolute-form target without its scheme and authority.
+    var originForm: Substring {
+        for scheme in ["http://", "https://"] where target.lowercased().hasPrefix(scheme) {
+            let afterScheme = target.dropFirst(scheme.count)
+            guard let slash = afterScheme.firstIndex(where: { $0 == "/" || $0 == "?" }) else { return "/" }
+            return afterScheme[slash...].first == "?" ? Substring("/" + afterScheme[slash...]) : afterScheme[slash...]
+        }
+        return Substring(target)
+    }
 
     /// The query items after `?`, percent-decoded, in order; an item without `=` has an empty value.
     public var queryItems: [(name: String, value: String)] {
+        let target = originForm
         guard let mark = target.firstIndex(of: "?") else { return [] }
         return target[target.index(after: mark)...].split(separator: "&").map { item in
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)

@@ -76,9 +76,20 @@ final class ConnectionChannel {
         firstIndex(of: Self.lineEnd, from: start)
     }
 
-    /// The index of the first `CR LF CR LF` in the buffer at or after `start`, if any.
-    func headEnd(from start: Int) -> Int? {
-        firstIndex(of: Self.lineEnd + Self.lineEnd, from: start)
+    /// Where the head ends, searching from `start`: the byte count of its lines without the
+    /// blank line's terminators (`contentCount`) and with them (`consumedCount`). A line ends at
+    /// `CR LF` or, as RFC 9112 lets a recipient accept (and nginx and Go do), at a lone `LF`; the
+    /// blank line is the first line end right after another.
+    func headEnd(from start: Int) -> (contentCount: Int, consumedCount: Int)? {
+        var index = max(0, start)
+        while index < buffer.count {
+            defer { index += 1 }
+            guard buffer[index] == 10 else { continue }
+            let contentCount = index > 0 && buffer[index - 1] == 13 ? index - 1 : index
+            if index + 1 < buffer.count, buffer[index + 1] == 10 { return (contentCount, index + 2) }
+            if index + 2 < buffer.count, buffer[index + 1] == 13, buffer[index + 2] == 10 { return (contentCount, index + 3) }
+        }
+        return nil
     }
 
     /// After a final answer: stops sending, then reads and drops what the peer still sends,

@@ -1,11 +1,11 @@
 import Foundation
 
-/// Parses and checks a request head: the request line and header fields, CRLF-separated,
-/// without the blank line that ends them. Strict where leniency lets requests be read two
-/// ways: bare CR or LF, obsolete line folding, whitespace before a colon, conflicting or
-/// malformed `Content-Length`, `Transfer-Encoding` beside `Content-Length` and a repeated
-/// `Host` are all 400. Lenient where nothing is ambiguous: an HTTP/1.1 request without `Host`
-/// is served.
+/// Parses and checks a request head: the request line and header fields, each ended by CR LF
+/// or a lone LF (RFC 9112, 2.2), without the blank line that ends them. Strict where leniency
+/// lets requests be read two ways: a bare CR, obsolete line folding, whitespace before a colon,
+/// conflicting or malformed `Content-Length`, `Transfer-Encoding` beside `Content-Length` and a
+/// repeated `Host` are all 400. Lenient where nothing is ambiguous: an HTTP/1.1 request without
+/// `Host` is served, and so is a line ended by LF alone.
 enum HTTPRequestHeadParser {
     private static let space: UInt8 = 0x20
     private static let tab: UInt8 = 0x09
@@ -45,7 +45,7 @@ enum HTTPRequestHeadParser {
             expectsContinue: !expectations.isEmpty && version == .http11 && bodyFraming != .none)
     }
 
-    /// The lines of `bytes`, split at each CR LF; a CR or LF alone is malformed.
+    /// The lines of `bytes`, split at each CR LF or lone LF; a CR not followed by LF is malformed.
     static func splitLines(_ bytes: ArraySlice<UInt8>) throws(HTTPRejection) -> [ArraySlice<UInt8>] {
         var lines: [ArraySlice<UInt8>] = []
         var start = bytes.startIndex
@@ -56,8 +56,12 @@ enum HTTPRequestHeadParser {
                 lines.append(bytes[start..<index])
                 index += 2
                 start = index
-            } else if byte == carriageReturn || byte == lineFeed {
-                throw .malformed("the head holds a CR or LF that is not part of CR LF")
+            } else if byte == lineFeed {
+                lines.append(bytes[start..<index])
+                index += 1
+                start = index
+            } else if byte == carriageReturn {
+                throw .malformed("the head holds a CR that is not followed by LF")
             } else {
                 index += 1
             }

@@ -26,8 +26,8 @@ struct HTTPRequestReader {
         var searchStart = 0
         while true {
             if let end = channel.headEnd(from: searchStart) {
-                guard end + 4 <= limits.headerByteCountMax else { throw .rejected(Self.headTooLarge(limits)) }
-                let head = channel.consume(end + 4).dropLast(4)
+                guard end.consumedCount <= limits.headerByteCountMax else { throw .rejected(Self.headTooLarge(limits)) }
+                let head = channel.consume(end.consumedCount).prefix(end.contentCount)
                 do {
                     return try HTTPRequestHeadParser.parse(head, limits: limits)
                 } catch {
@@ -35,7 +35,7 @@ struct HTTPRequestReader {
                 }
             }
             guard channel.buffer.count < limits.headerByteCountMax else { throw .rejected(Self.headTooLarge(limits)) }
-            searchStart = max(0, channel.buffer.count - 3)
+            searchStart = max(0, channel.buffer.count - 2)
             try channel.fill(before: deadline)
         }
     }

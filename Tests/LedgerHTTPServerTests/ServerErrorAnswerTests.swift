@@ -26,7 +26,8 @@ struct ServerErrorAnswerTests {
         malformed("request line of two words", "GET /\r\nHost: a\r\n\r\n"),
         malformed("double space in request line", "GET  / HTTP/1.1\r\n\r\n"),
         malformed("not HTTP", "HELLO THERE FRIEND\r\n\r\n"),
-        malformed("bare LF", "GET / HTTP/1.1\nHost: a\r\n\r\n"),
+        malformed("bare CR", "GET / HTTP/1.1\rHost: a\r\n\r\n"),
+        malformed("bare CR in a field", "GET / HTTP/1.1\r\nX-A: 1\r2\r\n\r\n"),
         malformed("obs-fold", "GET / HTTP/1.1\r\nX-A: 1\r\n  2\r\n\r\n"),
         malformed("space before colon", "GET / HTTP/1.1\r\nHost : a\r\n\r\n"),
         malformed("bad field name", "GET / HTTP/1.1\r\nX(A): 1\r\n\r\n"),
@@ -65,6 +66,30 @@ struct ServerErrorAnswerTests {
             return server.statistics.requestsHandled
         }
         #expect(handled == 0)
+    }
+
+    /// RFC 9112 lets a recipient take a lone LF for CR LF, as nginx and Go do; RFC 9110 has
+    /// HEAD answered as GET without its body, an absolute-form target served by its path.
+    @Test(arguments: [
+        "GET /lf HTTP/1.1\nHost: a\n\n", "GET /lf HTTP/1.1\r\nHost: a\n\r\n", "GET /lf HTTP/1.1\nHost: a\r\n\r\n",
+    ])
+    func aHeadWithLineFeedsAloneIsServed(_ request: String) async throws {
+        try await TestServer.with { _, port in
+            let (response, _) = try await onOwnThread { try RawHTTPClient.exchange(port: port, request) }
+            let answer = try #require(response)
+            #expect(answer.status == 200 && answer.header("X-Target") == "/lf", "\(request.debugDescription)")
+        }
+    }
+
+    @Test func anAbsoluteFormTargetIsServedByItsPath() async throws {
+        try await TestServer.with { _, port in
+            let request = "GET http://127.0.0.1:\(port)/players/p1?x=1 HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+            let (response, _) = try await onOwnThread { try RawHTTPClient.exchange(port: port, request) }
+            #expect(try #require(response).status == 200)
+        }
+        let request = LedgerHTTPRequest(method: "GET", target: "http://example.com:8080/players/p1?at=now")
+        #expect(request.path == "/players/p1" && request.queryItems.map(\.name) == ["at"])
+        #expect(LedgerHTTPRequest(method: "GET", target: "HTTPS://example.com").path == "/")
     }
 
     @Test func aHeadOverTheHeaderLimitIs431() async throws {

@@ -111,4 +111,17 @@ import Testing
             #expect(refused.status == 401 && refused.errorCode == "http.unauthorized", "\(method) \(target)")
         }
     }
+
+    /// RFC 9110: HEAD is GET without the body (a POST route answers 405), and the
+    /// authentication scheme is case-insensitive, so "bearer" works as "Bearer" does.
+    @Test func headIsAGetAndTheBearerSchemeIgnoresCase() async throws {
+        let fixture = try LedgerHTTPFixture(bearerToken: "s3cret")
+        for scheme in ["Bearer", "bearer", "BEARER"] {
+            let read = try await fixture.send("HEAD", "/players/p1", headers: [("Authorization", "\(scheme) s3cret")])
+            #expect(read.status == 200, "\(scheme)")
+        }
+        let post = try await fixture.send("HEAD", "/purchases", headers: [("Authorization", "Bearer s3cret")])
+        #expect(post.status == 405 && post.header("Allow") == "POST")
+        #expect(try await fixture.send("GET", "/players/p1", headers: [("Authorization", "Basic s3cret")]).status == 401)
+    }
 }
