@@ -14,6 +14,8 @@ enum ServeCommand {
     static let recoverIntervalSecondsMax = 86_400
     /// The read timeouts accepted: how long a request may take to arrive once begun.
     static let readTimeoutMillisecondsRange = 100...600_000
+    /// The connection limits accepted: each connection is served on a thread of its own.
+    static let connectionCountMaxRange = 1...4_096
 
     static let command = Command(
         words: ["serve"],
@@ -52,6 +54,10 @@ enum ServeCommand {
                                       answer 408 and close when a request has not fully
                                       arrived N ms after it began (a first one: after the
                                       connection opened); default 10000, 100...600000
+              --connection-count-max N
+                                      most connections at once (default 512, 1...4096); at
+                                      it the one idle longest is closed to make room, and
+                                      with none idle a new one is answered 503
               --account-binding B     identity (default: the store's account ID is the player
                                       ID) or app-account-token (AppAccountToken.forPlayer)
               --store-account-binding STORE=B
@@ -70,7 +76,7 @@ enum ServeCommand {
               catalog or not a ledger, 66 database (without --create) or catalog missing
             """,
         valueOptions: StorePortOptions.names.union([
-            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "account-binding", "store-account-binding",
+            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "connection-count-max", "account-binding", "store-account-binding",
             "audience", "push-service-account", "jwks",
         ]).union(AppStoreAPIOptions.prefixedNames),
         flagOptions: ["create"],
@@ -88,6 +94,7 @@ enum ServeCommand {
         var bearerToken: String?
         var recoverIntervalSeconds: Int
         var readTimeoutMilliseconds: Int
+        var connectionCountMax: Int
         var accountBindings: ServeAccountBindings
         var appStore: SignedDataVerifier?
         var playPush: PubSubPushAuthenticator?
@@ -108,6 +115,9 @@ enum ServeCommand {
             readTimeoutMilliseconds = try Self.integer(
                 arguments, "read-timeout-milliseconds", default: LedgerHTTPServerLimits().readTimeoutMilliseconds,
                 range: ServeCommand.readTimeoutMillisecondsRange)
+            connectionCountMax = try Self.integer(
+                arguments, "connection-count-max", default: LedgerHTTPServerLimits().connectionCountMax,
+                range: ServeCommand.connectionCountMaxRange)
             if let variable = arguments.value("bearer-token-env") {
                 guard let token = io.environmentValue(variable), !token.isEmpty else {
                     throw Arguments.UsageError(message: "--bearer-token-env \(variable): the variable is unset or empty")
@@ -175,7 +185,8 @@ enum ServeCommand {
         // The server refuses a body over the handler's limit before reading it, so neither reads
         // more than the handler would decode.
         let limits = LedgerHTTPServerLimits(
-            bodyByteCountMax: handler.bodyByteCountMax, readTimeoutMilliseconds: options.readTimeoutMilliseconds)
+            bodyByteCountMax: handler.bodyByteCountMax, connectionCountMax: options.connectionCountMax,
+            readTimeoutMilliseconds: options.readTimeoutMilliseconds)
         let server = LedgerHTTPServer(
             configuration: LedgerHTTPServerConfiguration(host: options.host, port: options.port, limits: limits),
             handler: { request in await handler.handle(request) })

@@ -41,6 +41,9 @@ struct ConnectionSession {
                 deadline = acceptedAt + readTimeout
                 try reader.awaitRequest(before: deadline, wake: wake.readEnd)
             } else {
+                // Idle until the next request's first byte: the server may close it to make room.
+                server.setIdle(true, connection: number)
+                defer { server.setIdle(false, connection: number) }
                 try reader.awaitRequest(before: .now + .milliseconds(limits.idleTimeoutMilliseconds), wake: wake.readEnd)
                 deadline = .now + readTimeout
             }

@@ -42,15 +42,33 @@ extension LedgerHTTPServer {
         }
     }
 
-    /// Serves `descriptor` on a new thread, or answers 503 and closes it when the server is
-    /// at its connection limit. A connection accepted while shutdown begins is still served:
-    /// its client connected before the listening socket closed.
+    /// Serves `descriptor` on a new thread. At the connection limit, the connection that has
+    /// waited idle longest for its next request is closed to make room (an idle keep-alive
+    /// connection never locks a new client out); with none idle, the new one is answered 503 and
+    /// closed. A connection accepted while shutdown begins is still served: its client connected
+    /// before the listening socket closed.
     private func admit(_ descriptor: Int32, wake: WakePipe) {
         let number = state.withLock { state -> Int? in
             let admitting = state.phase == .running || state.phase == .stopping
-            guard admitting, state.connections.count < configuration.limits.connectionCountMax else {
+            guard admitting else {
                 state.statistics.connectionsRefused += 1
                 return nil
+            }
+            // Connections being closed to make room still hold their slot until their thread ends.
+            let open = state.connections.count - state.closingIdleCount
+            if open >= configuration.limits.connectionCountMax {
+                guard let idle = state.connections.filter({ $0.value.idleSince != nil })
+                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+                else {
+                    state.statistics.connectionsRefused += 1
+                    return nil
+                }
+                // Shut, not closed: its thread sees the hang-up, ends and closes it.
+                state.connections[idle.key]?.idleSince = nil
+                state.connections[idle.key]?.isClosingIdle = true
+                state.closingIdleCount += 1
+                state.statistics.idleConnectionsClosed += 1
+                SocketSystem.shutdown(idle.value.descriptor)
             }
             let number = state.nextConnectionNumber
             state.nextConnectionNumber += 1
@@ -83,8 +101,18 @@ extension LedgerHTTPServer {
     /// Removes connection `number` from the table, then closes its socket: a descriptor is
     /// never closed while shutdown may still shut it.
     func connectionEnded(number: Int, descriptor: Int32) {
-        _ = state.withLock { $0.connections.removeValue(forKey: number) }
+        state.withLock { state in
+            if state.connections.removeValue(forKey: number)?.isClosingIdle == true { state.closingIdleCount -= 1 }
+        }
         SocketSystem.close(descriptor)
+    }
+
+    /// Marks connection `number` idle (waiting for its next request) or busy again.
+    func setIdle(_ idle: Bool, connection number: Int) {
+        state.withLock { state in
+            guard state.connections[number]?.isClosingIdle == false else { return }
+            state.connections[number]?.idleSince = idle ? .now : nil
+        }
     }
 
     /// The handler's response to `request`, from connection `number`'s thread.

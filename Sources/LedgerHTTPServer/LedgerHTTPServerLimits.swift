@@ -10,8 +10,10 @@ public struct LedgerHTTPServerLimits: Sendable, Hashable {
     public var headerByteCountMax: Int
     /// Most header fields in a request head; beyond it, 431. Default 100.
     public var headerFieldCountMax: Int
-    /// Most connections served at once; a connection beyond it is accepted, answered 503 and
-    /// closed. Default 64.
+    /// Most connections served at once, each on a thread of its own. At the limit, the
+    /// connection idle longest (a keep-alive connection waiting for its next request) is closed
+    /// to make room; with none idle, the new one is accepted, answered 503 with `Retry-After`
+    /// and closed. Default 512, far above a game server's connection pool.
     public var connectionCountMax: Int
     /// How long a whole request, head and body, may take to arrive: from the accept for a
     /// connection's first request, from its first byte for later ones. A client that sends part
@@ -35,7 +37,7 @@ public struct LedgerHTTPServerLimits: Sendable, Hashable {
         bodyByteCountMax: Int = 1 << 20,
         headerByteCountMax: Int = 16 << 10,
         headerFieldCountMax: Int = 100,
-        connectionCountMax: Int = 64,
+        connectionCountMax: Int = 512,
         readTimeoutMilliseconds: Int = 10_000,
         writeTimeoutMilliseconds: Int = 10_000,
         idleTimeoutMilliseconds: Int = 5_000,

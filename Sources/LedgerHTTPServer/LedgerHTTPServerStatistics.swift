@@ -3,8 +3,11 @@
 public struct LedgerHTTPServerStatistics: Sendable, Hashable {
     /// Connections accepted and served (those refused over the limit not included).
     public var connectionsAccepted: Int
-    /// Connections accepted only to be answered 503 and closed, over `connectionCountMax`.
+    /// Connections accepted only to be answered 503 and closed, over `connectionCountMax` with
+    /// no idle connection to close in their place.
     public var connectionsRefused: Int
+    /// Idle keep-alive connections closed to make room for a new one at `connectionCountMax`.
+    public var idleConnectionsClosed: Int
     /// Requests that reached the handler.
     public var requestsHandled: Int
     /// Requests the server answered itself with an error, by status (400, 408, 413, 417, 431,
@@ -19,8 +22,9 @@ public struct LedgerHTTPServerStatistics: Sendable, Hashable {
     /// Creates a snapshot; every counter defaults to 0.
     public init(
         connectionsAccepted: Int = 0, connectionsRefused: Int = 0, requestsHandled: Int = 0,
-        requestsRejected: [Int: Int] = [:], timeouts: Int = 0, currentConnections: Int = 0
+        requestsRejected: [Int: Int] = [:], timeouts: Int = 0, currentConnections: Int = 0, idleConnectionsClosed: Int = 0
     ) {
+        self.idleConnectionsClosed = idleConnectionsClosed
         self.connectionsAccepted = connectionsAccepted
         self.connectionsRefused = connectionsRefused
         self.requestsHandled = requestsHandled

@@ -19,7 +19,15 @@ struct ServerState {
         let descriptor: Int32
         /// The handler call in flight on it, cancelled when shutdown's grace runs out.
         var handlerTask: Task<Void, Never>?
+        /// Since when it has waited, idle, for its next request after serving one; nil while it
+        /// reads or answers one, before its first, and once it is being closed.
+        var idleSince: ContinuousClock.Instant?
+        /// Whether it was shut to make room for a new connection at the limit.
+        var isClosingIdle = false
     }
+
+    /// Connections shut to make room and not yet ended.
+    var closingIdleCount = 0
 
     /// Where the server is in its life.
     var phase = Phase.created

@@ -202,6 +202,8 @@ import Testing
         let common = ["serve", "--db", db, "--catalog", CrashAtFaultPointTests.catalogPath]
         #expect(await ledger(common + ["--port", "70000"]).code == 64)
         #expect(await ledger(common + ["--recover-interval-seconds", "-1"]).code == 64)
+        #expect(await ledger(common + ["--connection-count-max", "0"]).code == 64)
+        #expect(await ledger(common + ["--connection-count-max", "5000"]).code == 64)
         #expect(await ledger(common + ["--bearer-token-env", "NO_SUCH_VARIABLE_SET"]).code == 64)
         #expect(await ledger(common + ["--account-binding", "guess"]).code == 64)
         for binding in ["appStore", "moon=identity", "appStore=guess"] {

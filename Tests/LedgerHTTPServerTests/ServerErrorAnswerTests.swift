@@ -161,11 +161,37 @@ struct ServerErrorAnswerTests {
         }
     }
 
+    /// At the limit with no idle connection (two clients connected, neither has sent a request
+    /// yet), a third is answered 503 with `Retry-After` and closed.
     @Test func aConnectionOverTheLimitIsAnswered503AndClosed() async throws {
         let limits = LedgerHTTPServerLimits(connectionCountMax: 2, readTimeoutMilliseconds: TestServer.patientMilliseconds)
         try await TestServer.with(limits: limits) { server, port in
-            let refused = try await onOwnThread { () -> (RawResponse?, Bool, [Int]) in
-                // Two connections served and kept open, then a third.
+            let refused = try await onOwnThread { () -> (RawResponse?, Bool) in
+                let held = try (0..<2).map { _ in try RawHTTPClient(port: port) }
+                // Both are admitted (accepted and counted) before the third connects.
+                while server.statistics.connectionsAccepted < 2 { usleep(1_000) }
+                let third = try RawHTTPClient(port: port)
+                let response = try third.readResponse()
+                withExtendedLifetime(held) {}
+                return (response, third.isClosedByServer())
+            }
+            #expect(refused.0?.status == 503)
+            #expect(refused.0?.text.contains("http.serverBusy") == true)
+            #expect(refused.0?.header("Retry-After") == "1")
+            #expect(refused.0?.header("Connection") == "close")
+            #expect(refused.1)
+            #expect(server.statistics.connectionsRefused == 1)
+            #expect(server.statistics.connectionsAccepted == 2)
+        }
+    }
+
+    /// Idle keep-alive connections never lock a new client out: at the limit, the one idle
+    /// longest is closed and the new client is served.
+    @Test func anIdleConnectionMakesRoomForANewClient() async throws {
+        let limits = LedgerHTTPServerLimits(connectionCountMax: 2, readTimeoutMilliseconds: TestServer.patientMilliseconds)
+        try await TestServer.with(limits: limits) { server, port in
+            let outcome = try await onOwnThread { () -> ([Int], Int?, Bool) in
+                // Two connections served and kept open (idle), then a third.
                 let held = try (0..<2).map { _ in try RawHTTPClient(port: port) }
                 var statuses: [Int] = []
                 for client in held {
@@ -173,16 +199,15 @@ struct ServerErrorAnswerTests {
                     statuses.append(try client.readResponse()?.status ?? 0)
                 }
                 let third = try RawHTTPClient(port: port)
-                let response = try third.readResponse()
-                return (response, third.isClosedByServer(), statuses)
+                try third.send("GET /third HTTP/1.1\r\nHost: a\r\n\r\n")
+                let answer = try third.readResponse()?.status
+                return (statuses, answer, held[0].isClosedByServer())
             }
-            #expect(refused.2 == [200, 200])
-            #expect(refused.0?.status == 503)
-            #expect(refused.0?.text.contains("http.serverBusy") == true)
-            #expect(refused.0?.header("Connection") == "close")
-            #expect(refused.1)
-            #expect(server.statistics.connectionsRefused == 1)
-            #expect(server.statistics.connectionsAccepted == 2)
+            #expect(outcome.0 == [200, 200])
+            #expect(outcome.1 == 200, "the new client is served")
+            #expect(outcome.2, "the connection idle longest was closed")
+            #expect(server.statistics.connectionsRefused == 0 && server.statistics.idleConnectionsClosed == 1)
+            #expect(server.statistics.connectionsAccepted == 3)
         }
     }
 }
