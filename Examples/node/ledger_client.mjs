@@ -106,6 +106,11 @@ export class LedgerClient {
   reset(playerID) {
     return this.request("POST", LedgerClient.playerPath(playerID, "/reset"));
   }
+
+  /** The store's list of the player's purchases (a restore button, a new device). */
+  restore(playerID, store, purchases, authoritative = false) {
+    return this.request("POST", LedgerClient.playerPath(playerID, "/restore"), { store, purchases, authoritative });
+  }
 }
 
 function expect(condition, what) {
@@ -149,6 +154,13 @@ export async function walk(client, player) {
     expect(error.error.path === "$.quantyty" && !error.retryable, "its path, and not retryable");
   }
   steps.push("refused input");
+  const restored = await client.restore(player, "test", [
+    { transactionID: `${player}-t1`, productID: "test.starter_bundle" },
+    { transactionID: `${player}-t3`, productID: "test.gems_small" },
+  ]);
+  const outcomes = restored.outcomes.map((entry) => entry.outcome.outcome).sort();
+  expect(outcomes.join() === "alreadyFulfilled,granted", `the restore grants only what is missing: ${outcomes}`);
+  steps.push("restore");
   expect((await client.reset(player)).reset === player, "Reset Game");
   steps.push("reset");
   return steps;

@@ -101,6 +101,11 @@ class LedgerClient:
     def reset(self, player_id):
         return self.request("POST", self.player_path(player_id, "/reset"))
 
+    def restore(self, player_id, store, purchases, authoritative=False):
+        """The store's list of the player's purchases (a restore button, a new device)."""
+        body = {"store": store, "purchases": purchases, "authoritative": authoritative}
+        return self.request("POST", self.player_path(player_id, "/restore"), body)
+
 
 def expect(condition, what):
     if not condition:
@@ -142,6 +147,12 @@ def walk(client, player):
         expect(error.status == 400 and error.error["name"] == "input.invalid", f"refused: {error}")
         expect(error.error["path"] == "$.quantyty" and not error.retryable, "its path, and not retryable")
     steps.append("refused input")
+    listed = [{"transactionID": f"{player}-t1", "productID": "test.starter_bundle"},
+              {"transactionID": f"{player}-t3", "productID": "test.gems_small"}]
+    restored = client.restore(player, "test", listed)
+    outcomes = [entry["outcome"]["outcome"] for entry in restored["outcomes"]]
+    expect(sorted(outcomes) == ["alreadyFulfilled", "granted"], f"the restore grants only what is missing: {outcomes}")
+    steps.append("restore")
     expect(client.reset(player)["reset"] == player, "Reset Game")
     steps.append("reset")
     return steps

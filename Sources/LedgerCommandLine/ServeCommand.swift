@@ -26,6 +26,7 @@ enum ServeCommand {
             Serves POST /purchases, POST /operations, POST /revocations, GET /players/P,
             GET /players/P/entitlements, GET /players/P/eligibility?product=ID,
             GET /players/P/subscriptions, GET /players/P/history, POST /players/P/reset,
+            POST /players/P/restore,
             GET /changes?after=N, POST /appstore/notifications, POST /playstore/notifications,
             GET /healthz, GET /readyz and GET /metrics (Docs/Integration.md, "HTTP handlers"). Prints
             {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:

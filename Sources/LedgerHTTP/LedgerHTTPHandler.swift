@@ -21,6 +21,7 @@ import PlayStoreAdapter
 /// | `GET /players/{playerID}/subscriptions?at=TIME` | `Ledger.subscriptions` |
 /// | `GET /players/{playerID}/history?after=N&limit=M` | a page of the player's events, `Ledger.history` |
 /// | `POST /players/{playerID}/reset` | Reset Game, `Ledger.resetPlayer` |
+/// | `POST /players/{playerID}/restore` | the store's list of the player's purchases, `Ledger.restore` |
 /// | `GET /changes?after=N&limit=M` | a page of the change feed, `Ledger.changes(after:limit:)` |
 /// | `POST /appstore/notifications` | App Store Server Notifications V2 (`{"signedPayload": …}`) |
 /// | `POST /playstore/notifications` | a Pub/Sub push of a Play RTDN, authenticated by its own token |
@@ -96,6 +97,7 @@ public struct LedgerHTTPHandler: Sendable {
             case .eligibility(let playerID): return try await eligibility(playerID, request)
             case .subscriptions(let playerID): return try await subscriptions(playerID, request)
             case .history(let playerID): return try await history(playerID, request)
+            case .restore(let playerID): return try await restore(playerID, request.body)
             case .reset(let playerID):
                 try await ledger.resetPlayer(playerID)
                 return .json(200, ["reset": playerID])

@@ -11,6 +11,7 @@ enum LedgerHTTPRoute: Equatable {
     case subscriptions(String)
     case history(String)
     case reset(String)
+    case restore(String)
     case changes
     case appStoreNotifications
     case playNotifications
@@ -45,6 +46,7 @@ enum LedgerHTTPRoute: Equatable {
             case "subscriptions": self = .subscriptions(playerID)
             case "history": self = .history(playerID)
             case "reset": self = .reset(playerID)
+            case "restore": self = .restore(playerID)
             default: return nil
             }
         default: return nil
@@ -54,7 +56,7 @@ enum LedgerHTTPRoute: Equatable {
     /// The one method the route takes.
     var method: String {
         switch self {
-        case .purchases, .operations, .revocations, .reset, .appStoreNotifications, .playNotifications: "POST"
+        case .purchases, .operations, .revocations, .reset, .restore, .appStoreNotifications, .playNotifications: "POST"
         case .player, .entitlements, .eligibility, .subscriptions, .history, .changes, .health, .ready, .metrics: "GET"
         }
     }
@@ -62,7 +64,7 @@ enum LedgerHTTPRoute: Equatable {
     /// Whether the route serves the game (and so needs the bearer token when one is set).
     var isGameFacing: Bool {
         switch self {
-        case .purchases, .operations, .revocations, .reset, .player, .entitlements, .eligibility, .subscriptions, .history,
+        case .purchases, .operations, .revocations, .reset, .restore, .player, .entitlements, .eligibility, .subscriptions, .history,
             .changes:
             true
         case .appStoreNotifications, .playNotifications, .health, .ready, .metrics: false

@@ -42,7 +42,7 @@ import Testing
     /// The steps each example must have taken.
     static let steps = [
         "eligibility", "purchase", "replay", "spend", "replayed spend", "refund", "player", "history", "subscriptions",
-        "entitlements", "refused input", "reset",
+        "entitlements", "refused input", "restore", "reset",
     ]
 
     @Test func thePythonClientDrivesEveryOperation() async throws {

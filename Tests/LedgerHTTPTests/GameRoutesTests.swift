@@ -124,4 +124,45 @@ import Testing
         #expect(post.status == 405 && post.header("Allow") == "POST")
         #expect(try await fixture.send("GET", "/players/p1", headers: [("Authorization", "Basic s3cret")]).status == 401)
     }
+
+    /// A restore reconciles the store's list once: missing purchases granted, a repeat grants
+    /// nothing, an authoritative list revokes a non-consumable it lacks; a bad element is refused
+    /// with its path in the list, and nothing changes.
+    @Test func aRestoreGrantsWhatIsMissingOnceAndAnAuthoritativeListRevokes() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let list: [String: Any] = [
+            "store": "test",
+            "purchases": [
+                ["transactionID": "r1", "productID": "test.gems_small"],
+                ["transactionID": "r2", "productID": "test.remove_ads", "playerID": "p1"],
+            ],
+        ]
+        let restored = try await fixture.send("POST", "/players/p1/restore", body: try Self.body(list))
+        #expect(restored.status == 200, "\(String(decoding: restored.body, as: UTF8.self))")
+        let outcomes = try #require(try restored.object()["outcomes"] as? [[String: Any]])
+        #expect(outcomes.compactMap { ($0["outcome"] as? [String: Any])?["outcome"] as? String } == ["granted", "granted"])
+        let again = try await fixture.send("POST", "/players/p1/restore", body: try Self.body(list)).object()
+        #expect((again["outcomes"] as? [[String: Any]])?.compactMap { ($0["outcome"] as? [String: Any])?["outcome"] as? String }
+            == ["alreadyFulfilled", "alreadyFulfilled"])
+        #expect(try await fixture.ledger.player("p1").balances["gems"] == 100)
+
+        fixture.clock.advance(seconds: 60)
+        let complete: [String: Any] = ["store": "test", "purchases": [] as [Any], "authoritative": true]
+        let revoked = try await fixture.send("POST", "/players/p1/restore", body: try Self.body(complete)).object()
+        #expect((revoked["revoked"] as? [[String: Any]])?.map { $0["transactionID"] as? String } == ["r2"])
+
+        let refusals: [([String: Any], String)] = [
+            (["store": "test", "purchases": [["transactionID": "r3", "productID": "test.gems_small", "quantyty": 2]]],
+             "$.purchases[0].quantyty"),
+            (["store": "test", "purchases": [["transactionID": "r3", "productID": "test.gems_small", "playerID": "p2"]]],
+             "$.purchases[0].playerID"),
+            (["store": "test", "purchases": [] as [Any], "complete": true], "$.complete"),
+            (["purchases": [] as [Any]], "$.store"),
+        ]
+        for (body, path) in refusals {
+            let refused = try await fixture.send("POST", "/players/p1/restore", body: try Self.body(body))
+            #expect(refused.status == 400 && refused.error?["path"] as? String == path, "\(String(decoding: refused.body, as: UTF8.self))")
+        }
+        #expect(try await fixture.ledger.player("p1").balances["gems"] == 100, "nothing changed")
+    }
 }
