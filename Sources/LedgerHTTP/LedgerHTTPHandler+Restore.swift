@@ -64,7 +64,7 @@ extension LedgerHTTPHandler {
         var readAt: Date?
         if let value = object["readAt"] {
             guard case .string(let text, _) = value, let date = LedgerJSON.parseDate(text) else {
-                return .failure(invalid("$.readAt", "expected an ISO 8601 time", value.position))
+                return .failure(invalid("$.readAt", "expected an RFC 3339 time such as 2026-11-29T12:00:00Z", value.position))
             }
             readAt = date
         }

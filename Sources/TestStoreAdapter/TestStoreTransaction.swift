@@ -88,7 +88,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
         return encoder
     }
 
-    /// The matching decoder: accepts ISO 8601 dates with or without fractional seconds.
+    /// The matching decoder: accepts RFC 3339 dates with or without fractional seconds (`LedgerJSON.parseDate`).
     public static func decoder() -> JSONDecoder { LedgerJSON.decoder() }
 
     /// Formats a date as ISO 8601 UTC with milliseconds.
@@ -96,7 +96,7 @@ public struct TestStoreTransaction: Hashable, Sendable, Codable {
         date.ledgerISO8601
     }
 
-    /// Parses ISO 8601 with or without fractional seconds.
+    /// Parses an RFC 3339 date with or without fractional seconds (`LedgerJSON.parseDate`).
     public static func parseDate(_ text: String) -> Date? { LedgerJSON.parseDate(text) }
 
     /// The submission a client would send for this document; the payload is the document itself.

@@ -38,7 +38,7 @@ import Testing
         ("{\"transactionID\":\"t1\",\n  \"productID\":}", #"stdin:2:15: $: not valid JSON: unexpected character "}""#),
         (#"{"transactionID":"t1","transactionID":"t2"}"#, #"stdin:1:23: $: not valid JSON: duplicate key "transactionID""#),
         (#"{"transactionID":"t1","productID":"test.gems_small","playerID":"p1","purchaseDate":"yesterday"}"#,
-         "stdin:1:84: $.purchaseDate: expected an ISO 8601 date such as 2026-11-29T12:00:00Z"),
+         "stdin:1:84: $.purchaseDate: expected an RFC 3339 date such as 2026-11-29T12:00:00Z"),
         ("[]", "stdin:1:1: $: expected an object, found array"),
     ]
 

@@ -72,6 +72,22 @@ import Testing
         #expect(try await fixture.ledger.player("p1").balances["gems", default: 0] == 0, "taken back once")
     }
 
+    @Test func aDateOutOfRangeIsRefusedNotCarriedIntoTheNextHour() async throws {
+        let fixture = try LedgerHTTPFixture()
+        _ = try await fixture.send("POST", "/purchases", json: LedgerHTTPFixture.testPurchase("t1"))
+        for date in ["2026-02-01T12:99:00Z", "2026-02-30T00:00:00Z", "2026-02-01T00:00:00"] {
+            let refund: [String: Any] = [
+                "eventID": "r-\(date)", "store": "test", "transactionID": "t1", "kind": "fullRefund", "eventDate": date,
+            ]
+            let refused = try await fixture.send("POST", "/revocations", body: try Self.body(refund))
+            #expect(refused.status == 400 && refused.errorCode == "input.invalid", "\(date)")
+            #expect(refused.error?["path"] as? String == "$.eventDate", "\(date)")
+        }
+        #expect(try await fixture.ledger.player("p1").balances["gems", default: 0] == 100, "nothing taken back")
+        let at = try await fixture.send("GET", "/players/p1/subscriptions?at=2026-02-01T25:00:00Z")
+        #expect(at.status == 400 && at.errorCode == "http.invalidQuery")
+    }
+
     @Test func historyPagesAndResetAndSubscriptions() async throws {
         let fixture = try LedgerHTTPFixture()
         for id in ["t1", "t2", "t3"] {

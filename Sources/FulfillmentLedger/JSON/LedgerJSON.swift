@@ -15,8 +15,8 @@ public enum LedgerJSON {
         return encoder
     }
 
-    /// A decoder that reads what `encoder()` writes, and ISO 8601 dates with or without
-    /// fractional seconds.
+    /// A decoder that reads what `encoder()` writes, and RFC 3339 dates with or without
+    /// fractional seconds (`parseDate`).
     public static func decoder() -> JSONDecoder {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .custom { decoder in
@@ -24,22 +24,19 @@ public enum LedgerJSON {
             let text = try container.decode(String.self)
             guard let date = parseDate(text) else {
                 throw DecodingError.dataCorruptedError(
-                    in: container, debugDescription: "expected an ISO 8601 date such as 2026-11-29T12:00:00Z")
+                    in: container, debugDescription: "expected an RFC 3339 date such as 2026-11-29T12:00:00Z")
             }
             return date
         }
         return decoder
     }
 
-    /// Parses ISO 8601 with or without fractional seconds, or returns nil.
+    /// Parses an RFC 3339 timestamp (`2026-11-29T12:00:00Z`, with or without fractional
+    /// seconds, `Z` or an offset), or returns nil. Strict: a field out of its range
+    /// (`12:99`, February 30) or a missing offset is refused, never carried into the next
+    /// hour or month (`RFC3339Timestamp`).
     public static func parseDate(_ text: String) -> Date? {
-        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) {
-            return date
-        }
-        if let date = try? Date(text, strategy: .iso8601.year().month().day().time(includingFractionalSeconds: true)) {
-            return date
-        }
-        return try? Date(text, strategy: .iso8601)
+        RFC3339Timestamp.parse(text)
     }
 
     /// `value` in the ledger's JSON form. The ledger's outcome types always encode.

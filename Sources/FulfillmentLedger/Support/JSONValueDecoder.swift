@@ -39,7 +39,7 @@ struct JSONValueDecoder: Decoder {
             return try cast(flag)
         case is Date.Type:
             guard case .string(let text, _) = value, let date = LedgerJSON.parseDate(text) else {
-                throw corrupted("expected an ISO 8601 date such as 2026-11-29T12:00:00Z")
+                throw corrupted("expected an RFC 3339 date such as 2026-11-29T12:00:00Z")
             }
             return try cast(date)
         case is Double.Type:

@@ -39,8 +39,8 @@ public enum PlayPayloadLimits {
     static func timestamp(_ text: String?, field: String) throws(PlayPayloadError) -> Date? {
         guard let text else { return nil }
         guard text.utf8.count <= timestampByteCountMax,
-            // This style reads times with and without fractional seconds, and any offset.
-            let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            // Strict: `10:99` or February 30 is refused, not read as the next hour or month.
+            let date = RFC3339Timestamp.parse(text)
         else { throw .malformedTimestamp(field: field, value: text) }
         let milliseconds = (date.timeIntervalSince1970 * 1_000).rounded(.down)
         guard milliseconds >= Double(Date.ledgerMillisecondsRange.lowerBound),
