@@ -26,9 +26,10 @@ enum ServeCommand {
             Serves POST /purchases, POST /operations, POST /revocations, GET /players/P,
             GET /players/P/entitlements, GET /players/P/eligibility?product=ID,
             GET /players/P/subscriptions, GET /players/P/history, POST /players/P/reset,
-            POST /players/P/restore,
-            GET /changes?after=N, POST /appstore/notifications, POST /playstore/notifications,
-            GET /healthz, GET /readyz and GET /metrics (Docs/Integration.md, "HTTP handlers"). Prints
+            POST /players/P/restore, GET /changes?after=N, POST /appstore/notifications,
+            POST /playstore/notifications, GET /healthz, GET /readyz, GET /metrics and
+            GET /openapi.json, the OpenAPI 3.1 document of them all (Docs/openapi.json;
+            Docs/Integration.md, "HTTP handlers"). Prints
             {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
             it stops accepting, finishes requests in flight, closes the store, and exits 0.
 

@@ -28,6 +28,7 @@ import PlayStoreAdapter
 /// | `GET /healthz` | 200 while the process runs |
 /// | `GET /readyz` | 200 when the ledger answers a read, else 503 |
 /// | `GET /metrics` | `LedgerMetrics` in Prometheus text, when configured |
+/// | `GET /openapi.json` | the OpenAPI 3.1 document of these routes (`LedgerOpenAPIDocument`) |
 public struct LedgerHTTPHandler: Sendable {
     /// The ledger the routes read and change.
     public let ledger: Ledger
@@ -107,6 +108,9 @@ public struct LedgerHTTPHandler: Sendable {
             case .appStoreNotifications: return try await appStoreNotification(request.body)
             case .playNotifications: return try await playNotification(request)
             case .health: return .text(200, "ok\n")
+            case .openAPI:
+                return LedgerHTTPResponse(
+                    status: 200, headers: [("Content-Type", "application/json")], body: Data(LedgerOpenAPIDocument.text.utf8))
             case .ready:
                 _ = try await ledger.pendingFinishGauge()
                 return .text(200, "ready\n")

@@ -1,7 +1,7 @@
 import Foundation
 
 /// One of `LedgerHTTPHandler`'s routes, parsed from the path's segments.
-enum LedgerHTTPRoute: Equatable {
+package enum LedgerHTTPRoute: Equatable {
     case purchases
     case operations
     case revocations
@@ -18,9 +18,10 @@ enum LedgerHTTPRoute: Equatable {
     case health
     case ready
     case metrics
+    case openAPI
 
     /// The route of `segments`, percent-decoded; nil when none matches.
-    init?(_ segments: [String]) {
+    package init?(_ segments: [String]) {
         switch segments.count {
         case 1:
             switch segments[0] {
@@ -30,6 +31,7 @@ enum LedgerHTTPRoute: Equatable {
             case "healthz": self = .health
             case "readyz": self = .ready
             case "metrics": self = .metrics
+            case "openapi.json": self = .openAPI
             case "changes": self = .changes
             default: return nil
             }
@@ -53,11 +55,43 @@ enum LedgerHTTPRoute: Equatable {
         }
     }
 
+    /// The route's path as Docs/openapi.json names it (`/players/{playerID}/history`); the
+    /// switch is exhaustive, so a new route cannot be added without one, and
+    /// `OpenAPIDocumentTests` checks the document describes each.
+    package var template: String {
+        switch self {
+        case .purchases: "/purchases"
+        case .operations: "/operations"
+        case .revocations: "/revocations"
+        case .player: "/players/{playerID}"
+        case .entitlements: "/players/{playerID}/entitlements"
+        case .eligibility: "/players/{playerID}/eligibility"
+        case .subscriptions: "/players/{playerID}/subscriptions"
+        case .history: "/players/{playerID}/history"
+        case .reset: "/players/{playerID}/reset"
+        case .restore: "/players/{playerID}/restore"
+        case .changes: "/changes"
+        case .appStoreNotifications: "/appstore/notifications"
+        case .playNotifications: "/playstore/notifications"
+        case .health: "/healthz"
+        case .ready: "/readyz"
+        case .metrics: "/metrics"
+        case .openAPI: "/openapi.json"
+        }
+    }
+
+    /// One instance of every route, for tests that must cover them all.
+    package static let every: [LedgerHTTPRoute] = [
+        .purchases, .operations, .revocations, .player("p"), .entitlements("p"), .eligibility("p"), .subscriptions("p"),
+        .history("p"), .reset("p"), .restore("p"), .changes, .appStoreNotifications, .playNotifications, .health, .ready,
+        .metrics, .openAPI,
+    ]
+
     /// The one method the route takes.
-    var method: String {
+    package var method: String {
         switch self {
         case .purchases, .operations, .revocations, .reset, .restore, .appStoreNotifications, .playNotifications: "POST"
-        case .player, .entitlements, .eligibility, .subscriptions, .history, .changes, .health, .ready, .metrics: "GET"
+        case .player, .entitlements, .eligibility, .subscriptions, .history, .changes, .health, .ready, .metrics, .openAPI: "GET"
         }
     }
 
@@ -67,7 +101,7 @@ enum LedgerHTTPRoute: Equatable {
         case .purchases, .operations, .revocations, .reset, .restore, .player, .entitlements, .eligibility, .subscriptions, .history,
             .changes:
             true
-        case .appStoreNotifications, .playNotifications, .health, .ready, .metrics: false
+        case .appStoreNotifications, .playNotifications, .health, .ready, .metrics, .openAPI: false
         }
     }
 
