@@ -168,8 +168,9 @@ enum ServeCommand {
         }
         let handler: LedgerHTTPHandler
         let ledger: Ledger
+        let serverStatistics = ServedServerStatistics()
         do throws(LedgerError) {
-            (ledger, handler) = try await Self.handler(options)
+            (ledger, handler) = try await Self.handler(options, serverStatistics: serverStatistics)
         } catch {
             let code = LedgerCommandLine.report(error, io: io, command: "serve", catalogPath: options.catalogPath)
             switch error {
@@ -192,6 +193,7 @@ enum ServeCommand {
         let server = LedgerHTTPServer(
             configuration: LedgerHTTPServerConfiguration(host: options.host, port: options.port, limits: limits),
             handler: { request in await handler.handle(request) })
+        serverStatistics.attach(server)
         let port: Int
         do throws(LedgerHTTPServerError) {
             port = try server.start()
@@ -210,8 +212,11 @@ enum ServeCommand {
         return .ok
     }
 
-    /// The ledger with the ports the flags configure, and the handler over it.
-    static func handler(_ options: Options) async throws(LedgerError) -> (Ledger, LedgerHTTPHandler) {
+    /// The ledger with the ports the flags configure, and the handler over it, whose `/metrics`
+    /// adds `serverStatistics`.
+    static func handler(_ options: Options, serverStatistics: ServedServerStatistics) async throws(LedgerError)
+        -> (Ledger, LedgerHTTPHandler)
+    {
         let metrics = LedgerMetrics()
         var configuration = LedgerConfiguration(environment: options.ports.environment)
         options.accountBindings.apply(to: &configuration)
@@ -230,7 +235,8 @@ enum ServeCommand {
         let handler = LedgerHTTPHandler(
             ledger: ledger,
             appStoreNotifications: options.appStore.map { AppStoreNotificationProcessor(signedDataVerifier: $0, ledger: ledger) },
-            playNotifications: play, metrics: metrics, bearerToken: options.bearerToken)
+            playNotifications: play, metrics: metrics, bearerToken: options.bearerToken,
+            additionalMetrics: { serverStatistics.prometheusText() })
         return (ledger, handler)
     }
 

@@ -38,6 +38,9 @@ public struct LedgerHTTPHandler: Sendable {
     public let playNotifications: PlayNotificationProcessor?
     /// Renders `GET /metrics`; nil answers it 404. Pass the same instance as the ledger's observer.
     public let metrics: LedgerMetrics?
+    /// More Prometheus text appended to `GET /metrics` (with `metrics` set): the HTTP server's
+    /// own counters, which `ledger serve` adds (`LedgerHTTPServerStatistics.prometheusText()`).
+    public let additionalMetrics: (@Sendable () -> String)?
     /// The bearer token the game-facing routes (`/purchases`, `/operations`, `/revocations`,
     /// `/players`, `/changes`) require; nil requires none. Store routes authenticate themselves (Apple's signature, Pub/Sub's token).
     public let bearerToken: String?
@@ -56,7 +59,8 @@ public struct LedgerHTTPHandler: Sendable {
     public init(
         ledger: Ledger, appStoreNotifications: AppStoreNotificationProcessor? = nil,
         playNotifications: PlayNotificationProcessor? = nil, metrics: LedgerMetrics? = nil, bearerToken: String? = nil,
-        bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax
+        bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax,
+        additionalMetrics: (@Sendable () -> String)? = nil
     ) {
         precondition(bodyByteCountMax > 0, "a body limit is positive")
         precondition(bearerToken.map { !$0.isEmpty } ?? true, "an empty bearer token would accept anyone")
@@ -66,6 +70,7 @@ public struct LedgerHTTPHandler: Sendable {
         self.metrics = metrics
         self.bearerToken = bearerToken
         self.bodyByteCountMax = bodyByteCountMax
+        self.additionalMetrics = additionalMetrics
     }
 
     /// Answers one request.
@@ -117,7 +122,7 @@ public struct LedgerHTTPHandler: Sendable {
             case .metrics:
                 guard let metrics else { return notConfigured("/metrics") }
                 return .text(
-                    200, metrics.prometheusText(pending: try await ledger.pendingFinishGauge()),
+                    200, metrics.prometheusText(pending: try await ledger.pendingFinishGauge()) + (additionalMetrics?() ?? ""),
                     contentType: "text/plain; version=0.0.4; charset=utf-8")
             }
         } catch {

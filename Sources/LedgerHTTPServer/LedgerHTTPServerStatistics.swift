@@ -35,4 +35,39 @@ public struct LedgerHTTPServerStatistics: Sendable, Hashable {
 
     /// Requests the server answered itself, all statuses together.
     public var requestsRejectedTotal: Int { requestsRejected.values.reduce(0, +) }
+
+    /// The counters in Prometheus's text exposition format (version 0.0.4), for `GET /metrics`
+    /// beside the ledger's own (`ledger serve` appends them): connections accepted, refused
+    /// (503) and open, idle connections closed at the limit, requests handled, requests the
+    /// server answered itself by status (408, 413, …) and timeouts. No player data.
+    public func prometheusText() -> String {
+        var lines = [
+            "# HELP ledger_http_connections_accepted_total Connections accepted and served.",
+            "# TYPE ledger_http_connections_accepted_total counter",
+            "ledger_http_connections_accepted_total \(connectionsAccepted)",
+            "# HELP ledger_http_connections_refused_total Connections answered 503 at the connection limit, none idle.",
+            "# TYPE ledger_http_connections_refused_total counter",
+            "ledger_http_connections_refused_total \(connectionsRefused)",
+            "# HELP ledger_http_idle_connections_closed_total Idle keep-alive connections closed to make room at the limit.",
+            "# TYPE ledger_http_idle_connections_closed_total counter",
+            "ledger_http_idle_connections_closed_total \(idleConnectionsClosed)",
+            "# HELP ledger_http_connections_open Connections open now.",
+            "# TYPE ledger_http_connections_open gauge",
+            "ledger_http_connections_open \(currentConnections)",
+            "# HELP ledger_http_requests_handled_total Requests that reached the handler.",
+            "# TYPE ledger_http_requests_handled_total counter",
+            "ledger_http_requests_handled_total \(requestsHandled)",
+            "# HELP ledger_http_requests_rejected_total Requests the server answered itself with an error, by status.",
+            "# TYPE ledger_http_requests_rejected_total counter",
+        ]
+        for (status, count) in requestsRejected.sorted(by: { $0.key < $1.key }) {
+            lines.append("ledger_http_requests_rejected_total{status=\"\(status)\"} \(count)")
+        }
+        lines += [
+            "# HELP ledger_http_timeouts_total Reads and writes cut off by their timeouts.",
+            "# TYPE ledger_http_timeouts_total counter",
+            "ledger_http_timeouts_total \(timeouts)",
+        ]
+        return lines.joined(separator: "\n") + "\n"
+    }
 }

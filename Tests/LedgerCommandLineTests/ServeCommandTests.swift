@@ -97,6 +97,11 @@ import Testing
         #expect(refused.contains(#""name":"http.bodyTooLarge""#) && refused.contains("262144"), "\(refused)")
         let metrics = try Self.tool("curl", ["-s", "\(base)/metrics"])
         #expect(metrics.contains(#"ledger_observations_total{code="fulfillment.granted"} 1"#), "\(metrics)")
+        // The server's own counters follow the ledger's: the two 413s it answered itself, and
+        // the connection this request came on, open while it is answered.
+        #expect(metrics.contains(#"ledger_http_requests_rejected_total{status="413"} 2"#), "\(metrics)")
+        #expect(metrics.contains("ledger_http_connections_open 1\n"), "\(metrics)")
+        #expect(metrics.contains("ledger_http_connections_refused_total 0\n"), "\(metrics)")
         let stopped = served.terminate()
         #expect(stopped.status == 0 && stopped.error.contains("ledger serve: stopped"), "\(stopped)")
     }
