@@ -115,6 +115,12 @@ let package = Package(
                 "AppStoreSimulator", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerHTTP", "LedgerHTTPServer",
             ]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"]),
+        // Docs/Integration.md's whole game server as a program (WholeServerExampleTests runs it):
+        // production modules only, like the game server it stands for.
+        .executableTarget(
+            name: "whole-server-example",
+            dependencies: ["FulfillmentLedger", "SQLiteLedgerStore", "AppStoreAdapter", "PlayStoreAdapter", "LedgerHTTP", "LedgerHTTPServer"],
+            path: "Examples/swift/whole-server"),
 
         .testTarget(
             name: "FulfillmentLedgerTests",
@@ -134,7 +140,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SQLiteLedgerStoreTests",
-            dependencies: ["SQLiteLedgerStore", "SQLiteFaultVFS", "FulfillmentLedger", "CSQLite"]
+            dependencies: ["SQLiteLedgerStore", "SQLiteFaultVFS", "FulfillmentLedger", "FulfillmentLedgerTesting", "CSQLite"]
         ),
         .testTarget(
             name: "LedgerCommandLineTests",
@@ -176,7 +182,7 @@ let package = Package(
             name: "LedgerHTTPServerTests",
             dependencies: [
                 "LedgerHTTPServer", "LedgerHTTP", "FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter",
-                "SQLiteLedgerStore", "FulfillmentLedgerTesting",
+                "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreSimulator", "PlayStoreSimulator",
             ]
         ),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.

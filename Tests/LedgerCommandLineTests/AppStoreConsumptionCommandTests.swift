@@ -2,6 +2,7 @@ import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger appstore consumption`: the V2 consumption information of a transaction, built from the

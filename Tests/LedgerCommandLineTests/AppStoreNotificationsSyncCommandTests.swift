@@ -2,6 +2,7 @@ import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger appstore notifications-sync` against the simulated App Store Server API on a

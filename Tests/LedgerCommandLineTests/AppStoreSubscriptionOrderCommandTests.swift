@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
+import FulfillmentLedgerTesting
 import PostgresLedgerStoreTesting
 import Testing
 

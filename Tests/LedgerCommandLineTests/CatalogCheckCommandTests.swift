@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger catalog check`: a valid catalog passes; a broken one lists every problem, located, in one run.

@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger catalog diff` and `ledger catalog explain` through the command line.

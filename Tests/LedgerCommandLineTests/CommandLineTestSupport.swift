@@ -11,31 +11,6 @@ let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 /// The repository's sample catalog.
 let repoCatalogPath = packageRoot.appendingPathComponent("ProductCatalog.json").path
 
-/// A fresh directory under the system temporary directory, removed when released.
-final class ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("ledger-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// The path of `name` inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// Writes `text` to `name` and returns its path.
-    func write(_ text: String, to name: String) throws -> String {
-        let path = self.path(name)
-        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-        return path
-    }
-
-    /// The names of the files in the directory, sorted.
-    func fileNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
-}
-
 /// One in-process run of the `ledger` tool.
 struct LedgerRun {
     var code: Int32

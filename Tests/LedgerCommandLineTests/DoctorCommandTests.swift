@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger doctor`: a read-only report; refuses files that are not ledgers with exit 1 and never changes them.

@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger fulfill`: one transaction from stdin, granted exactly once, rejected with a stable reason, or refused as input.

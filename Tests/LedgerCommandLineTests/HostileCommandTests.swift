@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import LedgerCommandLine
 import Synchronization
 import Testing

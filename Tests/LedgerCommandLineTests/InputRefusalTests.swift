@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// Bad input is refused precisely: unknown stdin fields and malformed stdin with their line and

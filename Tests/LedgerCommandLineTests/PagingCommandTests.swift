@@ -1,5 +1,6 @@
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import SQLiteLedgerStore
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger player` shows what a player has and what happened; `ledger reset` clears progress and keeps the ledger.

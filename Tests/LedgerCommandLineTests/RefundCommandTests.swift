@@ -1,4 +1,5 @@
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger revoke`, `restore`, `entitlements` and `history` through the command line.

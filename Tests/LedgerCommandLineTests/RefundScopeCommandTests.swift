@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// The refund and restore reproductions, through the command line: a shared entitlement survives

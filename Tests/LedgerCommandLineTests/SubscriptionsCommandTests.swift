@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import AppStoreSimulator
 import Foundation
+import FulfillmentLedgerTesting
 import Testing
 
 /// `ledger subscriptions`, on subscriptions fulfilled through `ledger appstore fulfill`.

@@ -1,71 +1,101 @@
 import AppStoreAdapter
+import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
-import LedgerHTTP
-import LedgerHTTPServer
-import PlayStoreAdapter
-import SQLiteLedgerStore
+import PlayStoreSimulator
 import Testing
 
-/// The whole game server of Docs/Integration.md ("A whole game server"), compiled here so that
-/// the documented code always builds against the library. It is never run: it needs Apple's
-/// root, a Play service-account key and the network.
-enum WholeServerExample {
-    static func main(
-        appleRoot: [UInt8], token: String, loadCursor: @escaping @Sendable () -> Int64,
-        push: @escaping @Sendable (LedgerEvent) async -> Void, saveCursor: @escaping @Sendable (Int64) -> Void
-    ) async throws {
-        // BEGIN Integration.md
-        let (bundleID, package) = ("com.example.game", "com.example.game")
-        var configuration = LedgerConfiguration.production
-        configuration.storeAccountBindings[.appStore] = { AppAccountToken.forPlayer($0) }  // appAccountToken is a UUID
-        let appStore = try SignedDataVerifier(
-            AppStoreVerifierConfiguration(rootCertificates: [appleRoot], bundleID: bundleID, environment: .production))
-        let play = PlayDeveloperAPIClient(
-            tokenSource: try AccessTokenProvider(credentials: try ServiceAccountCredentials(contentsOfFile: "play-key.json")))
-        let metrics = LedgerMetrics()
-        let ledger = try Ledger(
-            catalog: try CatalogLoader.load(path: "ProductCatalog.json"), store: try SQLiteLedgerStore(path: "ledger.sqlite"),
-            verifier: StoreRoutingVerifier([
-                .appStore: AppStoreTransactionVerifier(signedDataVerifier: appStore),
-                .playStore: PlayPurchaseVerifier(api: play, packageName: package, environment: .production),
-            ]),
-            finisher: StoreRoutingFinisher([.appStore: AppStoreFinisher(), .playStore: PlayFinisher(api: play, packageName: package)]),
-            observer: metrics, configuration: configuration)
-        let pushes = PubSubPushAuthenticator(
-            configuration: PubSubPushAuthentication(audience: "https://game.example.com/playstore/notifications",
-                serviceAccountEmail: "rtdn-push@example-project.iam.gserviceaccount.com"),
-            keys: GoogleSigningKeys())
-        let handler = LedgerHTTPHandler(
-            ledger: ledger, appStoreNotifications: AppStoreNotificationProcessor(signedDataVerifier: appStore, ledger: ledger),
-            playNotifications: PlayNotificationProcessor(
-                api: play, packageName: package, ledger: ledger, authenticator: pushes, playerResolver: { $0 }),
-            metrics: metrics, bearerToken: token)
-        let server = LedgerHTTPServer(configuration: .init(host: "0.0.0.0", port: 8080)) { await handler.handle($0) }
-        _ = try server.start()
-        let feed = Task {  // push committed changes to connected clients, at least once
-            for try await change in try ledger.changeFeed(after: loadCursor()) { await push(change); saveCursor(change.sequence) }
-        }
-        _ = try await ledger.recover()
-        await server.runUntilSignalled()
-        feed.cancel()
-        // END Integration.md
-    }
-}
-
-/// The documented server is this file's, line for line.
-struct WholeServerExampleTests {
+/// The whole game server of Docs/Integration.md ("A whole game server") is the program
+/// `whole-server-example` (Examples/swift/whole-server/main.swift), line for line; started as
+/// written, it serves an App Store purchase signed by the simulator exactly once, pushes the
+/// change, and stops on SIGTERM.
+@Suite struct WholeServerExampleTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
+    static let sourcePath = "Examples/swift/whole-server/main.swift"
+    /// Tenths of a second the server has to answer /healthz after it starts.
+    static let startWaitTenthsMax = 300
 
     @Test func theDocumentedServerIsTheCompiledOne() throws {
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let source = try String(contentsOf: Self.packageRoot.appendingPathComponent(Self.sourcePath), encoding: .utf8)
         let compiled = try #require(DocumentedExample.lines(of: source, from: "// BEGIN Integration.md", to: "// END Integration.md"))
         let docs = try String(
             contentsOf: Self.packageRoot.appendingPathComponent("Docs/Integration.md"), encoding: .utf8)
         let documented = try #require(DocumentedExample.lines(of: docs, from: "<!-- whole-server -->", to: "```", skipping: 2))
         #expect(documented == compiled)
         #expect(compiled.count > 20 && compiled.count <= 35)
+    }
+
+    /// The example's executable, built next to the test bundle.
+    static var executable: URL? {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("whole-server-example")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory = directory.deletingLastPathComponent()
+        }
+        return nil
+    }
+
+    @Test func theDocumentedServerStartsServesAPurchaseOnceAndStops() async throws {
+        let executable = try #require(Self.executable, "build the whole-server-example executable first (swift build)")
+        let curl = try #require(ProcessRunner.find("curl"), "curl is needed")
+        let scratch = try ScratchDirectory()
+        // What the program reads from its folder: the catalog, a Play service-account key and
+        // the App Store root (the simulator's, standing in for Apple's).
+        let store = try AppStoreSimulator(bundleID: "com.example.game", environment: .production, appAppleID: 1_234_567_890)
+        try Data(store.rootCertificateDER).write(to: URL(fileURLWithPath: scratch.path("AppleRootCA-G3.cer")))
+        try FileManager.default.copyItem(
+            atPath: Self.packageRoot.appendingPathComponent("ProductCatalog.json").path, toPath: scratch.path("ProductCatalog.json"))
+        let key: [String: String] = [
+            "type": "service_account", "project_id": "example-project", "private_key_id": "k1",
+            "private_key": try RSATestKey().privateKeyPEM(), "client_email": "ledger@example-project.iam.gserviceaccount.com",
+            "token_uri": "https://oauth2.googleapis.com/token",
+        ]
+        try JSONSerialization.data(withJSONObject: key).write(to: URL(fileURLWithPath: scratch.path("play-key.json")))
+
+        let port = try FreePort.find()
+        let server = try WholeServerProcess(executable: executable, folder: scratch.path(""), port: port, token: "s3cret")
+        defer { server.kill() }
+        let base = "http://127.0.0.1:\(port)"
+        var ready = false
+        for _ in 0..<Self.startWaitTenthsMax where !ready {
+            let health = try await ProcessRunner.run(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}", "\(base)/healthz"])
+            ready = health.output == "200"
+            if !ready {
+                #expect(server.isRunning, "the example ended at start: \(server.errorOutput())")
+                if !server.isRunning { return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        try #require(ready, "the example never answered /healthz: \(server.errorOutput())")
+
+        let bought = try store.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("player-1"))
+        let body = String(
+            decoding: try JSONSerialization.data(withJSONObject: [
+                "store": "appStore", "playerID": "player-1", "signedTransaction": bought.jws,
+            ]), as: UTF8.self)
+        let post = ["-s", "-H", "Authorization: Bearer s3cret", "-H", "Content-Type: application/json", "--data-binary", body]
+        let granted = try await ProcessRunner.run(curl, post + ["\(base)/purchases"])
+        #expect(granted.output.contains(#""outcome":"granted""#), "\(granted.output)")
+        let again = try await ProcessRunner.run(curl, post + ["\(base)/purchases"])
+        #expect(again.output.contains(#""outcome":"alreadyFulfilled""#), "\(again.output)")
+        let unauthorized = try await ProcessRunner.run(curl, ["-s", "\(base)/players/player-1"])
+        #expect(unauthorized.output.contains(#""name":"http.unauthorized""#), "\(unauthorized.output)")
+        let player = try await ProcessRunner.run(curl, ["-s", "-H", "Authorization: Bearer s3cret", "\(base)/players/player-1"])
+        #expect(player.output.contains(#""balances":{"gems":100}"#), "\(player.output)")
+
+        // The change feed polls every 500 ms once caught up: the grant is pushed within a few polls.
+        for _ in 0..<Self.startWaitTenthsMax where !server.output().contains("purchaseGranted player-1") {
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        let stopped = try await server.terminate()
+        #expect(stopped.status == 0, "\(stopped.errorOutput)")
+        // The change feed pushed the grant to the game's clients and kept its cursor.
+        #expect(stopped.output.contains("purchaseGranted player-1"), "\(stopped.output)")
+        let cursor = try String(contentsOfFile: scratch.path("feed-cursor"), encoding: .utf8)
+        #expect((Int64(cursor) ?? 0) >= 1)
     }
 }

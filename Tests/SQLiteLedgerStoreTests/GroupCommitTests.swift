@@ -2,6 +2,7 @@ import CSQLite
 import Dispatch
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import SQLiteFaultVFS
 import Testing
 

@@ -1,6 +1,7 @@
 import CSQLite
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import Testing
 
 @testable import SQLiteLedgerStore

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import Synchronization
 import Testing
 

@@ -1,27 +1,10 @@
 import CSQLite
 import Foundation
 import FulfillmentLedger
+import FulfillmentLedgerTesting
 import Testing
 
 @testable import SQLiteLedgerStore
-
-/// A fresh directory under the system temporary directory, removed when released.
-final class ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("sqlite-ledger-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    deinit { try? FileManager.default.removeItem(at: url) }
-
-    /// The path of `name` inside the directory.
-    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
-
-    /// The names of the files in the directory, sorted.
-    func fileNames() throws -> [String] { try FileManager.default.contentsOfDirectory(atPath: url.path).sorted() }
-}
 
 /// A raw sqlite3 connection, separate from any store, for crafting and inspecting files.
 final class RawDatabase {
