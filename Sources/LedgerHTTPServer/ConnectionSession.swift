@@ -13,6 +13,8 @@ struct ConnectionSession {
     let server: LedgerHTTPServer
     /// The connection's number in the server's table.
     let number: Int
+    /// What the connection is doing, which its thread keeps up to date.
+    let activity: ConnectionActivity
     /// The socket and its read buffer.
     let channel: ConnectionChannel
     /// The server's shutdown signal.
@@ -42,8 +44,8 @@ struct ConnectionSession {
                 try reader.awaitRequest(before: deadline, wake: wake.readEnd)
             } else {
                 // Idle until the next request's first byte: the server may close it to make room.
-                server.setIdle(true, connection: number)
-                defer { server.setIdle(false, connection: number) }
+                activity.setIdle(true)
+                defer { activity.setIdle(false) }
                 try reader.awaitRequest(before: .now + .milliseconds(limits.idleTimeoutMilliseconds), wake: wake.readEnd)
                 deadline = .now + readTimeout
             }
@@ -54,7 +56,7 @@ struct ConnectionSession {
         }
         guard let (head, body) = read(with: reader, before: deadline) else { return false }
         let request = LedgerHTTPRequest(method: head.method, target: head.target, headers: head.headers, body: body)
-        let response = server.respond(to: request, connection: number)
+        let response = server.respond(to: request, activity: activity)
         let closing = !head.wantsKeepAlive || isLastAllowed || server.isShuttingDown
         let connection: String? = closing ? "close" : head.version == .http10 ? "keep-alive" : nil
         let bytes = HTTPResponseSerializer.bytes(for: response, omittingBody: head.method == "HEAD", connection: connection)

@@ -48,6 +48,7 @@ extension LedgerHTTPServer {
     /// closed. A connection accepted while shutdown begins is still served: its client connected
     /// before the listening socket closed.
     private func admit(_ descriptor: Int32, wake: WakePipe) {
+        let activity = ConnectionActivity()
         let number = state.withLock { state -> Int? in
             let admitting = state.phase == .running || state.phase == .stopping
             guard admitting else {
@@ -57,22 +58,18 @@ extension LedgerHTTPServer {
             // Connections being closed to make room still hold their slot until their thread ends.
             let open = state.connections.count - state.closingIdleCount
             if open >= configuration.limits.connectionCountMax {
-                guard let idle = state.connections.filter({ $0.value.idleSince != nil })
-                    .min(by: { $0.value.idleSince! < $1.value.idleSince! })
-                else {
+                guard let idle = closeIdleLongest(state.connections) else {
                     state.statistics.connectionsRefused += 1
                     return nil
                 }
-                // Shut, not closed: its thread sees the hang-up, ends and closes it.
-                state.connections[idle.key]?.idleSince = nil
-                state.connections[idle.key]?.isClosingIdle = true
                 state.closingIdleCount += 1
                 state.statistics.idleConnectionsClosed += 1
-                SocketSystem.shutdown(idle.value.descriptor)
+                // Shut, not closed: its thread sees the hang-up, ends and closes it.
+                SocketSystem.shutdown(idle.descriptor)
             }
             let number = state.nextConnectionNumber
             state.nextConnectionNumber += 1
-            state.connections[number] = ServerState.Connection(descriptor: descriptor)
+            state.connections[number] = ServerState.Connection(descriptor: descriptor, activity: activity)
             state.statistics.connectionsAccepted += 1
             return number
         }
@@ -84,10 +81,24 @@ extension LedgerHTTPServer {
         let acceptedAt = ContinuousClock.now
         let thread = Thread { [self] in
             let channel = ConnectionChannel(descriptor: descriptor)
-            ConnectionSession(server: self, number: number, channel: channel, wake: wake, acceptedAt: acceptedAt).run()
+            ConnectionSession(
+                server: self, number: number, activity: activity, channel: channel, wake: wake, acceptedAt: acceptedAt
+            ).run()
         }
         thread.name = "LedgerHTTPServer connection \(number)"
         thread.start()
+    }
+
+    /// Marks the connection idle longest as closing and returns it; nil when none is idle. Called
+    /// under the server's lock, so no other admission picks at the same time; a connection that
+    /// turns busy between the look and the mark is passed over, and the next idle one tried, at
+    /// most once per connection.
+    private func closeIdleLongest(_ connections: [Int: ServerState.Connection]) -> ServerState.Connection? {
+        var candidates = connections.values.compactMap { connection in
+            connection.activity.idleSince.map { (connection, $0) }
+        }
+        candidates.sort { $0.1 < $1.1 }
+        return candidates.first { $0.0.activity.closeIfIdle() }?.0
     }
 
     /// Writes the 503 answer without waiting (it fits a fresh socket's buffer) and closes.
@@ -102,29 +113,19 @@ extension LedgerHTTPServer {
     /// never closed while shutdown may still shut it.
     func connectionEnded(number: Int, descriptor: Int32) {
         state.withLock { state in
-            if state.connections.removeValue(forKey: number)?.isClosingIdle == true { state.closingIdleCount -= 1 }
+            if state.connections.removeValue(forKey: number)?.activity.isClosingIdle == true { state.closingIdleCount -= 1 }
         }
         SocketSystem.close(descriptor)
     }
 
-    /// Marks connection `number` idle (waiting for its next request) or busy again.
-    func setIdle(_ idle: Bool, connection number: Int) {
-        state.withLock { state in
-            guard state.connections[number]?.isClosingIdle == false else { return }
-            state.connections[number]?.idleSince = idle ? .now : nil
-        }
-    }
-
-    /// The handler's response to `request`, from connection `number`'s thread.
-    func respond(to request: LedgerHTTPRequest, connection number: Int) -> LedgerHTTPResponse {
+    /// The handler's response to `request`, from the connection's own thread; only the
+    /// connection's lock and an atomic counter are touched, never the server's lock.
+    func respond(to request: LedgerHTTPRequest, activity: ConnectionActivity) -> LedgerHTTPResponse {
         let call = HandlerCall()
-        let task = call.start(handler, on: request)
-        state.withLock { $0.connections[number]?.handlerTask = task }
+        activity.setHandlerTask(call.start(handler, on: request))
         let response = call.wait()
-        state.withLock { state in
-            state.connections[number]?.handlerTask = nil
-            state.statistics.requestsHandled += 1
-        }
+        activity.setHandlerTask(nil)
+        requestsHandledCount.add(1, ordering: .relaxed)
         return response
     }
 

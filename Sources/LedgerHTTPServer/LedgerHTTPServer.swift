@@ -26,6 +26,12 @@ public final class LedgerHTTPServer: Sendable {
     let handler: Handler
     /// Everything the threads share.
     let state = Mutex(ServerState())
+    /// Requests that reached the handler, counted without the server's lock (every request
+    /// adds one).
+    let requestsHandledCount = Atomic<Int>(0)
+    /// Whether shutdown has begun: read by every connection after every request, so kept
+    /// apart from the lock (set under it, with the phase).
+    let shuttingDown = Atomic<Bool>(false)
 
     /// A server for `configuration` that answers with `handler`; nothing is bound until `start()`.
     public init(configuration: LedgerHTTPServerConfiguration = LedgerHTTPServerConfiguration(), handler: @escaping Handler) {
@@ -61,10 +67,14 @@ public final class LedgerHTTPServer: Sendable {
     public var port: Int? { state.withLock { $0.port } }
 
     /// The counters now.
-    public var statistics: LedgerHTTPServerStatistics { state.withLock { $0.snapshot } }
+    public var statistics: LedgerHTTPServerStatistics {
+        var snapshot = state.withLock { $0.snapshot }
+        snapshot.requestsHandled = requestsHandledCount.load(ordering: .relaxed)
+        return snapshot
+    }
 
     /// Whether shutdown has begun (or the server has stopped).
-    public var isShuttingDown: Bool { state.withLock { $0.phase == .stopping || $0.phase == .stopped } }
+    public var isShuttingDown: Bool { shuttingDown.load(ordering: .acquiring) }
 
     /// Stops accepting (the listening socket is closed, so new connections are refused), closes
     /// idle connections, lets requests in flight be read, handled and answered — with
@@ -75,11 +85,16 @@ public final class LedgerHTTPServer: Sendable {
         let first = state.withLock { state -> Bool in
             guard state.phase == .running else { return false }
             state.phase = .stopping
+            shuttingDown.store(true, ordering: .releasing)
             state.wake?.signal()
             return true
         }
         guard first else {
-            let waiters = state.withLock { $0.phase == .created ? $0.stop() : [] }
+            let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+                guard state.phase == .created else { return [] }
+                shuttingDown.store(true, ordering: .releasing)
+                return state.stop()
+            }
             for waiter in waiters { waiter.resume() }
             await waitUntilStopped()
             return
@@ -93,7 +108,7 @@ public final class LedgerHTTPServer: Sendable {
         let waiters = state.withLock { state in
             for connection in state.connections.values {
                 SocketSystem.shutdown(connection.descriptor, alsoReading: true)
-                connection.handlerTask?.cancel()
+                connection.activity.cancelHandler()
             }
             return state.stop()
         }

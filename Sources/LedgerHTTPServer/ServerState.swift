@@ -17,13 +17,8 @@ struct ServerState {
     struct Connection {
         /// Its socket, shut (not closed) when shutdown's grace runs out.
         let descriptor: Int32
-        /// The handler call in flight on it, cancelled when shutdown's grace runs out.
-        var handlerTask: Task<Void, Never>?
-        /// Since when it has waited, idle, for its next request after serving one; nil while it
-        /// reads or answers one, before its first, and once it is being closed.
-        var idleSince: ContinuousClock.Instant?
-        /// Whether it was shut to make room for a new connection at the limit.
-        var isClosingIdle = false
+        /// What it is doing: idle or busy, its handler call (under its own lock).
+        let activity: ConnectionActivity
     }
 
     /// Connections shut to make room and not yet ended.
@@ -46,7 +41,8 @@ struct ServerState {
     /// Callers waiting for the server to stop.
     var stopWaiters: [CheckedContinuation<Void, Never>] = []
 
-    /// The counters with the current connection count.
+    /// The counters with the current connection count (`requestsHandled` is kept apart, in
+    /// an atomic counter, and added by the server).
     var snapshot: LedgerHTTPServerStatistics {
         var snapshot = statistics
         snapshot.currentConnections = connections.count
