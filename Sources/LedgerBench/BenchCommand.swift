@@ -68,7 +68,10 @@ package enum BenchCommand {
                   LedgerHTTPServer at 127.0.0.1 (a fresh ledger at FULL); every \(BenchHTTPLoad.duplicateInterval)th purchase
                   is sent twice and must be answered alreadyFulfilled. The ledger is then read
                   back: one record and one grant per purchase, or the bench fails. Beside it,
-                  the same count from \(BenchHTTPLoad.clientCount) in-process callers on another fresh ledger
+                  the same count from \(BenchHTTPLoad.clientCount) in-process callers on another fresh ledger;
+                  then every purchase again both ways (duplicates/s), and, when nginx is
+                  installed, the same clients against nginx's fixed answer on loopback (the
+                  ceiling: HTTP / nginx); otherwise that line says it was skipped
               R5 in Python: when python3 can import appstoreserverlibrary (PyPI package
                   app-store-server-library), \(BenchPython.scriptRelativePath) verifies the same
                   JWS and the report gives Swift/Python ratios; otherwise "not installed"

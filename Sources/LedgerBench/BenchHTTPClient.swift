@@ -53,16 +53,19 @@ final class BenchHTTPClient {
 
     deinit { disconnect() }
 
+    /// `SOCK_STREAM` as `socket` takes it (an enum case on Glibc, an integer on Darwin).
+    static var streamSocketType: Int32 {
+        #if canImport(Glibc)
+            Int32(SOCK_STREAM.rawValue)
+        #else
+            SOCK_STREAM
+        #endif
+    }
+
     /// Opens the connection now if it is not open, so the timed part does not pay for it.
     func connect() throws {
         guard descriptor < 0 else { return }
-        let socketType: Int32
-        #if canImport(Glibc)
-            socketType = Int32(SOCK_STREAM.rawValue)
-        #else
-            socketType = SOCK_STREAM
-        #endif
-        let opened = socket(AF_INET, socketType, 0)
+        let opened = socket(AF_INET, Self.streamSocketType, 0)
         guard opened >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
         var timeout = timeval(
             tv_sec: Self.timeoutMilliseconds / 1_000, tv_usec: .init((Self.timeoutMilliseconds % 1_000) * 1_000))

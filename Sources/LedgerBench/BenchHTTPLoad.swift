@@ -8,7 +8,9 @@ import Synchronization
 /// thread, through `LedgerHTTPHandler` on `LedgerHTTPServer` at 127.0.0.1, on a fresh ledger at
 /// FULL; then the ledger is read back to check that each purchase was granted exactly once.
 /// Right before it, the same purchase count from as many in-process callers on another fresh
-/// ledger gives the figure HTTP is compared with.
+/// ledger gives the figure HTTP is compared with. Then every purchase is sent again, over HTTP
+/// and in process (duplicates: each answered `alreadyFulfilled`), and, when nginx is installed,
+/// the same clients send the same bodies to nginx's fixed answer: the loopback ceiling.
 enum BenchHTTPLoad {
     /// Concurrent HTTP clients, and in-process callers of the comparison run.
     static let clientCount = 32
@@ -25,14 +27,18 @@ enum BenchHTTPLoad {
     /// ledgers in `directory`; the server closes a connection after `requestCountPerConnectionMax`
     /// requests (its default unless a test makes the clients reconnect). Throws if any answer is
     /// not the one expected or the ledger does not hold each purchase exactly once.
+    /// `ceiling` runs the nginx comparison when nginx is installed.
     static func measure(
         count: Int, directory: URL,
-        requestCountPerConnectionMax: Int = LedgerHTTPServerLimits().requestCountPerConnectionMax
+        requestCountPerConnectionMax: Int = LedgerHTTPServerLimits().requestCountPerConnectionMax, ceiling: Bool = true
     ) async throws -> BenchHTTPLoadFigures {
         let inProcessLedger = try BenchWorkloads.ledger(
             path: directory.appendingPathComponent("http-in-process.sqlite").path, synchronous: .full)
+        let inProcessSubmissions = submissions(prefix: "inproc", count: count)
         let inProcess = try await BenchWorkloads.concurrent(
-            ledger: inProcessLedger, submissions: submissions(prefix: "inproc", count: count), callerCount: clientCount)
+            ledger: inProcessLedger, submissions: inProcessSubmissions, callerCount: clientCount)
+        let inProcessDuplicates = try await BenchWorkloads.concurrent(
+            ledger: inProcessLedger, submissions: inProcessSubmissions, callerCount: clientCount, expected: "alreadyFulfilled")
 
         let ledger = try BenchWorkloads.ledger(path: directory.appendingPathComponent("http.sqlite").path, synchronous: .full)
         let handler = LedgerHTTPHandler(ledger: ledger)
@@ -45,23 +51,34 @@ enum BenchHTTPLoad {
         let port = try server.start()
         let bodies = try submissions(prefix: "http", count: count).map(body)
         let run: (seconds: Double, connectionCount: Int)
+        let duplicateRun: (seconds: Double, connectionCount: Int)
         do {
             run = try await onOwnThread { try BenchHTTPLoadClients(port: port, bodies: bodies).run() }
+            duplicateRun = try await onOwnThread {
+                try BenchHTTPLoadClients(port: port, bodies: bodies, expectation: .duplicates).run()
+            }
         } catch {
             await server.shutdown()
             throw error
         }
         await server.shutdown()
+        let loopbackCeiling: BenchSection<Double> =
+            ceiling ? try await BenchNginxCeiling.measure(bodies: bodies, directory: directory) : .absent("skipped")
 
         let (recordCount, gems) = try await exactlyOnceFigures(ledger, count: count)
         let duplicates = duplicateCount(count)
         let httpRate = Double(count) / run.seconds
+        let httpDuplicateRate = Double(count) / duplicateRun.seconds
         return BenchHTTPLoadFigures(
             purchaseCount: count, duplicateCount: duplicates, clientCount: clientCount, requestCount: count + duplicates,
             connectionCount: run.connectionCount, seconds: run.seconds, httpPurchasesPerSecond: httpRate,
             httpRequestsPerSecond: Double(count + duplicates) / run.seconds, inProcessPurchasesPerSecond: inProcess,
-            httpOverInProcess: httpRate / max(inProcess, .leastNonzeroMagnitude), recordCount: recordCount,
-            gemsGranted: gems, exactlyOnce: true)
+            httpOverInProcess: httpRate / max(inProcess, .leastNonzeroMagnitude),
+            httpDuplicatesPerSecond: httpDuplicateRate, inProcessDuplicatesPerSecond: inProcessDuplicates,
+            httpDuplicatesOverInProcess: httpDuplicateRate / max(inProcessDuplicates, .leastNonzeroMagnitude),
+            loopbackCeilingRequestsPerSecond: loopbackCeiling,
+            httpOverLoopbackCeiling: loopbackCeiling.figures.map { httpRate / max($0, .leastNonzeroMagnitude) },
+            recordCount: recordCount, gemsGranted: gems, exactlyOnce: true)
     }
 
     /// Whether purchase `index` is sent a second time.

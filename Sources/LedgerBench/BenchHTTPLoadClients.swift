@@ -5,13 +5,26 @@ import Synchronization
 /// The clients of the HTTP load run: `BenchHTTPLoad.clientCount` threads, each with its own
 /// `BenchHTTPClient` and a disjoint slice of the purchases (every `clientCount`-th one). They
 /// connect first, then wait for one go signal; the run is timed from it until the last client
-/// is done. Every first send must be answered 200 `granted`, every second send 200
-/// `alreadyFulfilled`. Blocking throughout: run it on a thread of its own.
+/// is done. What each answer must be depends on the `Expectation`. Blocking throughout: run it
+/// on a thread of its own.
 struct BenchHTTPLoadClients: Sendable {
+    /// What the clients send and the answers they require.
+    enum Expectation: Sendable {
+        /// New purchases: every first send answered 200 `granted`, and every purchase
+        /// `BenchHTTPLoad.isDuplicated` sent again right after, answered 200 `alreadyFulfilled`.
+        case newPurchases
+        /// Purchases already granted, each sent once: 200 `alreadyFulfilled`.
+        case duplicates
+        /// Any 200 answer, each body sent once: the loopback ceiling against a static server.
+        case anyOK
+    }
+
     /// The server's port on 127.0.0.1.
     var port: Int
     /// The `POST /purchases` body of each purchase, by index.
     var bodies: [[UInt8]]
+    /// What is sent and required.
+    var expectation: Expectation = .newPurchases
 
     /// What each client thread ended with: the connections it opened, or why it failed.
     private final class Outcomes: Sendable {
@@ -50,13 +63,22 @@ struct BenchHTTPLoadClients: Sendable {
         return (seconds, connectionCount)
     }
 
-    /// Sends client `clientIndex`'s slice, each duplicated purchase a second time right after;
-    /// the connections the client opened.
+    /// Sends client `clientIndex`'s slice as `expectation` says; the connections the client opened.
     private func send(_ client: BenchHTTPClient, clientIndex: Int) throws -> Int {
         for index in stride(from: clientIndex, to: bodies.count, by: BenchHTTPLoad.clientCount) {
-            try expect(client.post("/purchases", body: bodies[index]), "granted", index: index)
-            if BenchHTTPLoad.isDuplicated(index) {
+            switch expectation {
+            case .newPurchases:
+                try expect(client.post("/purchases", body: bodies[index]), "granted", index: index)
+                if BenchHTTPLoad.isDuplicated(index) {
+                    try expect(client.post("/purchases", body: bodies[index]), "alreadyFulfilled", index: index)
+                }
+            case .duplicates:
                 try expect(client.post("/purchases", body: bodies[index]), "alreadyFulfilled", index: index)
+            case .anyOK:
+                let response = try client.post("/purchases", body: bodies[index])
+                guard response.status == 200 else {
+                    throw BenchWorkloads.Failure(description: "HTTP ceiling: request \(index) answered \(response.status)")
+                }
             }
         }
         client.disconnect()

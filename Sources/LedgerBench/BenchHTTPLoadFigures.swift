@@ -24,12 +24,33 @@ struct BenchHTTPLoadFigures: Encodable {
     var inProcessPurchasesPerSecond: Double
     /// `httpPurchasesPerSecond / inProcessPurchasesPerSecond`.
     var httpOverInProcess: Double
+    /// Every purchase sent again over HTTP, each once, per second (all `alreadyFulfilled`).
+    var httpDuplicatesPerSecond: Double
+    /// Every in-process purchase submitted again by as many callers, per second.
+    var inProcessDuplicatesPerSecond: Double
+    /// `httpDuplicatesPerSecond / inProcessDuplicatesPerSecond`.
+    var httpDuplicatesOverInProcess: Double
+    /// The same clients and bodies against nginx's fixed answer on loopback, requests per
+    /// second; or why not (nginx not installed).
+    var loopbackCeilingRequestsPerSecond: BenchSection<Double>
+    /// `httpPurchasesPerSecond / loopbackCeilingRequestsPerSecond`, when the ceiling was measured.
+    var httpOverLoopbackCeiling: Double?
     /// Ledger records after the run (must equal `purchaseCount`).
     var recordCount: Int
     /// Gems in the players' balances after the run (must equal purchases × the product's gems).
     var gemsGranted: Int64
     /// Whether every purchase was granted exactly once (the run throws otherwise).
     var exactlyOnce: Bool
+
+    /// The loopback ceiling's line: nginx's rate and HTTP's share of it, or why it is missing.
+    private var ceilingLine: String {
+        switch loopbackCeilingRequestsPerSecond {
+        case .measured(let rate):
+            "  nginx fixed answer requests/s       " + String(format: "%12.1f", rate) + "   HTTP / nginx "
+                + String(format: "%.2f", httpOverLoopbackCeiling ?? 0)
+        case .absent(let reason): "  nginx loopback ceiling: \(reason)"
+        }
+    }
 
     /// The report's lines.
     var textLines: [String] {
@@ -41,6 +62,10 @@ struct BenchHTTPLoadFigures: Encodable {
             "  HTTP requests/s                     " + String(format: "%12.1f", httpRequestsPerSecond),
             "  in-process purchases/s (\(clientCount) callers) " + String(format: "%12.1f", inProcessPurchasesPerSecond),
             "  HTTP / in-process                   " + String(format: "%12.2f", httpOverInProcess),
+            "  HTTP duplicates/s                   " + String(format: "%12.1f", httpDuplicatesPerSecond),
+            "  in-process duplicates/s             " + String(format: "%12.1f", inProcessDuplicatesPerSecond),
+            "  HTTP duplicates / in-process        " + String(format: "%12.2f", httpDuplicatesOverInProcess),
+            ceilingLine,
             "  exactly once: \(exactlyOnce ? "yes" : "no") (\(recordCount) records, \(gemsGranted) gems)",
         ]
     }

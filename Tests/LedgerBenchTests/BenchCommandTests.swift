@@ -122,10 +122,16 @@ import Testing
         #expect(http["gemsGranted"] as? Int == count * 100)
         #expect(http["exactlyOnce"] as? Bool == true)
         #expect(try #require(http["connectionCount"] as? Int) >= BenchHTTPLoad.clientCount)
-        for key in ["seconds", "httpPurchasesPerSecond", "httpRequestsPerSecond", "inProcessPurchasesPerSecond", "httpOverInProcess"] {
+        for key in [
+            "seconds", "httpPurchasesPerSecond", "httpRequestsPerSecond", "inProcessPurchasesPerSecond", "httpOverInProcess",
+            "httpDuplicatesPerSecond", "inProcessDuplicatesPerSecond", "httpDuplicatesOverInProcess",
+        ] {
             let figure = try #require(http[key] as? Double, "missing http \(key)")
             #expect(figure > 0 && figure.isFinite, "\(key) = \(figure)")
         }
+        // nginx's rate, or the reason it was skipped.
+        let ceiling = try #require(http["loopbackCeilingRequestsPerSecond"])
+        #expect((ceiling as? Double).map { $0 > 0 } ?? (ceiling as? String)?.contains("nginx") ?? false, "\(ceiling)")
     }
 
     /// Python figures when Apple's library is installed; otherwise the reason, never a failure.

@@ -14,6 +14,24 @@ import Testing
         // 10 or 12 requests per client, far under the server's 1,000: one connection each.
         #expect(figures.connectionCount == BenchHTTPLoad.clientCount)
         #expect(figures.textLines.contains { $0.contains("exactly once: yes") })
+        // The loopback ceiling: measured when nginx is installed, else skipped with the reason.
+        switch figures.loopbackCeilingRequestsPerSecond {
+        case .measured(let rate):
+            #expect(rate > 0 && rate.isFinite)
+            #expect((figures.httpOverLoopbackCeiling ?? 0) > 0)
+            #expect(figures.textLines.contains { $0.contains("HTTP / nginx") })
+        case .absent(let reason):
+            #expect(BenchNginxCeiling.executable() == nil, "nginx is installed but did not run: \(reason)")
+            #expect(reason.contains("nginx is not installed") && figures.httpOverLoopbackCeiling == nil)
+        }
+    }
+
+    @Test func nginxIsConfiguredForAFixedAnswerOnLoopbackOnly() {
+        let configuration = BenchNginxCeiling.configuration(folder: "/tmp/x", port: 4321)
+        #expect(configuration.contains("listen 127.0.0.1:4321;"))
+        #expect(configuration.contains("return 200 '{\"outcome\":\"granted\"}';"))
+        #expect(configuration.contains("daemon off;") && configuration.contains("access_log off;"))
+        #expect(configuration.contains("pid /tmp/x/nginx.pid;"))
     }
 
     /// A server that closes every connection after 4 requests: the clients reconnect, and
@@ -21,7 +39,8 @@ import Testing
     @Test func clientsReconnectAfterTheServersRequestLimit() async throws {
         let scratch = try ScratchDirectory()
         let count = 320
-        let figures = try await BenchHTTPLoad.measure(count: count, directory: scratch.url, requestCountPerConnectionMax: 4)
+        let figures = try await BenchHTTPLoad.measure(
+            count: count, directory: scratch.url, requestCountPerConnectionMax: 4, ceiling: false)
         try check(figures, count: count)
         #expect(figures.connectionCount >= 3 * BenchHTTPLoad.clientCount, "\(figures.connectionCount) connections")
     }
@@ -45,5 +64,7 @@ import Testing
         #expect(figures.gemsGranted == Int64(count) * 100)
         #expect(figures.exactlyOnce)
         #expect(figures.httpPurchasesPerSecond > 0 && figures.inProcessPurchasesPerSecond > 0)
+        #expect(figures.httpDuplicatesPerSecond > 0 && figures.inProcessDuplicatesPerSecond > 0)
+        #expect(figures.httpDuplicatesOverInProcess > 0 && figures.httpDuplicatesOverInProcess.isFinite)
     }
 }
