@@ -185,6 +185,15 @@ let package = Package(
                 "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreSimulator", "PlayStoreSimulator",
             ]
         ),
+        // The Swift examples of README.md and Docs/, compiled line for line and run.
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: [
+                "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter",
+                "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "LedgerHTTP", "LedgerHTTPServer",
+                "LedgerStoreConformance",
+            ]
+        ),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.
         .testTarget(name: "PackageLayoutTests"),
     ],

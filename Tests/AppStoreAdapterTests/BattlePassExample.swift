@@ -25,7 +25,7 @@ import Testing
             return "\(gems) gems, pass \(pass ? "on" : "off"), \(state)"
         }
 
-        // BEGIN Subscriptions.md
+        // BEGIN Docs/Subscriptions.md battle-pass
         // Day 0: the player buys the pass; the game's server fulfils the purchase.
         let bought = try apple.purchase(
             productID: "com.example.bp.monthly", appAccountToken: AppAccountToken.forPlayer("p1"),
@@ -67,7 +67,7 @@ import Testing
         _ = try await notifications.process(try apple.expire(transactionID: fourth.transactionID))
         #expect(try await status() == "1500 gems, pass off, expired")
         #expect(try await ledger.subscriptions("p1").first?.periods.count == 4)
-        // END Subscriptions.md
+        // END Docs/Subscriptions.md battle-pass
 
         // A restore on a new device of the last period grants nothing.
         let restored = try #require(
@@ -79,7 +79,7 @@ import Testing
     @Test func theDocumentedBattlePassIsTheCompiledOne() throws {
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
         let compiled = try #require(
-            DocumentedExample.lines(of: source, from: "// BEGIN Subscriptions.md", to: "// END Subscriptions.md"))
+            DocumentedExample.lines(of: source, from: "// BEGIN Docs/Subscriptions.md battle-pass", to: "// END Docs/Subscriptions.md battle-pass"))
         let docs = try String(contentsOf: Self.packageRoot.appendingPathComponent("Docs/Subscriptions.md"), encoding: .utf8)
         let documented = try #require(DocumentedExample.lines(of: docs, from: "<!-- battle-pass -->", to: "```", skipping: 2))
         #expect(documented == compiled)

@@ -19,7 +19,7 @@ import Testing
 
     @Test func theDocumentedServerIsTheCompiledOne() throws {
         let source = try String(contentsOf: Self.packageRoot.appendingPathComponent(Self.sourcePath), encoding: .utf8)
-        let compiled = try #require(DocumentedExample.lines(of: source, from: "// BEGIN Integration.md", to: "// END Integration.md"))
+        let compiled = try #require(DocumentedExample.lines(of: source, from: "// BEGIN Docs/Integration.md whole-server", to: "// END Docs/Integration.md whole-server"))
         let docs = try String(
             contentsOf: Self.packageRoot.appendingPathComponent("Docs/Integration.md"), encoding: .utf8)
         let documented = try #require(DocumentedExample.lines(of: docs, from: "<!-- whole-server -->", to: "```", skipping: 2))

@@ -35,7 +35,7 @@ func push(_ change: LedgerEvent) async {
 }
 
 func serve(appleRoot: [UInt8], token: String, port: Int) async throws {
-    // BEGIN Integration.md
+    // BEGIN Docs/Integration.md whole-server
     let (bundleID, package, appAppleID) = ("com.example.game", "com.example.game", Int64(1_234_567_890))
     var configuration = LedgerConfiguration.production
     configuration.storeAccountBindings[.appStore] = { AppAccountToken.forPlayer($0) }  // appAccountToken is a UUID
@@ -69,7 +69,7 @@ func serve(appleRoot: [UInt8], token: String, port: Int) async throws {
     _ = try await ledger.recover()
     await server.runUntilSignalled()
     feed.cancel()
-    // END Integration.md
+    // END Docs/Integration.md whole-server
 }
 
 let environment = ProcessInfo.processInfo.environment

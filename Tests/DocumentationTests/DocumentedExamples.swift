@@ -9,10 +9,9 @@ import SQLiteLedgerStore
 import Synchronization
 import Testing
 
-// The Swift examples of README.md and the Docs, compiled here line for line (between BEGIN and
-// END; a block's `import` lines are at the top of this file), and run where they do something:
-// `DocumentedExamplesTests` checks each page shows this code and runs it. The whole game server
-// and the battle pass have files of their own (WholeServerExample.swift, BattlePassExample.swift).
+// README.md's examples and the short ones of HTTPServer.md and Integration.md, compiled here
+// line for line (between BEGIN and END; a block's `import` lines are at the top of the file;
+// `DocumentedBlocks` checks each page shows this code) and run where they do something.
 
 // BEGIN README.md readme-library
 /// Apple's root certificate (AppleRootCA-G3.cer, DER) and the app's identity.
@@ -120,26 +119,7 @@ func changeFeedExample(
 }
 
 @Suite struct DocumentedExamplesTests {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
-    /// (page, marker) of every block this file compiles.
-    static let blocks = [
-        ("README.md", "readme-library"), ("README.md", "readme-http"), ("Docs/HTTPServer.md", "http-server"),
-        ("Docs/Integration.md", "metrics"), ("Docs/Integration.md", "change-feed"),
-    ]
-
-    @Test(arguments: blocks)
-    func thePageShowsTheCompiledCode(page: String, marker: String) throws {
-        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let compiled = try #require(
-            DocumentedExample.lines(of: source, from: "// BEGIN \(page) \(marker)", to: "// END \(page) \(marker)"))
-        let text = try String(contentsOf: Self.packageRoot.appendingPathComponent(page), encoding: .utf8)
-        let documented = try #require(DocumentedExample.lines(of: text, from: "<!-- \(marker) -->", to: "```", skipping: 2))
-        #expect(compiled.count >= 3)
-        let imports = documented.filter { $0.hasPrefix("import ") }
-        #expect(documented.filter { !$0.hasPrefix("import ") }.drop { $0.isEmpty }.elementsEqual(compiled))
-        for line in imports { #expect(("\n" + source).contains("\n\(line)\n"), "\(page): this file lacks \(line)") }
-    }
+    static let packageRoot = DocumentedBlocks.packageRoot
 
     static func catalog() throws -> ProductCatalog {
         try CatalogLoader.load(path: packageRoot.appendingPathComponent("ProductCatalog.json").path)
