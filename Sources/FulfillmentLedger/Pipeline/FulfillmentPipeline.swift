@@ -270,7 +270,7 @@ extension Ledger {
                     "\(existing.key) was fulfilled with quantity \(existing.quantity), not \(verified.quantity)"))
         }
         guard !existing.isFinished else { return .alreadyFulfilled(FulfillmentReceipt(record: existing, finished: true)) }
-        let finish = await finishPending(existing)
+        let finish = await finishPending(existing, retry: .redelivery)
         return .alreadyFulfilled(finish.receipt)
     }
 

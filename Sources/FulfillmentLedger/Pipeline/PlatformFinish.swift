@@ -19,16 +19,43 @@ extension Ledger {
     /// Calls the platform finish for a committed transaction and marks it finished.
     ///
     /// Never throws: a failure leaves the outbox row in place for the next retry and is
-    /// returned so the caller can report it.
-    func finishPending(_ record: TransactionRecord) async -> FinishAttempt {
+    /// returned so the caller can report it. `retry` names a later attempt (a redelivery, or
+    /// `recover()`): its success is written to the history as `finishSucceeded`, so a
+    /// transaction whose history shows `finishFailed` also shows when it was finished. The first
+    /// attempt, right after the grant, writes no event: its record's `finishedAt` tells it, and
+    /// the write path stays one row.
+    func finishPending(_ record: TransactionRecord, retry: FinishRetry? = nil) async -> FinishAttempt {
         let start = ContinuousClock.now
         let attempt = await runFinish(record)
+        if let retry, attempt.finished {
+            let event = LedgerEvent(
+                kind: .finishSucceeded, playerID: record.playerID, transaction: record.key, at: clock.now(),
+                detail: retry.detail)
+            // Best effort, like the mark: the record's `finishedAt` is what counts.
+            _ = try? await commit(.deferred) { writer throws(LedgerError) in try writer.appendEvent(event) }
+        }
         observe(
             .finishAttempt(
                 transaction: record.key, finished: attempt.finished, error: attempt.error,
                 inProgressElsewhere: attempt.inFlightElsewhere),
             since: start)
         return attempt
+    }
+
+    /// Which later attempt finished a transaction, for its `finishSucceeded` event.
+    enum FinishRetry: Sendable {
+        /// The same transaction delivered again (`alreadyFulfilled`).
+        case redelivery
+        /// `recover()`.
+        case recovery
+
+        /// The event's detail.
+        var detail: String {
+            switch self {
+            case .redelivery: "finished when the transaction was delivered again"
+            case .recovery: "finished by recovery"
+            }
+        }
     }
 
     /// The finish itself, unobserved.

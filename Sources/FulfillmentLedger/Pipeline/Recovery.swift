@@ -47,7 +47,7 @@ extension Ledger {
                 throw LedgerError.integrityCheckFailed(
                     location: "ledger", detail: "pending finish \(row.key) has no ledger record")
             }
-            let attempt = await finishPending(record)
+            let attempt = await finishPending(record, retry: .recovery)
             if attempt.finished {
                 report.finishesSucceeded.append(row.key)
             } else if attempt.inFlightElsewhere {
