@@ -28,11 +28,38 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
         guard let data = FileManager.default.contents(atPath: path), data.count <= Self.byteCountMax else {
             throw Arguments.UsageError(message: "cannot read --purchases \(path), or it is larger than \(Self.byteCountMax) bytes")
         }
+        // The project's strict parser first: a duplicate key, a trailing comma or a misspelt
+        // top-level section ("purchase") is refused with its line and column, never read as an
+        // empty file. The purchases themselves are Google's documents, read as the API client
+        // reads Google's answers: a field Google adds is ignored.
+        do throws(StrictJSONError) {
+            let root = try StrictJSON.parse(data)
+            try Self.checkSections(root)
+        } catch {
+            throw Arguments.UsageError(message: "--purchases \(path) is not a purchases file: " + error.lines(source: path).joined(separator: "; "))
+        }
         do {
             contents = try JSONDecoder().decode(Contents.self, from: data)
         } catch {
             throw Arguments.UsageError(message: "--purchases \(path) is not a purchases file: \(error)")
         }
+    }
+
+    /// The file's top-level sections.
+    static let sections: Set<String> = ["purchases", "subscriptions", "voided"]
+
+    /// Refuses a document that is not an object of `sections`, naming the nearest for a typo.
+    static func checkSections(_ root: JSONValue) throws(StrictJSONError) {
+        guard case .object(let object, _) = root else {
+            throw StrictJSONError([.init(path: "$", message: "expected an object of \(sections.sorted())", position: root.position)])
+        }
+        let unknown = object.members.filter { !sections.contains($0.key) }.map { member in
+            let hint = EditDistance.nearest(to: member.key, in: sections).map { "did you mean \"\($0)\"?" }
+                ?? "allowed here: " + sections.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+            return StrictJSONError.Problem(
+                path: "$.\(member.key)", message: "unknown field \"\(member.key)\"; \(hint)", position: member.keyPosition)
+        }
+        guard unknown.isEmpty else { throw StrictJSONError(unknown) }
     }
 
     func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)

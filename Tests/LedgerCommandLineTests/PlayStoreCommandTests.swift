@@ -27,6 +27,37 @@ import Testing
         #expect(await ledger(["playstore", "verify", "--token", "t", "--product", "p", "--package", "x"]).code == 64)
     }
 
+    /// A purchases file is read by the strict parser: a misspelt section, a duplicate key, a
+    /// trailing comma or a document that is not an object is refused with its place (never read
+    /// as a file with no purchases); a field Google adds to a purchase is ignored, as in Google's
+    /// answers.
+    @Test func aPurchasesFileIsReadStrictlyButGooglesFieldsAreKept() async throws {
+        let scratch = try ScratchDirectory()
+        let refused: [(String, String)] = [
+            (#"{"purchase": {}}"#, #"1:2: $.purchase: unknown field "purchase"; did you mean "purchases"?"#),
+            (#"{"purchases": {}, "purchases": {}}"#, #"duplicate key "purchases""#),
+            (#"{"purchases": {},}"#, "1:18"),
+            ("[]", "expected an object"),
+        ]
+        for (text, expected) in refused {
+            let file = try scratch.write(text, to: "purchases.json")
+            let run = await ledger([
+                "playstore", "verify", "--token", "tok-1", "--product", "gems_small", "--package", Fixture.package,
+                "--purchases", file,
+            ])
+            #expect(run.code == 64 && run.error.contains("is not a purchases file") && run.error.contains(expected), "\(text): \(run.error)")
+        }
+        let google = try scratch.write(
+            #"{"purchases": {"tok-1": {"purchaseState": 0, "consumptionState": 0, "acknowledgementState": 0, "quantity": 1, "#
+                + #""obfuscatedExternalAccountId": "p1", "productId": "gems_small", "fieldGoogleAddsLater": true}}}"#,
+            to: "google.json")
+        let found = await ledger([
+            "playstore", "verify", "--token", "tok-1", "--product", "gems_small", "--package", Fixture.package,
+            "--purchases", google,
+        ])
+        #expect(found.code == 0, "\(found.output)\(found.error)")
+    }
+
     @Test func rtdnPurchaseThenVoidAppliesOnceAndTheSyncAgrees() async throws {
         let fixture = try await Fixture()
         let purchases = try fixture.purchasesFile(["tok-1": Fixture.gems(quantity: 2)])
