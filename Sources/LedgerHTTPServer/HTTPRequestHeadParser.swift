@@ -3,8 +3,9 @@ import Foundation
 /// Parses and checks a request head: the request line and header fields, each ended by CR LF
 /// or a lone LF (RFC 9112, 2.2), without the blank line that ends them. Strict where leniency
 /// lets requests be read two ways: a bare CR, obsolete line folding, whitespace before a colon,
-/// conflicting or malformed `Content-Length`, `Transfer-Encoding` beside `Content-Length` and a
-/// repeated `Host` are all 400. Lenient where nothing is ambiguous: an HTTP/1.1 request without
+/// an empty field name, conflicting or malformed `Content-Length`, `Transfer-Encoding` beside
+/// `Content-Length` and a repeated `Host` are all 400, and list elements and tokens are read by
+/// HTTP's ASCII rules, never Unicode's. Lenient where nothing is ambiguous: an HTTP/1.1 request without
 /// `Host` is served, and so is a line ended by LF alone.
 enum HTTPRequestHeadParser {
     private static let space: UInt8 = 0x20
@@ -12,6 +13,7 @@ enum HTTPRequestHeadParser {
     private static let carriageReturn: UInt8 = 0x0D
     private static let lineFeed: UInt8 = 0x0A
     private static let colon: UInt8 = 0x3A
+    private static let comma: UInt8 = 0x2C
     /// The punctuation RFC 9110 allows in a token (method, field name), beside letters and digits.
     private static let tokenPunctuation = Set("!#$%&'*+-.^_`|~".utf8)
     /// Most decimal digits of a `Content-Length` read; longer values are too large anyway.
@@ -33,11 +35,11 @@ enum HTTPRequestHeadParser {
         let bodyFraming = try framing(
             transferEncodings: values("Transfer-Encoding"), contentLengths: values("Content-Length"), version: version,
             limits: limits)
-        let connection = Set(list(values("Connection")).map { $0.lowercased() })
+        let connection = Set(list(values("Connection")).map(asciiLowercased))
         let keepAlive =
             version == .http11 ? !connection.contains("close") : connection.contains("keep-alive") && !connection.contains("close")
         let expectations = values("Expect")
-        guard expectations.isEmpty || expectations.map({ $0.lowercased() }) == ["100-continue"] else {
+        guard expectations.isEmpty || expectations.map(asciiLowercased) == ["100-continue"] else {
             throw .expectationFailed
         }
         return HTTPRequestHead(
@@ -99,13 +101,12 @@ enum HTTPRequestHeadParser {
         }
         guard let colonIndex = line.firstIndex(of: colon) else { throw .malformed("a header line has no colon") }
         let name = line[line.startIndex..<colonIndex]
-        guard name.allSatisfy(isTokenByte) else { throw .malformed("a header field name is not a token") }
+        // A token has at least one byte: a line starting with a colon names no field.
+        guard !name.isEmpty, name.allSatisfy(isTokenByte) else { throw .malformed("a header field name is not a token") }
         var value = line[(colonIndex + 1)...]
         while let byte = value.first, byte == space || byte == tab { value.removeFirst() }
         while let byte = value.last, byte == space || byte == tab { value.removeLast() }
-        guard value.allSatisfy({ $0 == tab || ($0 >= space && $0 != 0x7F) }) else {
-            throw .malformed("a header field value holds control bytes")
-        }
+        guard isFieldText(value) else { throw .malformed("a header field value holds control bytes") }
         return (string(name), string(value))
     }
 
@@ -119,7 +120,7 @@ enum HTTPRequestHeadParser {
         if !transferEncodings.isEmpty {
             guard version == .http11 else { throw .malformed("Transfer-Encoding in an HTTP/1.0 request") }
             guard contentLengths.isEmpty else { throw .malformed("both Transfer-Encoding and Content-Length") }
-            guard list(transferEncodings).map({ $0.lowercased() }) == ["chunked"] else { throw .unsupportedTransferCoding }
+            guard list(transferEncodings).map(asciiLowercased) == ["chunked"] else { throw .unsupportedTransferCoding }
             return .chunked
         }
         let lengths = list(contentLengths, keepingEmpty: true)
@@ -134,11 +135,29 @@ enum HTTPRequestHeadParser {
         return count == 0 ? .none : .length(count)
     }
 
-    /// The comma-separated elements of `values`, trimmed; empty ones dropped unless `keepingEmpty`.
+    /// The comma-separated elements of `values`, split at each comma byte and trimmed of spaces
+    /// and tabs alone, RFC 9110's optional whitespace; empty ones dropped unless `keepingEmpty`.
+    /// Unicode rules would read two ways what a proxy reads one way: a no-break space is not
+    /// whitespace here (`\u{A0}chunked` is no `chunked`, `1\u{A0}` no length), nor does a
+    /// combining mark after a comma join it to the next element.
     private static func list(_ values: [String], keepingEmpty: Bool = false) -> [String] {
-        values.flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+        let optionalWhitespace = CharacterSet(charactersIn: " \t")
+        return values.flatMap { $0.utf8.split(separator: comma, omittingEmptySubsequences: false) }
+            .map { String(Substring($0)).trimmingCharacters(in: optionalWhitespace) }
             .filter { keepingEmpty || !$0.isEmpty }
+    }
+
+    /// `text` with ASCII capitals made small and nothing else changed: HTTP's tokens are
+    /// case-insensitive in ASCII only, and Unicode's mapping reads a Kelvin sign (U+212A) as `k`.
+    private static func asciiLowercased(_ text: String) -> String {
+        String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+
+    /// Whether `bytes` hold no control byte but tabs (RFC 9110's field text, obs-text included):
+    /// also the rule for chunk-size lines and trailers, so that no bare CR or LF inside a line
+    /// lets a peer that ends lines there read the body another way.
+    static func isFieldText(_ bytes: some Sequence<UInt8>) -> Bool {
+        bytes.allSatisfy { $0 == tab || ($0 >= space && $0 != 0x7F) }
     }
 
     private static func isTokenByte(_ byte: UInt8) -> Bool {

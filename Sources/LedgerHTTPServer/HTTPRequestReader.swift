@@ -76,8 +76,12 @@ struct HTTPRequestReader {
         }
     }
 
-    /// The size a chunk-size line gives: hex digits, then optional whitespace and extensions.
+    /// The size a chunk-size line gives: hex digits, then optional whitespace and extensions,
+    /// with no control byte but tabs anywhere in the line.
     private func chunkSize(_ line: [UInt8]) throws(ConnectionFailure) -> Int {
+        guard HTTPRequestHeadParser.isFieldText(line) else {
+            throw .rejected(.malformed("a chunk-size line holds control bytes"))
+        }
         let digits = line.prefix { $0 != 0x3B && $0 != 0x20 && $0 != 0x09 }
         let hex = String(decoding: digits, as: UTF8.self)
         guard !digits.isEmpty, digits.allSatisfy({ $0 < 0x80 && Character(UnicodeScalar($0)).isHexDigit }) else {
@@ -89,12 +93,16 @@ struct HTTPRequestReader {
         return size
     }
 
-    /// Reads trailer fields up to their blank line, `headerByteCountMax` bytes at most, and drops them.
+    /// Reads trailer fields up to their blank line, `headerByteCountMax` bytes at most, and drops
+    /// them; a line with a control byte but tabs is malformed.
     private func skipTrailers(before deadline: ContinuousClock.Instant) throws(ConnectionFailure) {
         var byteCount = 0
         while true {
             let line = try readLine(
                 byteCountMax: limits.headerByteCountMax - byteCount, before: deadline, tooLong: Self.headTooLarge(limits))
+            guard HTTPRequestHeadParser.isFieldText(line) else {
+                throw .rejected(.malformed("a trailer line holds control bytes"))
+            }
             byteCount += line.count + 2
             if line.isEmpty { return }
         }

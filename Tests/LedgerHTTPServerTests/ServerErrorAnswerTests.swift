@@ -38,9 +38,22 @@ struct ServerErrorAnswerTests {
         malformed("two Host fields", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n"),
         malformed("bad chunk size", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n"),
         malformed("chunked in HTTP/1.0", "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n"),
+        // Found by fuzzing the request reader: each was served before.
+        malformed("empty field name", "GET / HTTP/1.1\r\nHost: a\r\n: x\r\n\r\n"),
+        malformed("LF in a chunk extension", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3;\nx\r\nabc\r\n0\r\n\r\n"),
+        malformed("control bytes in a trailer", "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\nX: 1\u{0F}\n\r\n\r\n"),
+        malformed("no-break space in Content-Length", "POST / HTTP/1.1\r\nContent-Length: 1\u{A0}\r\n\r\nx"),
         Case(
             name: "gzip transfer coding", request: "POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", status: 501,
             code: "http.unsupportedTransferCoding"),
+        // Found the same way: Unicode whitespace was trimmed from list elements, and
+        // Unicode case mapping read a Kelvin sign as `k`, so both were served as chunked.
+        Case(
+            name: "no-break space before chunked", request: "POST / HTTP/1.1\r\nTransfer-Encoding:\u{A0}chunked\r\n\r\n0\r\n\r\n",
+            status: 501, code: "http.unsupportedTransferCoding"),
+        Case(
+            name: "Kelvin sign in chunked", request: "POST / HTTP/1.1\r\nTransfer-Encoding: chun\u{212A}ed\r\n\r\n0\r\n\r\n",
+            status: 501, code: "http.unsupportedTransferCoding"),
         Case(name: "HTTP/2.0", request: "GET / HTTP/2.0\r\n\r\n", status: 505, code: "http.versionNotSupported"),
         Case(name: "HTTP/0.9 style", request: "GET / HTTP/0.9\r\n\r\n", status: 505, code: "http.versionNotSupported"),
         Case(
