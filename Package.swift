@@ -182,7 +182,7 @@ let package = Package(
             name: "LedgerHTTPServerTests",
             dependencies: [
                 "LedgerHTTPServer", "LedgerHTTP", "FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter",
-                "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreSimulator", "PlayStoreSimulator",
+                "SQLiteLedgerStore", "FulfillmentLedgerTesting", "AppStoreSimulator", "PlayStoreSimulator", "LedgerSimulation",
             ]
         ),
         // The Swift examples of README.md and Docs/, compiled line for line and run.

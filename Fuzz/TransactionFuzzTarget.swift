@@ -71,7 +71,7 @@ func checkTransaction(_ data: Data) {
     // encoding carries (see README, finding 1, fixed), and a second round trip changes no date at all.
     let decoded = decodeTransaction(encode(document))
     check(
-        decoded.transactionID == document.transactionID && decoded.productID == document.productID
+        decoded.transactionID == document.transactionID && decoded.storeProductID == document.storeProductID
             && decoded.playerID == document.playerID && decoded.quantity == document.quantity
             && decoded.state == document.state && decoded.store == document.store
             && decoded.environment == document.environment && decoded.verified == document.verified
@@ -96,7 +96,7 @@ func checkTransaction(_ data: Data) {
     case .verified(let facts):
         check(mayVouch, "the verifier vouched for a document it must refuse")
         check(
-            facts.transactionID == document.transactionID && facts.productID == document.productID
+            facts.transactionID == document.transactionID && facts.storeProductID == document.storeProductID
                 && facts.quantity == document.quantity && facts.state == document.state
                 && facts.store == document.store && facts.environment == document.environment
                 && facts.accountBinding == document.accountBinding,
@@ -105,8 +105,8 @@ func checkTransaction(_ data: Data) {
         check(!mayVouch, "the verifier refused a document it should vouch for: \(reason)")
     }
 
-    if let product = sampleCatalog.product(store: document.store, storeProductID: document.productID) {
-        check(product.storeProductIDs[document.store] == document.productID)
+    if let product = sampleCatalog.product(store: document.store, storeProductID: document.storeProductID) {
+        check(product.storeProductIDs[document.store] == document.storeProductID)
         check(sampleCatalog.product(id: product.id) == product)
     }
 }
@@ -114,7 +114,7 @@ func checkTransaction(_ data: Data) {
 func checkVerifierOnRawPayload(_ bytes: [UInt8]) {
     let payload = String(decoding: bytes, as: UTF8.self)
     let submission = TransactionSubmission(
-        store: .test, transactionID: "t", productID: "test.gems_small", playerID: "p", payload: payload)
+        store: .test, transactionID: "t", storeProductID: "test.gems_small", playerID: "p", payload: payload)
     guard case .verified(let facts) = verify(submission) else { return }
     let document: TestStoreTransaction
     do {

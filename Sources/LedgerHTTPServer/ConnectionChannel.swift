@@ -8,7 +8,7 @@
 /// consumed; owned by the connection's thread alone. Every wait has a deadline and every read
 /// takes at most `readChunkByteCount` bytes, so the buffer grows only as far as its reader
 /// asks, plus one chunk.
-final class ConnectionChannel {
+package final class ConnectionChannel {
     /// Most bytes one read takes.
     static let readChunkByteCount = 16 << 10
     /// The two bytes that end a line.
@@ -20,7 +20,7 @@ final class ConnectionChannel {
     private(set) var buffer: [UInt8] = []
 
     /// Takes over `descriptor`, already non-blocking; its owner closes it.
-    init(descriptor: Int32) {
+    package init(descriptor: Int32) {
         self.descriptor = descriptor
     }
 

@@ -1,5 +1,5 @@
 /// Why reading or writing a connection stopped short.
-enum ConnectionFailure: Error {
+package enum ConnectionFailure: Error {
     /// The request is one the server answers itself with this error, then closes.
     case rejected(HTTPRejection)
     /// The deadline passed first.

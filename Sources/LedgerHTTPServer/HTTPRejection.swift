@@ -4,14 +4,14 @@ import LedgerHTTP
 /// An answer the server gives itself, never reaching the handler: one of the HTTP edge's own
 /// errors (`LedgerHTTPErrorCode`, 9101–9107) in the one error body every edge shares, sent
 /// before the connection is closed.
-struct HTTPRejection: Error, Hashable {
+package struct HTTPRejection: Error, Hashable {
     /// The stable code clients may match on; it sets the status.
-    let code: LedgerHTTPErrorCode
+    package let code: LedgerHTTPErrorCode
     /// What was wrong, for people.
-    let message: String
+    package let message: String
 
     /// The status code.
-    var status: Int { code.status }
+    package var status: Int { code.status }
 
     /// 400: the request breaks HTTP/1.1 syntax or framing rules.
     static func malformed(_ message: String) -> HTTPRejection {

@@ -1,8 +1,8 @@
 /// A request head as parsed and checked: the request line, the fields, and what they mean
 /// for framing and for the connection.
-struct HTTPRequestHead {
+package struct HTTPRequestHead {
     /// The HTTP versions served.
-    enum Version: Equatable {
+    package enum Version: Equatable {
         /// HTTP/1.0: the connection closes after the answer unless the client asks `keep-alive`.
         case http10
         /// HTTP/1.1: the connection stays open unless either side says `close`.
@@ -10,7 +10,7 @@ struct HTTPRequestHead {
     }
 
     /// How the body is delimited.
-    enum BodyFraming: Equatable {
+    package enum BodyFraming: Equatable {
         /// No body.
         case none
         /// `Content-Length` bytes, at most the body limit.
@@ -20,17 +20,17 @@ struct HTTPRequestHead {
     }
 
     /// The method, as sent.
-    var method: String
+    package var method: String
     /// The request target, as sent.
-    var target: String
+    package var target: String
     /// The version.
-    var version: Version
+    package var version: Version
     /// The fields in order, names as sent, values without surrounding whitespace.
-    var headers: [(name: String, value: String)]
+    package var headers: [(name: String, value: String)]
     /// How the body is delimited.
-    var framing: BodyFraming
+    package var framing: BodyFraming
     /// Whether the client wants the connection kept open after the answer.
-    var wantsKeepAlive: Bool
+    package var wantsKeepAlive: Bool
     /// Whether the client waits for `100 Continue` before sending the body.
-    var expectsContinue: Bool
+    package var expectsContinue: Bool
 }

@@ -7,7 +7,7 @@ import Foundation
 /// `Content-Length` and a repeated `Host` are all 400, and list elements and tokens are read by
 /// HTTP's ASCII rules, never Unicode's. Lenient where nothing is ambiguous: an HTTP/1.1 request without
 /// `Host` is served, and so is a line ended by LF alone.
-enum HTTPRequestHeadParser {
+package enum HTTPRequestHeadParser {
     private static let space: UInt8 = 0x20
     private static let tab: UInt8 = 0x09
     private static let carriageReturn: UInt8 = 0x0D
@@ -20,7 +20,9 @@ enum HTTPRequestHeadParser {
     private static let lengthDigitCountMax = 18
 
     /// The head `bytes` parsed and checked against `limits`.
-    static func parse(_ bytes: ArraySlice<UInt8>, limits: LedgerHTTPServerLimits) throws(HTTPRejection) -> HTTPRequestHead {
+    package static func parse(
+        _ bytes: ArraySlice<UInt8>, limits: LedgerHTTPServerLimits
+    ) throws(HTTPRejection) -> HTTPRequestHead {
         let lines = try splitLines(bytes)
         let (method, target, version) = try parseRequestLine(lines[0])
         guard lines.count - 1 <= limits.headerFieldCountMax else {

@@ -2,7 +2,9 @@ import Foundation
 
 /// Reads one request off a connection — the head, then the body its framing declares — with
 /// every byte counted against the limits and every wait against the request's deadline.
-struct HTTPRequestReader {
+/// Package-visible, with the parser and the channel, so the HTTP fuzz body can drive it over a
+/// socket pair exactly as a connection does.
+package struct HTTPRequestReader {
     /// Most bytes of a chunk-size line, extensions included.
     static let chunkLineByteCountMax = 1024
 
@@ -11,9 +13,15 @@ struct HTTPRequestReader {
     /// The bounds kept.
     let limits: LedgerHTTPServerLimits
 
+    /// A reader of `channel` within `limits`.
+    package init(channel: ConnectionChannel, limits: LedgerHTTPServerLimits) {
+        self.channel = channel
+        self.limits = limits
+    }
+
     /// Waits before `deadline` for the first byte of a request (line ends before it are
     /// dropped); `.woken` when `wake` turns readable first, `.timedOut` when nothing came.
-    func awaitRequest(before deadline: ContinuousClock.Instant, wake: Int32) throws(ConnectionFailure) {
+    package func awaitRequest(before deadline: ContinuousClock.Instant, wake: Int32) throws(ConnectionFailure) {
         channel.dropLeadingLineEnds()
         while channel.buffer.isEmpty {
             try channel.fill(before: deadline, wake: wake)
@@ -22,7 +30,7 @@ struct HTTPRequestReader {
     }
 
     /// Reads and parses the head, at most `headerByteCountMax` bytes with its blank line.
-    func readHead(before deadline: ContinuousClock.Instant) throws(ConnectionFailure) -> HTTPRequestHead {
+    package func readHead(before deadline: ContinuousClock.Instant) throws(ConnectionFailure) -> HTTPRequestHead {
         var searchStart = 0
         while true {
             if let end = channel.headEnd(from: searchStart) {
@@ -41,9 +49,9 @@ struct HTTPRequestReader {
     }
 
     /// Reads the body `framing` declares.
-    func readBody(_ framing: HTTPRequestHead.BodyFraming, before deadline: ContinuousClock.Instant) throws(ConnectionFailure)
-        -> Data
-    {
+    package func readBody(
+        _ framing: HTTPRequestHead.BodyFraming, before deadline: ContinuousClock.Instant
+    ) throws(ConnectionFailure) -> Data {
         switch framing {
         case .none: return Data()
         case .length(let count):

@@ -7,7 +7,7 @@
 /// The socket calls whose spelling differs between Linux and Darwin, and the small helpers
 /// every socket of the server shares. Descriptors are made close-on-exec, so a child process
 /// started by the host program never holds a connection open.
-enum SocketSystem {
+package enum SocketSystem {
     /// The type argument of `socket` for TCP: a stream, close-on-exec where it can be said at once.
     static var streamType: Int32 {
         #if canImport(Glibc)
@@ -54,7 +54,7 @@ enum SocketSystem {
     }
 
     /// Makes `descriptor` non-blocking.
-    static func setNonBlocking(_ descriptor: Int32) {
+    package static func setNonBlocking(_ descriptor: Int32) {
         let flags = fcntl(descriptor, F_GETFL)
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
     }
