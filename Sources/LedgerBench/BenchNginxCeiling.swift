@@ -1,4 +1,5 @@
 import Foundation
+import LedgerHTTPServer
 
 #if canImport(Glibc)
     import Glibc
@@ -38,7 +39,7 @@ enum BenchNginxCeiling {
         }
         let folder = directory.appendingPathComponent("nginx")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let port = try freePort()
+        let port = try ListeningSocket.freeLoopbackPort()
         try configuration(folder: folder.path, port: port).write(
             to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
         let process = Process()
@@ -109,24 +110,5 @@ enum BenchNginxCeiling {
         for _ in 0..<stopWaitTenthsMax where process.isRunning { usleep(100_000) }
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
-    }
-
-    /// A loopback port free a moment ago (nginx cannot be told to pick one): bound with port 0,
-    /// read back and released.
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, BenchHTTPClient.streamSocketType, 0)
-        guard descriptor >= 0 else { throw BenchWorkloads.Failure(description: "socket failed: errno \(errno)") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
-            }
-        }
-        guard bound else { throw BenchWorkloads.Failure(description: "no free loopback port: errno \(errno)") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }

@@ -20,7 +20,7 @@ enum FulfillCommand {
             input fields: store ("test"), transactionID, productID (the store's product ID),
               playerID, quantity (1), state ("purchased"|"pending"|"cancelled"),
               verified (true; stands in for the signature), environment ("sandbox"),
-              purchaseDate (ISO 8601, default now), revocationDate (ISO 8601, optional)
+              purchaseDate (RFC 3339, default now), revocationDate (RFC 3339, optional)
             output fields: outcome ("granted"|"alreadyFulfilled"|"rejected"),
               transactionID, productID, playerID; when granted or alreadyFulfilled:
               granted (what this call granted), finished, finishError,

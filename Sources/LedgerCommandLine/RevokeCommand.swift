@@ -17,7 +17,7 @@ enum RevokeCommand {
 
             input fields: eventID, store (required, e.g. "test"), transactionID, kind ("fullRefund" |
               "partialRefund" | "revoke" | "refundReversed"), quantity (partialRefund only),
-              eventDate (ISO 8601, the store's date; orders events), reason (optional)
+              eventDate (RFC 3339, the store's date; orders events), reason (optional)
             output fields: outcome ("recorded" | "alreadyRecorded" | "rejected"), reason,
               disposition ("applied" | "awaitingPurchase" | "stale" | "noChange"),
               effect (negative: taken back, positive: given back), debtCreated

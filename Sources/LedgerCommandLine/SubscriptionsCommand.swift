@@ -13,7 +13,7 @@ enum SubscriptionsCommand {
             originalTransactionId, Play purchase token): the state the store last reported,
             the state and entitlement at TIME (default: now), expiresAt, the grace period's
             end, the paid periods granted, and the entitlements the latest period pays for.
-            TIME is ISO 8601, such as 2026-12-01T12:00:00Z. A period read after it ends
+            TIME is RFC 3339 with an offset, such as 2026-12-01T12:00:00Z. A period read after it ends
             reads as expired, with no write. The database must exist. Catalog default:
             ProductCatalog.json in this folder, else the sample catalog built into the tool.
 
@@ -31,7 +31,7 @@ enum SubscriptionsCommand {
                 playerID = try arguments.required("player")
                 if let text = arguments.value("at") {
                     guard let date = LedgerJSON.parseDate(text), date.isInLedgerRange else {
-                        throw Arguments.UsageError(message: "--at needs an ISO 8601 time, such as 2026-12-01T12:00:00Z")
+                        throw Arguments.UsageError(message: "--at needs an RFC 3339 time, such as 2026-12-01T12:00:00Z")
                     }
                     readAt = date
                 }

@@ -50,7 +50,7 @@ extension LedgerHTTPHandler {
     }
 
     /// `GET /players/{playerID}/subscriptions?at=TIME`: each chain with its state at `at`
-    /// (ISO 8601; default now), whether it entitles, and its periods.
+    /// (RFC 3339; default now), whether it entitles, and its periods.
     func subscriptions(_ playerID: String, _ request: LedgerHTTPRequest) async throws(LedgerError) -> LedgerHTTPResponse {
         let query: [String: String]
         switch Self.query(request, allowed: ["at"]) {
@@ -60,7 +60,7 @@ extension LedgerHTTPHandler {
         var at: Date?
         if let text = query["at"] {
             guard let date = LedgerJSON.parseDate(text) else {
-                return .error(.invalidQuery, "at must be an ISO 8601 time, such as 2026-12-01T12:00:00Z")
+                return .error(.invalidQuery, "at must be an RFC 3339 time, such as 2026-12-01T12:00:00Z")
             }
             at = date
         }

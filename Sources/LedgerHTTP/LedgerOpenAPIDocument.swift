@@ -1743,7 +1743,7 @@ public enum LedgerOpenAPIDocument {
             "name": "at",
             "in": "query",
             "required": false,
-            "description": "The time to read at (ISO 8601; default now).",
+            "description": "The time to read at (RFC 3339; default now).",
             "schema": {
               "type": "string",
               "format": "date-time"

@@ -5,7 +5,7 @@
 #endif
 
 /// A bound, listening, non-blocking TCP socket with `SO_REUSEADDR`, on an IPv4 or IPv6 literal.
-struct ListeningSocket {
+package struct ListeningSocket {
     /// Connections waiting to be accepted that the system keeps.
     static let backlog: Int32 = 128
 
@@ -13,6 +13,15 @@ struct ListeningSocket {
     let descriptor: Int32
     /// The port it is bound to (the system's choice when 0 was asked).
     let port: Int
+
+    /// A loopback port free a moment ago, for a program that cannot be told to pick one (nginx,
+    /// a child process given `PORT`): bound with port 0 by `open`, read back and released. Another
+    /// program may take it before it is used.
+    package static func freeLoopbackPort() throws(LedgerHTTPServerError) -> Int {
+        let socket = try open(host: "127.0.0.1", port: 0)
+        SocketSystem.close(socket.descriptor)
+        return socket.port
+    }
 
     /// Binds `host`:`port` and listens.
     static func open(host: String, port: Int) throws(LedgerHTTPServerError) -> ListeningSocket {

@@ -3,6 +3,7 @@ import AppStoreSimulator
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerHTTPServer
 import PlayStoreSimulator
 import Testing
 
@@ -55,7 +56,7 @@ import Testing
         ]
         try JSONSerialization.data(withJSONObject: key).write(to: URL(fileURLWithPath: scratch.path("play-key.json")))
 
-        let port = try FreePort.find()
+        let port = try ListeningSocket.freeLoopbackPort()
         let server = try WholeServerProcess(executable: executable, folder: scratch.path(""), port: port, token: "s3cret")
         defer { server.kill() }
         let base = "http://127.0.0.1:\(port)"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A `Decoder` over a parsed `JSONValue`, so any `Decodable` input type reads the project's
-/// strict parse: numbers are never rounded (2.0 is not an integer), dates are ISO 8601, and every
+/// strict parse: numbers are never rounded (2.0 is not an integer), dates are strict RFC 3339, and every
 /// key a type asks for is logged, so the keys it never asked for are known to be unknown fields.
 struct JSONValueDecoder: Decoder {
     let value: JSONValue
