@@ -44,6 +44,8 @@ public struct LedgerConfiguration: Sendable {
     public var restoreCountMax: Int
     /// Most revocation events of one transaction considered.
     public var revocationEventCountMax: Int
+    /// The attempts journal's bounds (submissions that granted nothing, kept for support).
+    public var attemptRetention: AttemptRetention
 
     /// Creates a configuration for `environment` with default limits.
     public init(environment: StoreEnvironment) {
@@ -62,6 +64,7 @@ public struct LedgerConfiguration: Sendable {
         self.finishWarningAgeSeconds = 24 * 60 * 60
         self.restoreCountMax = 1_000
         self.revocationEventCountMax = 1_000
+        self.attemptRetention = .standard
     }
 
     /// The account binding a transaction of `store` must carry for `playerID`: the store's own
@@ -137,7 +140,7 @@ public final class Ledger: Sendable {
             configuration.transactionIDByteCountMax >= configuration.identifierByteCountMax,
             configuration.eventIDByteCountMax >= configuration.identifierByteCountMax,
             configuration.restoreCountMax >= 1, configuration.revocationEventCountMax >= 1,
-            configuration.finishWarningAgeSeconds >= 0
+            configuration.finishWarningAgeSeconds >= 0, configuration.attemptRetention.isValid
         else {
             throw LedgerError.configuration(
                 "every limit must be at least 1, and transactionIDByteCountMax at least identifierByteCountMax")

@@ -92,6 +92,12 @@ struct InMemoryLedgerState: Sendable {
     var subscriptions: [TransactionKey: SubscriptionRecord] = [:]
     /// Each chain's granted periods by period ID.
     var subscriptionPeriods: [TransactionKey: [String: SubscriptionPeriodRecord]] = [:]
+    /// The record key of each record with a store order ID, like SQLite's partial index.
+    var orders: [TransactionKey: TransactionKey] = [:]
+    /// The attempts journal, oldest first.
+    var attempts: [AttemptRecord] = []
+    /// The last attempt sequence given.
+    var attemptSequence: Int64 = 0
 
     /// A flag and the player it was set on.
     struct PlayerFlagRow: Hashable, Sendable {
@@ -192,6 +198,9 @@ final class InMemoryLedgerSession: LedgerWriter {
         }
         if record.storeTransactionID != record.key.transactionID {
             state.deliveries[TransactionKey(store: record.key.store, transactionID: record.storeTransactionID)] = record.key
+        }
+        if let orderID = record.storeOrderID {
+            state.orders[TransactionKey(store: record.key.store, transactionID: orderID)] = record.key
         }
         return true
     }

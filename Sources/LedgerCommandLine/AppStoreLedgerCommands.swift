@@ -115,7 +115,7 @@ enum AppStoreLedgerCommands {
         do throws(LedgerError) {
             let ledger = try await ledger(
                 arguments, database: database, verifier: verifier, environment: environment, createIfMissing: true)
-            let outcome = try await ledger.fulfill(submission)
+            let outcome = try await ledger.fulfill(submission, via: .operator)
             io.printJSON(FulfillCommand.output(outcome, transactionID: submission.transactionID,
                 productID: submission.storeProductID, playerID: player))
             return outcome.rejection == nil ? .ok : .rejected
@@ -160,7 +160,7 @@ enum AppStoreLedgerCommands {
                 createIfMissing: true, serverAPI: client)
             let submission = AppStoreServerTransactionVerifier.submission(
                 transactionID: transactionID, storeProductID: storeProductID, playerID: player)
-            let outcome = try await ledger.fulfill(submission)
+            let outcome = try await ledger.fulfill(submission, via: .operator)
             io.printJSON(FulfillCommand.output(outcome, transactionID: transactionID, productID: storeProductID, playerID: player))
             return outcome.rejection == nil ? .ok : .rejected
         } catch {

@@ -81,7 +81,7 @@ enum FulfillCommand {
         }
         do {
             let ledger = try await LedgerSetup.ledger(database: database, catalogPath: catalogPath, faults: faults)
-            let outcome = try await ledger.fulfill(document.submission())
+            let outcome = try await ledger.fulfill(document.submission(), via: .operator)
             io.printJSON(output(outcome, document: document))
             return outcome.rejection == nil ? .ok : .rejected
         } catch {

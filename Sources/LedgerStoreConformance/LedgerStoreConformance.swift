@@ -26,7 +26,7 @@ public struct LedgerStoreConformance: Sendable {
     /// Every case with its body, by area.
     static let entries: [ConformanceEntry] =
         RefundCases.entries + EntitlementCases.entries + TransactionCases.entries + CountCases.entries
-        + WriteCases.entries + ChangeFeedCases.entries + SubscriptionCases.entries
+        + WriteCases.entries + ChangeFeedCases.entries + SubscriptionCases.entries + AttemptCases.entries
 
     private let makeStore: StoreFactory
     private let isConstraintFailure: @Sendable (LedgerError) -> Bool

@@ -53,7 +53,7 @@ package enum PostgresLedgerImport {
         ("inventory", ["player_id", "item_id", "quantity"], ["player_id", "item_id"]),
     ]
     /// Tables whose `sequence` is an identity column, set past the copied rows.
-    static let sequencedTables = ["events", "player_flags"]
+    static let sequencedTables = ["events", "player_flags", "attempts"]
 
     /// Copies `source` into the database at `connectionString`, creating the ledger's tables in
     /// an empty database. A database that already holds ledger rows is refused untouched

@@ -37,6 +37,11 @@ enum PostgresLedgerSchema {
         ].joined(separator: "\n"),
         // 2: auto-renewable subscriptions: a row per chain and per paid period granted.
         SubscriptionsTable.createSQL,
+        // 3: support: the attempts journal, and the store order ID of each granted delivery.
+        [
+            AttemptsTable.createSQL,
+            TransactionsTable.addOrderIDSQL,
+        ].joined(separator: "\n"),
     ]
 
     /// Every table the schema creates, for the check that a database without `ledger_meta`
@@ -44,7 +49,7 @@ enum PostgresLedgerSchema {
     static let tableNames = [
         "ledger_transactions", "balances", "inventory", "entitlements", "purchase_counts", "economy_operations",
         "events", "revocation_events", "refund_states", "player_flags", "players", "absorbed_debts",
-        "store_notifications", "sync_cursors", "subscriptions", "subscription_periods",
+        "store_notifications", "sync_cursors", "subscriptions", "subscription_periods", "attempts", "attempt_counts",
     ]
 
     /// The schema version the database holds, or nil for a database without a ledger. Throws,

@@ -52,5 +52,10 @@ package enum LedgerSchema {
         ].joined(separator: "\n"),
         // 7: auto-renewable subscriptions: a row per chain and per paid period granted.
         SubscriptionsTable.createSQL,
+        // 8: support: the attempts journal, and the store order ID of each granted delivery.
+        [
+            AttemptsTable.createSQL,
+            TransactionsTable.addOrderIDSQL,
+        ].joined(separator: "\n"),
     ]
 }

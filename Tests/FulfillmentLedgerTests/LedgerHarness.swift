@@ -86,7 +86,7 @@ struct LedgerHarness {
 
     init(
         _ kind: StoreKind, clock: ManualClock = ManualClock(), testStore: TestStore? = nil,
-        databasePath: String? = nil
+        databasePath: String? = nil, configuration: LedgerConfiguration = .sandbox
     ) async throws {
         let store: any LedgerStore
         var path: String?
@@ -112,18 +112,23 @@ struct LedgerHarness {
             lease = PostgresScratchLease(schema: schema, store: postgresStore)
             store = postgresStore
         }
-        try self.init(store: store, clock: clock, testStore: testStore ?? TestStore(clock: clock), databasePath: path)
+        try self.init(
+            store: store, clock: clock, testStore: testStore ?? TestStore(clock: clock), databasePath: path,
+            configuration: configuration)
         postgres = lease
     }
 
-    init(store: any LedgerStore, clock: ManualClock, testStore: TestStore, databasePath: String?) throws {
+    init(
+        store: any LedgerStore, clock: ManualClock, testStore: TestStore, databasePath: String?,
+        configuration: LedgerConfiguration = .sandbox
+    ) throws {
         self.clock = clock
         self.testStore = testStore
         self.faults = ScriptedFaultInjector()
         self.databasePath = databasePath
         self.ledger = try Ledger(
             catalog: try Self.sampleCatalog(), store: store, verifier: testStore.verifier, finisher: testStore,
-            source: testStore, clock: clock, faults: faults, configuration: .sandbox)
+            source: testStore, clock: clock, faults: faults, configuration: configuration)
     }
 
     /// The player's balance of a currency.

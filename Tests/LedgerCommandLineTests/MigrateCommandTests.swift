@@ -90,7 +90,7 @@ struct MigrateCommandTests {
         #expect(report["outcome"] as? String == "copied")
         #expect(report["sourceBalanceChecksum"] as? String == report["targetBalanceChecksum"] as? String)
         let tables = try #require(report["tables"] as? [[String: Any]])
-        #expect(tables.count == 16)
+        #expect(tables.count == 18)
         for table in tables { #expect(table["sourceRowCount"] as? Int == table["targetRowCount"] as? Int, "\(table)") }
         let nonEmpty = Set(tables.filter { ($0["sourceRowCount"] as? Int ?? 0) > 0 }.compactMap { $0["name"] as? String })
         #expect(nonEmpty.isSuperset(of: [

@@ -146,7 +146,7 @@ public struct AppStoreReconciler: Sendable {
                 store: .appStore, transactionID: entry.transactionID, storeProductID: entry.storeProductID,
                 playerID: report.playerID, quantity: facts.quantity, payload: signed.jws)
             do throws(LedgerError) {
-                report.applied[entry.transactionID] = .fulfilled(try await ledger.fulfill(submission))
+                report.applied[entry.transactionID] = .fulfilled(try await ledger.fulfill(submission, via: .sync))
             } catch {
                 report.applied[entry.transactionID] = .failed(error)
             }

@@ -91,7 +91,7 @@ extension AppStoreNotificationProcessor {
             let submission = TransactionSubmission(
                 store: .appStore, transactionID: facts.transactionID, storeProductID: facts.storeProductID,
                 playerID: chain.playerID, quantity: facts.quantity, payload: jws)
-            let outcome = try await ledger.fulfill(submission)
+            let outcome = try await ledger.fulfill(submission, via: .notification)
             effect.period = outcome
             notes.append("period \(period.periodID) \(outcome.name)")
             if let rejection = outcome.rejection {

@@ -61,7 +61,7 @@ public struct AppStoreSubscriptionStatusSync: Sendable {
         let submission = TransactionSubmission(
             store: .appStore, transactionID: transaction.transactionId ?? "", storeProductID: transaction.productId ?? "",
             playerID: chain.playerID, quantity: transaction.quantity ?? 1, payload: item.transaction.jws)
-        let period = try await ledger.fulfill(submission)
+        let period = try await ledger.fulfill(submission, via: .sync)
         let renewal = item.renewalInfo
         var update = SubscriptionUpdate(
             chain: chain.chain, willAutoRenew: renewal?.autoRenewStatus.map { $0 == .on },

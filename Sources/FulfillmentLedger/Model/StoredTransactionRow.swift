@@ -12,14 +12,16 @@ package struct StoredTransactionRow: Sendable {
     package var finishedMilliseconds: Int64?
     package var storeTransactionID: String?
     package var entitlementsListed: Bool
+    package var storeOrderID: String?
 
     /// Takes every column, in the order of the transactions table.
     package init(
         store: String, transactionID: String, playerID: String, productID: String, storeProductID: String,
         kind: String, quantity: Int64, environment: String, purchaseMilliseconds: Int64,
         fulfilledMilliseconds: Int64, catalogVersion: String, grants: String, finishedMilliseconds: Int64?,
-        storeTransactionID: String?, entitlementsListed: Bool
+        storeTransactionID: String?, entitlementsListed: Bool, storeOrderID: String?
     ) {
+        self.storeOrderID = storeOrderID
         self.store = store
         self.transactionID = transactionID
         self.playerID = playerID
@@ -49,6 +51,7 @@ package struct StoredTransactionRow: Sendable {
             purchaseDate: Date(ledgerMilliseconds: purchaseMilliseconds),
             fulfilledAt: Date(ledgerMilliseconds: fulfilledMilliseconds), catalogVersion: catalogVersion,
             grants: grantLines, finishedAt: finishedMilliseconds.map(Date.init(ledgerMilliseconds:)),
-            storeTransactionID: storeTransactionID, entitlementsListed: entitlementsListed)
+            storeTransactionID: storeTransactionID, entitlementsListed: entitlementsListed,
+            storeOrderID: storeOrderID)
     }
 }

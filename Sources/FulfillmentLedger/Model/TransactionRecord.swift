@@ -38,14 +38,19 @@ public struct TransactionRecord: Hashable, Sendable, Codable {
     public var entitlementsListed: Bool
     /// When the platform was told to finish the transaction; `nil` while the finish is pending.
     public var finishedAt: Date?
+    /// The store's order ID of the granted delivery, when the verifier read one (Google Play
+    /// `orderId`, the `GPA.…` ID in the player's receipt email); nil for records written
+    /// before it was kept, and for stores without one.
+    public var storeOrderID: String?
 
     /// Creates a record.
     public init(
         key: TransactionKey, playerID: String, productID: String, storeProductID: String,
         productKind: ProductKind, quantity: Int, environment: StoreEnvironment, purchaseDate: Date,
         fulfilledAt: Date, catalogVersion: String, grants: [GrantLine], finishedAt: Date?,
-        storeTransactionID: String? = nil, entitlementsListed: Bool = true
+        storeTransactionID: String? = nil, entitlementsListed: Bool = true, storeOrderID: String? = nil
     ) {
+        self.storeOrderID = storeOrderID
         self.entitlementsListed = entitlementsListed
         self.key = key
         self.storeTransactionID = storeTransactionID ?? key.transactionID

@@ -35,14 +35,19 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// For a period of an auto-renewable subscription, the period's ID, chain and expiry; nil
     /// for other products. A subscription purchase without them is refused, never granted.
     public var subscriptionPeriod: SubscriptionPeriodFacts?
+    /// The store's order ID of this delivery (Google Play `orderId`, `GPA.…`), kept on the
+    /// ledger record so a purchase is found from the player's receipt; nil when the store's
+    /// proof carries none.
+    public var orderID: String?
 
     /// Creates verified facts.
     public init(
         store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, storeProductID: String,
         accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
         purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil,
-        isFamilyShared: Bool = false, subscriptionPeriod: SubscriptionPeriodFacts? = nil
+        isFamilyShared: Bool = false, subscriptionPeriod: SubscriptionPeriodFacts? = nil, orderID: String? = nil
     ) {
+        self.orderID = orderID
         self.store = store
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID

@@ -22,21 +22,33 @@ extension Ledger {
     /// is unknown until retried: usually nothing was granted, but a commit whose fsync failed
     /// can still appear after the file is reopened. The retry then answers `alreadyFulfilled`;
     /// it never grants twice.
-    public func fulfill(_ submission: TransactionSubmission) async throws(LedgerError) -> FulfillmentOutcome {
+    ///
+    /// A rejection or a failure is written to the attempts journal afterwards, outside the
+    /// grant's transaction, with `entryPoint` (see `AttemptJournaling.swift`).
+    public func fulfill(
+        _ submission: TransactionSubmission, via entryPoint: DeliveryEntryPoint = .client
+    ) async throws(LedgerError) -> FulfillmentOutcome {
         let start = ContinuousClock.now
+        var verified: VerifiedTransaction?
         do throws(LedgerError) {
-            let outcome = try await runFulfillment(submission)
+            let outcome = try await runFulfillment(submission, verified: &verified)
             observe(
                 .fulfillment(transaction: submission.key, playerID: submission.playerID, outcome: outcome), since: start)
+            if case .rejected(let rejection) = outcome {
+                await journal(submission, verified: verified, via: entryPoint, rejection: rejection)
+            }
             return outcome
         } catch {
             observe(.failure(operation: "fulfill", error: error), since: start)
+            await journal(submission, verified: verified, via: entryPoint, failure: error)
             throw error
         }
     }
 
-    /// The pipeline itself, unobserved.
-    private func runFulfillment(_ submission: TransactionSubmission) async throws(LedgerError) -> FulfillmentOutcome {
+    /// The pipeline itself, unobserved; `verified` is set once the verifier vouches for the facts.
+    private func runFulfillment(
+        _ submission: TransactionSubmission, verified known: inout VerifiedTransaction?
+    ) async throws(LedgerError) -> FulfillmentOutcome {
         try checkStore(submission.store)
         try checkTransactionID(submission.transactionID)
         try checkIdentifier(submission.playerID, "playerID")
@@ -46,7 +58,7 @@ extension Ledger {
 
         // 1. Verify. Only what the verifier vouches for is used from here on.
         let verified: VerifiedTransaction
-        switch try await verify(submission) {
+        switch try await verify(submission, verified: &known) {
         case .rejected(let rejection): return .rejected(rejection)
         case .verified(let facts): verified = facts
         }
@@ -116,12 +128,15 @@ extension Ledger {
 
     /// Step 1: the verifier's verdict, checked against the submission, the player's
     /// account binding and the ledger's environment.
-    private func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> Verdict {
+    private func verify(
+        _ submission: TransactionSubmission, verified known: inout VerifiedTransaction?
+    ) async throws(LedgerError) -> Verdict {
         let verified: VerifiedTransaction
         switch try await verifier.verify(submission) {
         case .invalid(let reason): return .rejected(Rejection(.unverified, reason))
         case .verified(let facts): verified = facts
         }
+        known = verified
         if let mismatch = Self.mismatch(between: submission, and: verified) {
             return .rejected(Rejection(.unverified, mismatch))
         }
@@ -183,7 +198,8 @@ extension Ledger {
             key: key, playerID: playerID, productID: product.id, storeProductID: verified.storeProductID,
             productKind: product.kind, quantity: verified.quantity, environment: verified.environment,
             purchaseDate: verified.purchaseDate, fulfilledAt: now, catalogVersion: catalog.versionHash,
-            grants: granted, finishedAt: nil, storeTransactionID: verified.transactionID)
+            grants: granted, finishedAt: nil, storeTransactionID: verified.transactionID,
+            storeOrderID: verified.orderID)
         // The record is its own pending finish until `markFinished` stamps it. A concurrent
         // delivery that recorded the purchase first makes the store run this body again.
         guard try writer.insertTransaction(record) else { throw StoreConflict.purchaseRecordedConcurrently(key) }

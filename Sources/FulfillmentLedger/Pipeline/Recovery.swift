@@ -66,7 +66,7 @@ extension Ledger {
         }
         for submission in submissions.prefix(configuration.recoverySourceCountMax) {
             do {
-                report.resubmitted[submission.key] = try await fulfill(submission)
+                report.resubmitted[submission.key] = try await fulfill(submission, via: .recover)
             } catch {
                 report.resubmitErrors[submission.key] = error
             }

@@ -154,6 +154,15 @@ public protocol LedgerReader {
     func subscriptionPeriods(_ chain: TransactionKey, limit: Int) throws(LedgerError) -> [SubscriptionPeriodRecord]
     /// The period whose ledger record has `recordKey`, if that record is a subscription period.
     func subscriptionPeriod(_ recordKey: TransactionKey) throws(LedgerError) -> SubscriptionPeriodRecord?
+    /// The record of `store` whose store order ID (Google Play `orderId`) is `orderID`, if any.
+    func transaction(store: PlatformStore, orderID: String) throws(LedgerError) -> TransactionRecord?
+    /// A player's attempts (submissions that granted nothing), newest first, at most `limit`.
+    func attempts(playerID: String, limit: Int) throws(LedgerError) -> [AttemptRecord]
+    /// The attempts whose delivery, purchase or order ID is `id`, in any store, newest first,
+    /// at most `limit`.
+    func attempts(matchingID id: String, limit: Int) throws(LedgerError) -> [AttemptRecord]
+    /// How many attempts the journal holds in one budget (verified or not).
+    func attemptCount(verified: Bool) throws(LedgerError) -> Int
 }
 
 /// Writes of ledger state, available inside `write` only.
@@ -211,4 +220,11 @@ public protocol LedgerWriter: LedgerReader {
     /// Adds a granted period of a chain. Returns false, changing nothing, if the store already
     /// has a period with its ID.
     @discardableResult func insertSubscriptionPeriod(_ period: SubscriptionPeriodRecord) throws(LedgerError) -> Bool
+    /// Appends an attempt to the journal and returns its sequence, then removes what
+    /// `retention` no longer keeps: the oldest of the attempt's budget beyond its count (up to
+    /// `AttemptRetention.expiredCountPerWriteMax` of them), and those of the budget's
+    /// `expiredCountPerWriteMax` oldest that are older than the age. When the newest attempt of
+    /// the same delivery ID `isRepeated(by:)` this one, it adds one to that row's
+    /// `repeatCount`, sets its `lastAt` and reason, and returns that row's sequence instead.
+    @discardableResult func appendAttempt(_ record: AttemptRecord, retention: AttemptRetention) throws(LedgerError) -> Int64
 }

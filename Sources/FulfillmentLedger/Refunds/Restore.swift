@@ -63,7 +63,7 @@ extension Ledger {
         for var submission in listed {
             submission.playerID = playerID
             do {
-                var outcome = try await fulfill(submission)
+                var outcome = try await fulfill(submission, via: .restore)
                 if outcome.rejection?.reason == .ownedByAnotherPlayer,
                     configuration.ownershipTransfer == .nonConsumablesOnRestore,
                     let moved = try await transferNonConsumable(submission, to: playerID)

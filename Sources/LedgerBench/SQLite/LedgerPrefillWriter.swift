@@ -65,8 +65,8 @@ final class LedgerPrefillWriter {
             [store, transactionID, playerID] + recordProduct
                 + [.integer(purchaseMilliseconds), .integer(fulfilledMilliseconds)] + recordCatalog
                 // No `store_transaction_id` (the library leaves it NULL when the delivery is the
-                // key); `entitlements_listed` set, as on every row the library writes now.
-                + [.integer(finishedMilliseconds), .null, .integer(1)])
+                // key); `entitlements_listed` set, as on every row the library writes now; no order ID.
+                + [.integer(finishedMilliseconds), .null, .integer(1), .null])
         try insertEvent.run([
             .text(LedgerEventKind.purchaseGranted.rawValue), playerID, store, transactionID, .integer(fulfilledMilliseconds),
             grantedDetail,

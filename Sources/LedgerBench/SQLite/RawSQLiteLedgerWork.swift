@@ -118,7 +118,7 @@ public enum RawSQLiteLedgerWork {
         try s.insertTransaction.run([
             store, transaction, player, product, .text(BenchWorkloads.storeProductID), .text(ProductKind.consumable.rawValue),
             .integer(1), .text(StoreEnvironment.sandbox.rawValue), now, now, .text(constants.catalogVersion),
-            .text(constants.grants), .null, .null, .integer(1),
+            .text(constants.grants), .null, .null, .integer(1), .null,
         ])
         try s.insertEvent.run([
             .text(LedgerEventKind.purchaseGranted.rawValue), player, store, transaction, now, .text(constants.grantedDetail),

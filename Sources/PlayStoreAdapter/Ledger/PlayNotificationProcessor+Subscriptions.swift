@@ -50,7 +50,8 @@ extension PlayNotificationProcessor {
                     "no player for account \(purchase.externalAccountIdentifiers?.obfuscatedExternalAccountId ?? "(none)")")
             }
             period = try await ledger.fulfill(
-                PlayPurchaseVerifier.submission(token: token, storeProductID: storeProductID, playerID: playerID))
+                PlayPurchaseVerifier.submission(token: token, storeProductID: storeProductID, playerID: playerID),
+                via: .notification)
         }
         let change: SubscriptionUpdate?
         do throws(PlayPayloadError) {

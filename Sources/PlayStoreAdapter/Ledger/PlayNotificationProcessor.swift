@@ -197,7 +197,7 @@ public struct PlayNotificationProcessor: Sendable {
         }
         let submission = PlayPurchaseVerifier.submission(
             token: token, storeProductID: productID, playerID: playerID, quantity: purchase.quantity ?? 1)
-        return .fulfillment(try await ledger.fulfill(submission))
+        return .fulfillment(try await ledger.fulfill(submission, via: .notification))
     }
 
     private static func typeAndToken(_ notification: DeveloperNotification) -> (String, String?) {

@@ -66,7 +66,8 @@ extension PlayPurchaseVerifier {
                 purchaseDate: min(started ?? expiresAt, expiresAt), storeProductType: .autoRenewable,
                 subscriptionPeriod: SubscriptionPeriodFacts(
                     periodID: orderID, chainID: token, expiresAt: expiresAt, replacedChainID: replaced,
-                    stateObservedAt: entitling ? clock.now() : nil)))
+                    stateObservedAt: entitling ? clock.now() : nil),
+                orderID: orderID))
     }
 
     /// The purchase state of a subscription's latest period: purchased while a paid period

@@ -6,8 +6,9 @@ import FulfillmentLedger
 /// product, `purchases.subscriptionsv2.get` for a store product ID in `subscriptionStoreProductIDs`.
 ///
 /// The ledger key of a one-time Play purchase is its **purchase token**: the submission's
-/// `transactionID` and `payload` are both the token. The Play order ID stays in Google's
-/// record (`ProductPurchase.orderId`); the ledger does not copy it. A subscription's token names
+/// `transactionID` and `payload` are both the token. The Play order ID (`ProductPurchase.orderId`,
+/// the `GPA.…` ID of the player's receipt) is kept on the record as `storeOrderID`, so support
+/// finds the purchase from it. A subscription's token names
 /// its chain, and each paid period is keyed by its order ID (`latestSuccessfulOrderId`), which
 /// Google gives every renewal anew and never changes for a restore or a new device.
 ///
@@ -74,6 +75,9 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
         }
         do throws(PlayPayloadError) {
             _ = try purchase.checkedPurchaseDate()
+            if let orderID = purchase.orderId, !orderID.isEmpty {
+                _ = try PlayPayloadLimits.identifier(orderID, field: "orderId", byteCountMax: PlayPayloadLimits.orderIDByteCountMax)
+            }
         } catch {
             return .invalid(reason: "Google Play's answer is out of range: \(error)")
         }
@@ -81,14 +85,19 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
     }
 
     /// The ledger's facts of a Play purchase fetched for `token` and `storeProductID`. A purchase time
-    /// that is absent (or out of range, which `verify` refuses) is read as the clock's now.
+    /// that is absent (or out of range, which `verify` refuses) is read as the clock's now; an
+    /// empty order ID is left out, and an over-long one (which `verify` refuses) too.
     public func facts(_ purchase: ProductPurchase, token: String, storeProductID: String) -> VerifiedTransaction {
         let isTest = purchase.purchaseType == Self.testPurchaseType
         return VerifiedTransaction(
             store: .playStore, transactionID: token, storeProductID: storeProductID,
             accountBinding: purchase.obfuscatedExternalAccountId, quantity: purchase.quantity ?? 1,
             state: Self.state(purchase.purchaseState), environment: isTest ? .sandbox : environment,
-            purchaseDate: purchase.purchaseDate ?? clock.now())
+            purchaseDate: purchase.purchaseDate ?? clock.now(),
+            orderID: purchase.orderId.flatMap { orderID in
+                (try? PlayPayloadLimits.identifier(
+                    orderID, field: "orderId", byteCountMax: PlayPayloadLimits.orderIDByteCountMax))
+            })
     }
 
     /// Maps Play's `purchaseState`: 0 purchased, 1 cancelled, 2 pending; any other value

@@ -33,14 +33,25 @@ enum TransactionsTable {
             WHERE finished_at_ms IS NULL;
         """
 
+    /// Added by migration 3: the store's order ID of the granted delivery (Google Play
+    /// `orderId`); rows written before it read NULL, and the partial index holds just the rows
+    /// that have one.
+    static let addOrderIDSQL = """
+        ALTER TABLE ledger_transactions ADD COLUMN store_order_id text COLLATE "C";
+        CREATE INDEX ledger_transactions_by_order ON ledger_transactions (store, store_order_id)
+            WHERE store_order_id IS NOT NULL;
+        """
+
     static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
         purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id,
-        entitlements_listed
+        entitlements_listed, store_order_id
         """
     static let selectOneSQL = "SELECT \(columns) FROM ledger_transactions WHERE store = $1 AND transaction_id = $2"
     static let selectByDeliverySQL =
         "SELECT \(columns) FROM ledger_transactions WHERE store = $1 AND store_transaction_id = $2"
+    static let selectByOrderSQL =
+        "SELECT \(columns) FROM ledger_transactions WHERE store = $1 AND store_order_id = $2"
     static let selectByPlayerSQL = """
         SELECT \(columns) FROM ledger_transactions WHERE player_id = $1
         ORDER BY fulfilled_at_ms DESC, store DESC, transaction_id DESC LIMIT $2
@@ -48,7 +59,7 @@ enum TransactionsTable {
     /// A key already taken inserts nothing: a concurrent delivery won.
     static let insertSQL = """
         INSERT INTO ledger_transactions (\(columns))
-        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING
+        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) ON CONFLICT DO NOTHING
         """
     static let stampFinishedSQL = """
         UPDATE ledger_transactions SET finished_at_ms = $1
@@ -72,7 +83,7 @@ enum TransactionsTable {
             .milliseconds(record.fulfilledAt), .text(record.catalogVersion), .text(StoredForm.grantsText(record.grants)),
             .milliseconds(record.finishedAt),
             .text(record.storeTransactionID == record.key.transactionID ? nil : record.storeTransactionID),
-            .bool(record.entitlementsListed ? true : nil),
+            .bool(record.entitlementsListed ? true : nil), .text(record.storeOrderID),
         ]
     }
 
@@ -84,13 +95,20 @@ enum TransactionsTable {
             quantity: try row.int64(6), environment: try row.text(7), purchaseMilliseconds: try row.int64(8),
             fulfilledMilliseconds: try row.int64(9), catalogVersion: try row.text(10), grants: try row.text(11),
             finishedMilliseconds: try row.optionalInt64(12), storeTransactionID: try row.optionalText(13),
-            entitlementsListed: try row.optionalBool(14) != nil)
+            entitlementsListed: try row.optionalBool(14) != nil, storeOrderID: try row.optionalText(15))
     }
 }
 
 extension PostgresLedgerSession {
     func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord? {
         let row = try one(TransactionsTable.selectOneSQL, [.text(key.store.rawValue), .text(key.transactionID)]) {
+            (row) throws(PostgresError) in try TransactionsTable.row(row)
+        }
+        return try row.map { (row) throws(LedgerError) in try decodeTransaction(row) }
+    }
+
+    func transaction(store: PlatformStore, orderID: String) throws(LedgerError) -> TransactionRecord? {
+        let row = try one(TransactionsTable.selectByOrderSQL, [.text(store.rawValue), .text(orderID)]) {
             (row) throws(PostgresError) in try TransactionsTable.row(row)
         }
         return try row.map { (row) throws(LedgerError) in try decodeTransaction(row) }

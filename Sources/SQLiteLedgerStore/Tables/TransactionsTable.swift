@@ -55,10 +55,19 @@ package enum TransactionsTable {
             WHERE finished_at_ms IS NULL;
         """
 
+    /// Added by migration 8: the store's order ID of the granted delivery (Google Play
+    /// `orderId`), so support finds a purchase from the player's receipt. Rows written before
+    /// it read NULL; the partial index holds just the rows that have one.
+    static let addOrderIDSQL = """
+        ALTER TABLE ledger_transactions ADD COLUMN store_order_id TEXT;
+        CREATE INDEX ledger_transactions_by_order ON ledger_transactions (store, store_order_id)
+            WHERE store_order_id IS NOT NULL;
+        """
+
     package static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
         purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id,
-        entitlements_listed
+        entitlements_listed, store_order_id
         """
 
     package static let selectOneSQL =
@@ -70,9 +79,14 @@ package enum TransactionsTable {
         SELECT \(columns) FROM ledger_transactions INDEXED BY ledger_transactions_by_delivery
         WHERE store = ? AND store_transaction_id = ?
         """
+    /// `INDEXED BY` for the same reason as `selectByDeliverySQL`.
+    static let selectByOrderSQL = """
+        SELECT \(columns) FROM ledger_transactions INDEXED BY ledger_transactions_by_order
+        WHERE store = ? AND store_order_id = ?
+        """
     /// A key already taken inserts nothing (`changes` is 0): a concurrent delivery won.
     package static let insertSQL =
-        "INSERT INTO ledger_transactions (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
+        "INSERT INTO ledger_transactions (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING"
     package static let stampFinishedSQL = """
         UPDATE ledger_transactions SET finished_at_ms = ?
         WHERE store = ? AND transaction_id = ? AND finished_at_ms IS NULL
@@ -95,6 +109,14 @@ extension SQLiteLedgerSession {
         let rows = try sql { () throws(SQLiteError) in
             try connection.statement(TransactionsTable.selectByDeliverySQL)
                 .query([.text(store.rawValue), .text(deliveryID)], rowCountMax: 1, Self.transactionRow)
+        }
+        return try rows.first.map { row throws(LedgerError) in try decodeTransaction(row) }
+    }
+
+    func transaction(store: PlatformStore, orderID: String) throws(LedgerError) -> TransactionRecord? {
+        let rows = try sql { () throws(SQLiteError) in
+            try connection.statement(TransactionsTable.selectByOrderSQL)
+                .query([.text(store.rawValue), .text(orderID)], rowCountMax: 1, Self.transactionRow)
         }
         return try rows.first.map { row throws(LedgerError) in try decodeTransaction(row) }
     }
@@ -148,7 +170,7 @@ extension SQLiteLedgerSession {
                 .integer(record.purchaseDate.ledgerMilliseconds), .integer(record.fulfilledAt.ledgerMilliseconds),
                 .text(record.catalogVersion), .text(grants), .integer(record.finishedAt?.ledgerMilliseconds),
                 .text(record.storeTransactionID == record.key.transactionID ? nil : record.storeTransactionID),
-                .integer(record.entitlementsListed ? 1 : nil),
+                .integer(record.entitlementsListed ? 1 : nil), .text(record.storeOrderID),
             ])
             return connection.changes == 1
         }
@@ -176,7 +198,7 @@ extension SQLiteLedgerSession {
             storeProductID: row.text(4), kind: row.text(5), quantity: row.int64(6), environment: row.text(7),
             purchaseMilliseconds: row.int64(8), fulfilledMilliseconds: row.int64(9), catalogVersion: row.text(10),
             grants: row.text(11), finishedMilliseconds: row.optionalInt64(12), storeTransactionID: row.optionalText(13),
-            entitlementsListed: row.optionalInt64(14) != nil)
+            entitlementsListed: row.optionalInt64(14) != nil, storeOrderID: row.optionalText(15))
     }
 
     /// A stored record, stamped finished when a mark carried for it has not committed yet.
