@@ -93,6 +93,21 @@ public struct LedgerErrorBody: Error, Hashable, Sendable, Codable {
         if let first { body.error.message = "\(message): \(first.path): \(first.message)" }
         return body
     }
+
+    /// The code of a player ID the ledger holds nothing for, asked about by a support read
+    /// (`ledger player`, `history --player`, `entitlements`, `subscriptions`).
+    public static let unknownPlayerCode = 3004
+    /// Its name.
+    public static let unknownPlayerName = "player.unknown"
+
+    /// The body saying the ledger holds nothing for `playerID` (`LedgerReader.isKnownPlayer`):
+    /// a mistyped or foreign ID, told apart from a known player with no purchases.
+    public static func unknownPlayer(_ playerID: String) -> LedgerErrorBody {
+        LedgerErrorBody(
+            code: unknownPlayerCode, name: unknownPlayerName,
+            message: "unknown player \"\(playerID)\": the ledger holds no purchase, event, balance, entitlement, "
+                + "subscription or attempt for it")
+    }
 }
 
 extension LedgerError {
