@@ -19,14 +19,16 @@ enum HistoryCommand {
             (what GET /changes serves). The database must exist.
             One call prints at most N events (default and most \(eventCountMax)), oldest
             first, starting after event SEQUENCE (default: from the first). When more follow,
-            it says so and names the --after value of the next page.
+            it says so and names the --after value of the next page. With --player, a player
+            ID the ledger holds nothing for is refused as unknown.
 
             options:
               --limit N        print at most N events (1 to \(eventCountMax))
               --after SEQUENCE start after the event numbered SEQUENCE (#SEQUENCE in the text)
               --json           print {"events": [...], "truncated": ..., "nextAfter": ...}
 
-            exit codes: 0 ok, 1 unreadable ledger, 64 usage, 66 database missing
+            exit codes: 0 ok, 1 unreadable ledger, 3 unknown player, 64 usage,
+              66 database missing
             """,
         valueOptions: ["db", "player", "transaction", "limit", "after"],
         flagOptions: ["json", "changes"],
@@ -52,6 +54,10 @@ enum HistoryCommand {
                     case .transaction(let key): try reader.events(transaction: key, afterSequence: page.after, limit: read)
                     case .changes: try reader.changes(afterSequence: page.after, limit: read)
                     }
+                }
+                // An empty page of a player's events may mean a player ID the ledger never saw.
+                if case .player(let player) = subject, events.isEmpty, try await !UnknownPlayer.isKnown(player, in: store) {
+                    return UnknownPlayer.report(player, io: io, command: "history", json: arguments.flag("json"))
                 }
                 let truncated = events.count > page.limit
                 if truncated { events.removeLast(events.count - page.limit) }

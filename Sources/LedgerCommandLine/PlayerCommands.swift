@@ -8,17 +8,28 @@ enum PlayerCommands {
 
     static let player = Command(
         words: ["player"],
-        summary: "show a player's balances, inventory, entitlements and history",
+        summary: "show a player's balances, inventory, entitlements, purchases and events",
         help: """
-            usage: ledger player PLAYER --db DB
+            usage: ledger player PLAYER --db DB [--json]
 
-            Prints the player's balances, inventory, entitlements, fulfilled transactions
-            (newest first, at most \(historyCountMax)) and recent events as one JSON object.
-            The database must exist.
+            Prints what support needs to answer "I paid and got nothing": the player's
+            balances, debts, inventory, entitlements and entitlement version, flags, fulfilled
+            purchases (newest first, at most \(historyCountMax)) with their finish status (finished
+            at a time, or pending finish with its failed attempts) and recent events, in
+            sections of aligned columns. A player ID the ledger holds nothing for is refused as
+            unknown; a known player with no purchases gets empty sections. The database must
+            exist.
 
-            exit codes: 0 ok, 1 unreadable ledger, 64 usage, 66 database missing
+            options:
+              --json  print the same as one JSON object: {"playerID", "balances", "debts",
+                      "inventory", "entitlements", "entitlementVersion", "flags", "history",
+                      "events"}
+
+            exit codes: 0 ok, 1 unreadable ledger, 3 unknown player, 64 usage,
+              66 database missing
             """,
         valueOptions: ["db"],
+        flagOptions: ["json"],
         run: { arguments, io in
             let playerID: String
             let database: LedgerDatabase
@@ -27,9 +38,18 @@ enum PlayerCommands {
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "player")
             }
+            let json = arguments.flag("json")
             do throws(LedgerError) {
                 let store = try await LedgerSetup.existingStore(database)
-                await io.printJSON(try store.playerSnapshot(playerID, historyCountMax: historyCountMax))
+                guard try await UnknownPlayer.isKnown(playerID, in: store) else {
+                    return UnknownPlayer.report(playerID, io: io, command: "player", json: json)
+                }
+                let snapshot = try await store.playerSnapshot(playerID, historyCountMax: historyCountMax)
+                if json {
+                    io.printJSON(snapshot)
+                } else {
+                    printText(snapshot, pending: try await pendingFinishes(of: snapshot.history, in: store), io: io)
+                }
                 return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "player")

@@ -7,20 +7,26 @@ enum SubscriptionsCommand {
         words: ["subscriptions"],
         summary: "show a player's subscriptions: state, expiry, periods granted and entitlement",
         help: """
-            usage: ledger subscriptions --db DB --player P [--at TIME] [--catalog FILE]
+            usage: ledger subscriptions --db DB --player P [--at TIME] [--catalog FILE] [--json]
 
             Prints each auto-renewable subscription chain of the player (App Store
             originalTransactionId, Play purchase token): the state the store last reported,
             the state and entitlement at TIME (default: now), expiresAt, the grace period's
             end, the paid periods granted, and the entitlements the latest period pays for.
             TIME is RFC 3339 with an offset, such as 2026-12-01T12:00:00Z. A period read after it ends
-            reads as expired, with no write. The database must exist. Catalog default:
-            ProductCatalog.json in this folder, else the sample catalog built into the tool.
+            reads as expired, with no write. A player ID the ledger holds nothing for is
+            refused as unknown. The database must exist. Catalog default: ProductCatalog.json
+            in this folder, else the sample catalog built into the tool.
 
-            exit codes: 0 ok, 1 unreadable ledger, 64 usage, 65 invalid catalog,
-              66 database or catalog missing
+            options:
+              --json  print {"playerID", "readAt", "subscriptions": [...]}, each chain with
+                      its periods
+
+            exit codes: 0 ok, 1 unreadable ledger, 3 unknown player, 64 usage,
+              65 invalid catalog, 66 database or catalog missing
             """,
         valueOptions: ["db", "player", "at", "catalog"],
+        flagOptions: ["json"],
         run: { arguments, io in
             let database: LedgerDatabase
             let playerID: String
@@ -38,18 +44,42 @@ enum SubscriptionsCommand {
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "subscriptions")
             }
+            let json = arguments.flag("json")
             let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "subscriptions")
             do throws(LedgerError) {
                 let ledger = try await LedgerSetup.ledger(
                     database: database, catalog: try catalogChoice.load(), createIfMissing: false)
                 let at = readAt ?? ledger.clock.now()
                 let readings = try await ledger.subscriptions(playerID, at: at)
-                io.printJSON(Output(playerID: playerID, readAt: at, subscriptions: readings.map(Entry.init)))
+                guard try await UnknownPlayer.isKnown(playerID, in: ledger.store) else {
+                    return UnknownPlayer.report(playerID, io: io, command: "subscriptions", json: json)
+                }
+                let output = Output(playerID: playerID, readAt: at, subscriptions: readings.map(Entry.init))
+                if json { io.printJSON(output) } else { printText(output, io: io) }
                 return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "subscriptions", catalogPath: catalogChoice.path)
             }
         })
+
+    /// Prints one row per chain: its state at the read time (and the stored one when they
+    /// differ), expiry, grace period, renewal, periods granted and entitlements.
+    static func printText(_ output: Output, io: CommandIO) {
+        io.print("player \(output.playerID), read at \(TextTable.time(output.readAt))")
+        var table = TextTable(
+            title: "subscriptions",
+            header: ["CHAIN", "PRODUCT", "STATE", "ENTITLED", "EXPIRES AT", "GRACE UNTIL", "AUTO-RENEW", "PERIODS", "ENTITLEMENTS"])
+        for entry in output.subscriptions {
+            let state = entry.state == entry.storedState ? entry.state : "\(entry.state) (stored: \(entry.storedState))"
+            let renews = entry.willAutoRenew.map { $0 ? "yes" : "no" } ?? "-"
+            table.append([
+                "\(entry.store)/\(entry.chainID)", entry.productID, state, entry.entitled ? "yes" : "no",
+                TextTable.time(entry.expiresAt), entry.gracePeriodExpiresAt.map(TextTable.time) ?? "-", renews,
+                String(entry.periodsGranted), entry.entitlements.isEmpty ? "-" : entry.entitlements.joined(separator: ","),
+            ])
+        }
+        table.print(io)
+    }
 
     struct Output: Encodable {
         var playerID: String

@@ -112,7 +112,7 @@ import Testing
 
         /// The player's one chain as `ledger subscriptions` prints it.
         func chain(_ player: String) async throws -> [String: Any] {
-            let run = await ledger(["subscriptions", "--db", db, "--player", player, "--catalog", catalog])
+            let run = await ledger(["subscriptions", "--db", db, "--player", player, "--catalog", catalog, "--json"])
             #expect(run.code == 0, "\(run.error)")
             return try #require((try run.json()["subscriptions"] as? [[String: Any]])?.first)
         }

@@ -61,16 +61,29 @@ func fulfill(_ document: [String: Any], db: String, extra: [String] = []) async 
     return await ledger(["fulfill", "--db", db, "--catalog", repoCatalogPath] + extra, input: String(decoding: data, as: UTF8.self))
 }
 
-/// The `player` snapshot of a ledger as JSON.
+/// The `player --json` snapshot of a known player.
 func playerSnapshot(_ player: String, db: String) async throws -> [String: Any] {
-    let run = await ledger(["player", player, "--db", db])
+    try #require(try await knownPlayerSnapshot(player, db: db), "player \(player) is unknown")
+}
+
+/// The `player --json` snapshot, or nil for a player the ledger holds nothing for (exit 3
+/// with the `player.unknown` error body).
+func knownPlayerSnapshot(_ player: String, db: String) async throws -> [String: Any]? {
+    let run = await ledger(["player", player, "--db", db, "--json"])
+    if run.code == 3 {
+        let error = try #require(try run.json()["error"] as? [String: Any], "exit 3 without an error body: \(run.output)")
+        try #require(error["name"] as? String == "player.unknown", "\(run.output)")
+        return nil
+    }
     try #require(run.code == 0, "player failed: \(run.error)")
     return try run.json()
 }
 
-/// A player's balances from the `player` command.
+/// A player's balances from the `player --json` command; a player the ledger holds nothing
+/// for has none, so "nothing was granted" reads the same either way.
 func balances(_ player: String, db: String) async throws -> [String: Int] {
-    try #require(try await playerSnapshot(player, db: db)["balances"] as? [String: Int])
+    guard let snapshot = try await knownPlayerSnapshot(player, db: db) else { return [:] }
+    return try #require(snapshot["balances"] as? [String: Int])
 }
 
 /// Reads a file's bytes.

@@ -80,7 +80,7 @@ import Testing
         let committed = !point.isInsideGrantTransaction && point != .afterVerify
         #expect(outcome == (committed ? "alreadyFulfilled" : "granted"))
 
-        let player = try Self.json(try await Self.ledger(["player", "p1", "--db", database]).output)
+        let player = try Self.json(try await Self.ledger(["player", "p1", "--db", database, "--json"]).output)
         #expect(player["balances"] as? [String: Int] == ["gems": 500, "coins": 10_000])
         #expect(player["inventory"] as? [String: Int] == ["frost_tower": 1, "revive_token": 3])
         #expect((player["history"] as? [Any])?.count == 1)

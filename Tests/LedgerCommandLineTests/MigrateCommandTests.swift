@@ -99,14 +99,14 @@ struct MigrateCommandTests {
             "subscriptions", "subscription_periods",
         ]), "\(nonEmpty)")
         let at = ["--player", "p1", "--at", "2030-01-01T00:00:00Z"]
-        let subscriptionsBefore = await ledger(["subscriptions", "--db", file] + at)
-        let subscriptionsAfter = await ledger(["subscriptions", "--db", url] + at)
+        let subscriptionsBefore = await ledger(["subscriptions", "--db", file, "--json"] + at)
+        let subscriptionsAfter = await ledger(["subscriptions", "--db", url, "--json"] + at)
         #expect(subscriptionsBefore.code == 0 && subscriptionsBefore.output.contains("chain-1"), "\(subscriptionsBefore.output)")
         #expect(subscriptionsBefore.output == subscriptionsAfter.output)
 
         for player in ["p1", "p2", "p3", "p\"4 ü"] {
-            let before = await ledger(["player", player, "--db", file])
-            let after = await ledger(["player", player, "--db", url])
+            let before = await ledger(["player", player, "--db", file, "--json"])
+            let after = await ledger(["player", player, "--db", url, "--json"])
             #expect(before.code == 0 && before.output == after.output, "\(player): \(before.output) vs \(after.output)")
             let historyBefore = await ledger(["history", "--db", file, "--player", player, "--json"])
             let historyAfter = await ledger(["history", "--db", url, "--player", player, "--json"])

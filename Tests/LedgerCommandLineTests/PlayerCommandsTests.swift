@@ -42,16 +42,11 @@ struct PlayerCommandsTests {
         #expect(sequences == sequences.sorted(by: >), "events are newest first")
     }
 
-    @Test("a player the ledger has never seen has an empty snapshot")
+    @Test("a player the ledger has never seen is unknown (exit 3), not a player with nothing")
     func unknownPlayer() async throws {
         let directory = try ScratchDirectory()
         let db = try await makeLedger(in: directory)
-        let snapshot = try await playerSnapshot("nobody", db: db)
-        #expect((snapshot["balances"] as? [String: Int])?.isEmpty == true)
-        #expect((snapshot["inventory"] as? [String: Int])?.isEmpty == true)
-        #expect((snapshot["entitlements"] as? [Any])?.isEmpty == true)
-        #expect((snapshot["history"] as? [Any])?.isEmpty == true)
-        #expect((snapshot["events"] as? [Any])?.isEmpty == true)
+        #expect(try await knownPlayerSnapshot("nobody", db: db) == nil)
     }
 
     @Test("reset clears one player's balances and inventory, keeps history and entitlements, and logs the reset")

@@ -10,7 +10,7 @@ import Testing
     }
 
     static func entitlements(_ player: String, db: String) async throws -> [String: Any] {
-        let run = await ledger(["entitlements", "--db", db, "--player", player, "--catalog", repoCatalogPath])
+        let run = await ledger(["entitlements", "--db", db, "--player", player, "--catalog", repoCatalogPath, "--json"])
         try #require(run.code == 0, "\(run.error)")
         return try run.json()
     }

@@ -62,7 +62,7 @@ import Testing
         let db = ledgers.path("ledger.sqlite")
         let bought = try await fulfill(["transactionID": "a1", "productID": "test.remove_ads", "playerID": "p1"], db: db)
         try #require(bought.code == 0, "\(bought.error)")
-        let entitlements = try await Self.ledger(["entitlements", "--db", db, "--player", "p1"], in: empty.url)
+        let entitlements = try await Self.ledger(["entitlements", "--db", db, "--player", "p1", "--json"], in: empty.url)
         #expect(entitlements.status == 0, "\(entitlements.error)")
         #expect(entitlements.output.contains(#""remove_ads":"owned""#))
 

@@ -41,7 +41,7 @@ import Testing
             #expect(run.code == 0, "\(run.output)\(run.error)")
         }
 
-        let now = await ledger(["subscriptions", "--db", db, "--player", "p1", "--catalog", catalog])
+        let now = await ledger(["subscriptions", "--db", db, "--player", "p1", "--catalog", catalog, "--json"])
         #expect(now.code == 0, "\(now.output)\(now.error)")
         let entries = try #require(try now.json()["subscriptions"] as? [[String: Any]])
         let entry = try #require(entries.first)
@@ -50,9 +50,18 @@ import Testing
         #expect(entry["state"] as? String == "active" && entry["entitled"] as? Bool == true)
         #expect(entry["periodsGranted"] as? Int == 2 && (entry["periods"] as? [Any])?.count == 2)
         #expect(entry["entitlements"] as? [String] == ["vip"])
+        // Without --json, one aligned row per chain.
+        let table = await ledger(["subscriptions", "--db", db, "--player", "p1", "--catalog", catalog])
+        #expect(table.outputLines.contains { $0.hasPrefix("  CHAIN ") }, "\(table.output)")
+        let row = try #require(table.outputLines.first { $0.contains("appStore/\(bought.payload.originalTransactionID)") }, "\(table.output)")
+        #expect(row.contains("vip_monthly") && row.contains(" active ") && row.contains(" yes ") && row.hasSuffix(" vip"), "\(row)")
+        let lapsedTable = await ledger([
+            "subscriptions", "--db", db, "--player", "p1", "--catalog", catalog, "--at", "2099-01-01T00:00:00Z",
+        ])
+        #expect(lapsedTable.output.contains("expired (stored: active)"), "\(lapsedTable.output)")
 
         let later = await ledger([
-            "subscriptions", "--db", db, "--player", "p1", "--catalog", catalog, "--at", "2099-01-01T00:00:00Z",
+            "subscriptions", "--db", db, "--player", "p1", "--catalog", catalog, "--at", "2099-01-01T00:00:00Z", "--json",
         ])
         let lapsed = try #require((try later.json()["subscriptions"] as? [[String: Any]])?.first)
         #expect(lapsed["state"] as? String == "expired" && lapsed["entitled"] as? Bool == false)
@@ -71,11 +80,11 @@ import Testing
         #expect(try notified.json()["update"] as? String == "applied", "auto-renew on, from the renewal info")
         let again = await ledger(["appstore", "notify"] + common + [notification])
         #expect(try again.json()["outcome"] as? String == "alreadyProcessed")
-        let renewed = await ledger(["subscriptions", "--db", db, "--player", "p1", "--catalog", catalog])
+        let renewed = await ledger(["subscriptions", "--db", db, "--player", "p1", "--catalog", catalog, "--json"])
         #expect((try renewed.json()["subscriptions"] as? [[String: Any]])?.first?["periodsGranted"] as? Int == 3)
 
         let nobody = await ledger(["subscriptions", "--db", db, "--player", "p2", "--catalog", catalog])
-        #expect((try nobody.json()["subscriptions"] as? [Any])?.isEmpty == true)
+        #expect(nobody.code == 3 && nobody.error.contains("unknown player \"p2\""), "\(nobody.output)\(nobody.error)")
         #expect(await ledger(["subscriptions", "--db", db, "--player", "p1", "--at", "yesterday"]).code == 64)
         #expect(await ledger(["subscriptions", "--db", db]).code == 64)
         #expect(await ledger(["subscriptions", "--db", scratch.path("missing.sqlite"), "--player", "p1"]).code == 66)
