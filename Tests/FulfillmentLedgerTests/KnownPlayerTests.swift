@@ -11,7 +11,7 @@ import Testing
     }
 
     @Test(arguments: StoreKind.allCases)
-    func aPurchaseOrAResetMakesAPlayerKnownAndARejectionDoesNot(kind: StoreKind) async throws {
+    func aPurchaseAResetOrAJournaledRejectionMakesAPlayerKnown(kind: StoreKind) async throws {
         let harness = try await LedgerHarness(kind)
         #expect(try await !Self.isKnown("p1", harness))
 
@@ -19,10 +19,12 @@ import Testing
         #expect(try await harness.ledger.fulfill(bought).name == "granted")
         #expect(try await Self.isKnown("p1", harness))
 
-        // A rejection (here a pending payment) changes nothing, so it leaves its player unknown.
+        // A rejection (here a pending payment) grants nothing, but its attempt is journaled:
+        // support finds the player who says "I paid and got nothing".
         let pending = harness.testStore.purchase(storeProductID: "test.gems_small", playerID: "p2", state: .pending)
         #expect(try await harness.ledger.fulfill(pending).rejection?.reason == .pending)
-        #expect(try await !Self.isKnown("p2", harness))
+        #expect(try await Self.isKnown("p2", harness))
+        #expect(try await harness.ledger.player("p2").history.isEmpty)
 
         // A reset of a player with no purchases leaves its event: known, with nothing bought.
         try await harness.ledger.resetPlayer("p3")

@@ -130,7 +130,7 @@ import Testing
         #expect(run.code == 3, "\(run.output)\(run.error)")
         #expect(try run.json()["reason"] as? String == "productTypeMismatch")
         #expect(try run.json()["reasonCode"] as? Int == 110)
-        #expect(try await knownPlayerSnapshot("p1", db: db) == nil, "nothing was recorded for p1")
+        #expect(try await grantedNothing("p1", db: db), "nothing was granted to p1")
     }
 
     /// A signed transaction or refund whose date is out of range: refused with its payload code,

@@ -79,6 +79,16 @@ func knownPlayerSnapshot(_ player: String, db: String) async throws -> [String: 
     return try run.json()
 }
 
+/// Whether the ledger granted `player` nothing: no record, balance, item or entitlement. A
+/// player the ledger holds nothing for has none; one whose submissions were only rejected or
+/// failed is known by its attempts, and has none either.
+func grantedNothing(_ player: String, db: String) async throws -> Bool {
+    guard let snapshot = try await knownPlayerSnapshot(player, db: db) else { return true }
+    let lists = ["history", "entitlements"].map { (snapshot[$0] as? [Any])?.isEmpty ?? false }
+    let maps = ["balances", "inventory"].map { (snapshot[$0] as? [String: Any])?.isEmpty ?? false }
+    return !(lists + maps).contains(false)
+}
+
 /// A player's balances from the `player --json` command; a player the ledger holds nothing
 /// for has none, so "nothing was granted" reads the same either way.
 func balances(_ player: String, db: String) async throws -> [String: Int] {

@@ -24,7 +24,7 @@ struct FaultRecoveryCommandTests {
         #expect(error["code"] as? Int == 5001)
         #expect(error["name"] as? String == "fault.injected")
         #expect(failed.error.contains("beforeCommit"))
-        #expect(try await knownPlayerSnapshot("p1", db: db) == nil, "nothing was recorded for p1")
+        #expect(try await grantedNothing("p1", db: db), "nothing was granted to p1")
 
         let retry = try await fulfill(purchase, db: db)
         #expect(retry.code == 0)
@@ -44,7 +44,7 @@ struct FaultRecoveryCommandTests {
         let db = directory.path("ledger.sqlite")
         let failed = try await fulfill(Self.bundle, db: db, extra: ["--fault", "\(point.rawValue)=error"])
         #expect(failed.code == 1, "\(failed.output)")
-        #expect(try await knownPlayerSnapshot("p1", db: db) == nil, "nothing was recorded for p1")
+        #expect(try await grantedNothing("p1", db: db), "nothing was granted to p1")
 
         #expect(try await fulfill(Self.bundle, db: db).code == 0)
         #expect(try await fulfill(Self.bundle, db: db).code == 0)

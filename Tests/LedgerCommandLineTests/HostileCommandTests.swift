@@ -252,6 +252,6 @@ struct HostileCommandTests {
             #expect(try directory.fileNames().isEmpty, sourceLocation: sourceLocation)
             return
         }
-        #expect(try await knownPlayerSnapshot("p1", db: db) == nil, "nothing was recorded for p1", sourceLocation: sourceLocation)
+        #expect(try await grantedNothing("p1", db: db), "nothing was granted to p1", sourceLocation: sourceLocation)
     }
 }

@@ -1,6 +1,6 @@
 extension LedgerReader {
-    /// Whether the ledger holds anything at all for `playerID`: an event, a purchase record,
-    /// a balance (debt included), an item, an entitlement, a flag, a subscription chain, an
+    /// Whether the ledger holds anything at all for `playerID`: an event, an attempt (a
+    /// submission that granted nothing), a purchase record, a balance (debt included), an item, an entitlement, a flag, a subscription chain, an
     /// entitlement change or a reset.
     ///
     /// Support tools tell "this player ID is unknown" (a typo, another game's ID) apart from
@@ -10,6 +10,7 @@ extension LedgerReader {
     /// player's own small maps).
     public func isKnownPlayer(_ playerID: String) throws(LedgerError) -> Bool {
         if try !events(playerID: playerID, limit: 1).isEmpty { return true }
+        if try !attempts(playerID: playerID, limit: 1).isEmpty { return true }
         if try !transactions(playerID: playerID, limit: 1).isEmpty { return true }
         if try !balances(playerID: playerID).isEmpty { return true }
         if try !inventory(playerID: playerID).isEmpty { return true }
