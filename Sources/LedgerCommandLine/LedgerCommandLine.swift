@@ -59,7 +59,8 @@ public enum LedgerCommandLine {
     static let commands: [Command] = [
         InitCommand.command, CatalogCheckCommand.command, CatalogDiffCommand.command, CatalogExplainCommand.command,
         FulfillCommand.command, RecoverCommand.command, RevokeCommand.command, RestoreCommand.command,
-        EntitlementsCommand.command, SubscriptionsCommand.command, HistoryCommand.command, PlayerCommands.player, PlayerCommands.reset,
+        EntitlementsCommand.command, SubscriptionsCommand.command, HistoryCommand.command, LookupCommand.command,
+        PlayerCommands.player, PlayerCommands.reset,
         DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, AppStoreServerAPICommands.lookup,
         AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command, AppStoreSubscriptionStatusCommand.command,

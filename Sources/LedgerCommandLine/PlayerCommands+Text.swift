@@ -3,8 +3,11 @@ import FulfillmentLedger
 /// The readable form of `ledger player`: one short section per part of the snapshot.
 extension PlayerCommands {
     /// Prints the snapshot as sections of aligned columns; `pending` holds the pending-finish
-    /// rows of its unfinished purchases, for their failed attempts.
-    static func printText(_ snapshot: PlayerSnapshot, pending: [TransactionKey: PendingFinish], io: CommandIO) {
+    /// rows of its unfinished purchases, for their failed attempts; `attempts` the player's
+    /// submissions that granted nothing.
+    static func printText(
+        _ snapshot: PlayerSnapshot, pending: [TransactionKey: PendingFinish], attempts: [AttemptRecord], io: CommandIO
+    ) {
         io.print("player \(snapshot.playerID) (entitlement version \(snapshot.entitlementVersion))")
         amounts("balances", ["CURRENCY", "AMOUNT"], snapshot.balances).print(io)
         amounts("debts", ["CURRENCY", "OWED"], snapshot.debts).print(io)
@@ -32,6 +35,7 @@ extension PlayerCommands {
             ])
         }
         purchases.print(io)
+        attemptTable(attempts, title: "attempts that granted nothing (newest first, at most \(historyCountMax))").print(io)
 
         var events = TextTable(
             title: "events (newest first, at most \(historyCountMax))", header: ["#", "AT", "KEY", "KIND", "DETAIL"])
@@ -42,6 +46,20 @@ extension PlayerCommands {
             ])
         }
         events.print(io)
+    }
+
+    /// Journaled attempts as a section: when, the delivery, product, entry point, outcome and
+    /// code, how many times, and why.
+    static func attemptTable(_ attempts: [AttemptRecord], title: String) -> TextTable {
+        var table = TextTable(title: title, header: ["AT", "DELIVERY", "PRODUCT", "PLAYER", "VIA", "OUTCOME", "TIMES", "REASON"])
+        for attempt in attempts {
+            table.append([
+                TextTable.time(attempt.at), "\(attempt.store)/\(attempt.deliveryID)", attempt.storeProductID, attempt.playerID,
+                attempt.entryPoint.rawValue, "\(attempt.outcome.rawValue) \(attempt.code)", String(attempt.repeatCount),
+                attempt.reason,
+            ])
+        }
+        return table
     }
 
     /// Whether the platform was told to finish the purchase: `finished TIME`, or

@@ -15,7 +15,8 @@ enum PlayerCommands {
             Prints what support needs to answer "I paid and got nothing": the player's
             balances, debts, inventory, entitlements and entitlement version, flags, fulfilled
             purchases (newest first, at most \(historyCountMax)) with their finish status (finished
-            at a time, or pending finish with its failed attempts) and recent events, in
+            at a time, or pending finish with its failed attempts), the submissions that
+            granted nothing (rejected or failed, from the attempts journal) and recent events, in
             sections of aligned columns. A player ID the ledger holds nothing for is refused as
             unknown; a known player with no purchases gets empty sections. The database must
             exist.
@@ -48,7 +49,11 @@ enum PlayerCommands {
                 if json {
                     io.printJSON(snapshot)
                 } else {
-                    printText(snapshot, pending: try await pendingFinishes(of: snapshot.history, in: store), io: io)
+                    let attempts = try await store.read { reader throws(LedgerError) in
+                        try reader.attempts(playerID: playerID, limit: historyCountMax)
+                    }
+                    printText(
+                        snapshot, pending: try await pendingFinishes(of: snapshot.history, in: store), attempts: attempts, io: io)
                 }
                 return .ok
             } catch {

@@ -6,10 +6,16 @@ extension Ledger {
     /// over-long ID; an ID nothing matches gives a report whose `found` is false.
     public func lookup(_ id: String) async throws(LedgerError) -> LookupReport {
         try checkTransactionID(id, "id")
-        let now = clock.now()
-        let warningAgeSeconds = configuration.finishWarningAgeSeconds
-        return try await store.read { reader throws(LedgerError) in
-            try LookupReading(reader: reader).report(id, now: now, finishWarningAgeSeconds: warningAgeSeconds)
+        return try await store.lookup(id, now: clock.now(), finishWarningAgeSeconds: configuration.finishWarningAgeSeconds)
+    }
+}
+
+extension LedgerStore {
+    /// `Ledger.lookup(_:)` on a store alone, for tools without a ledger (the CLI): a pending
+    /// finish's age is measured at `now` against `finishWarningAgeSeconds`. The caller checks `id`.
+    public func lookup(_ id: String, now: Date, finishWarningAgeSeconds: Int64) async throws(LedgerError) -> LookupReport {
+        try await read { reader throws(LedgerError) in
+            try LookupReading(reader: reader).report(id, now: now, finishWarningAgeSeconds: finishWarningAgeSeconds)
         }
     }
 }
