@@ -20,6 +20,7 @@ import PlayStoreAdapter
 /// | `GET /players/{playerID}/eligibility?product=ID&quantity=N` | `Ledger.eligibility`, before payment |
 /// | `GET /players/{playerID}/subscriptions?at=TIME` | `Ledger.subscriptions` |
 /// | `GET /players/{playerID}/history?after=N&limit=M` | a page of the player's events, `Ledger.history` |
+/// | `GET /lookup/{id}` | a purchase found by any store ID, `Ledger.lookup` |
 /// | `POST /players/{playerID}/reset` | Reset Game, `Ledger.resetPlayer` |
 /// | `POST /players/{playerID}/restore` | the store's list of the player's purchases, `Ledger.restore` |
 /// | `GET /changes?after=N&limit=M` | a page of the change feed, `Ledger.changes(after:limit:)` |
@@ -54,6 +55,9 @@ public struct LedgerHTTPHandler: Sendable {
     public static let defaultBodyByteCountMax = 256 * 1024
     /// Longest player ID read from a path, in bytes (the ledger refuses longer ones anyway).
     static let playerIDByteCountMax = 1_024
+    /// Longest ID `GET /lookup/{id}` reads from its path, in bytes: a Play purchase token's limit
+    /// (the ledger refuses longer ones anyway).
+    static let lookupIDByteCountMax = 4_096
 
     /// Creates the handler.
     public init(
@@ -109,6 +113,7 @@ public struct LedgerHTTPHandler: Sendable {
                 return .json(200, ["reset": playerID])
             case .player(let playerID): return .json(200, try await ledger.player(playerID))
             case .entitlements(let playerID): return .json(200, try await ledger.entitlements(playerID))
+            case .lookup(let id): return .json(200, try await ledger.lookup(id))
             case .changes: return try await changes(request)
             case .appStoreNotifications: return try await appStoreNotification(request.body)
             case .playNotifications: return try await playNotification(request)

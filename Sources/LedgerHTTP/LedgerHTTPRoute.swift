@@ -12,6 +12,7 @@ package enum LedgerHTTPRoute: Equatable {
     case history(String)
     case reset(String)
     case restore(String)
+    case lookup(String)
     case changes
     case appStoreNotifications
     case playNotifications
@@ -35,6 +36,9 @@ package enum LedgerHTTPRoute: Equatable {
             case "changes": self = .changes
             default: return nil
             }
+        case 2 where segments[0] == "lookup":
+            guard let id = Self.decode(segments[1], byteCountMax: LedgerHTTPHandler.lookupIDByteCountMax) else { return nil }
+            self = .lookup(id)
         case 2 where segments[0] == "players":
             guard let playerID = Self.decode(segments[1]) else { return nil }
             self = .player(playerID)
@@ -70,6 +74,7 @@ package enum LedgerHTTPRoute: Equatable {
         case .history: "/players/{playerID}/history"
         case .reset: "/players/{playerID}/reset"
         case .restore: "/players/{playerID}/restore"
+        case .lookup: "/lookup/{id}"
         case .changes: "/changes"
         case .appStoreNotifications: "/appstore/notifications"
         case .playNotifications: "/playstore/notifications"
@@ -83,7 +88,7 @@ package enum LedgerHTTPRoute: Equatable {
     /// One instance of every route, for tests that must cover them all.
     package static let every: [LedgerHTTPRoute] = [
         .purchases, .operations, .revocations, .player("p"), .entitlements("p"), .eligibility("p"), .subscriptions("p"),
-        .history("p"), .reset("p"), .restore("p"), .changes, .appStoreNotifications, .playNotifications, .health, .ready,
+        .history("p"), .reset("p"), .restore("p"), .lookup("GPA.1"), .changes, .appStoreNotifications, .playNotifications, .health, .ready,
         .metrics, .openAPI,
     ]
 
@@ -91,7 +96,9 @@ package enum LedgerHTTPRoute: Equatable {
     package var method: String {
         switch self {
         case .purchases, .operations, .revocations, .reset, .restore, .appStoreNotifications, .playNotifications: "POST"
-        case .player, .entitlements, .eligibility, .subscriptions, .history, .changes, .health, .ready, .metrics, .openAPI: "GET"
+        case .player, .entitlements, .eligibility, .subscriptions, .history, .lookup, .changes, .health, .ready, .metrics,
+            .openAPI:
+            "GET"
         }
     }
 
@@ -99,16 +106,18 @@ package enum LedgerHTTPRoute: Equatable {
     var isGameFacing: Bool {
         switch self {
         case .purchases, .operations, .revocations, .reset, .restore, .player, .entitlements, .eligibility, .subscriptions, .history,
-            .changes:
+            .lookup, .changes:
             true
         case .appStoreNotifications, .playNotifications, .health, .ready, .metrics, .openAPI: false
         }
     }
 
     /// A path segment percent-decoded, when it is non-empty and within the ID limit.
-    private static func decode(_ segment: String) -> String? {
+    private static func decode(
+        _ segment: String, byteCountMax: Int = LedgerHTTPHandler.playerIDByteCountMax
+    ) -> String? {
         guard let decoded = segment.removingPercentEncoding, !decoded.isEmpty,
-            decoded.utf8.count <= LedgerHTTPHandler.playerIDByteCountMax
+            decoded.utf8.count <= byteCountMax
         else { return nil }
         return decoded
     }

@@ -1011,6 +1011,94 @@ public enum LedgerOpenAPIDocument {
           }
         }
       },
+      "LookupStep": {
+        "type": "object",
+        "required": [
+          "at",
+          "source",
+          "playerID",
+          "kind",
+          "text"
+        ],
+        "properties": {
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "source": {
+            "type": "string",
+            "enum": [
+              "event",
+              "attempt",
+              "revocation",
+              "pendingFinish"
+            ]
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "text": {
+            "type": "string"
+          }
+        }
+      },
+      "LookupReport": {
+        "type": "object",
+        "required": [
+          "id",
+          "records",
+          "subscriptions",
+          "attempts",
+          "revocations",
+          "pendingFinishes",
+          "steps"
+        ],
+        "properties": {
+          "id": {
+            "type": "string"
+          },
+          "records": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FulfillmentRecord"
+            }
+          },
+          "subscriptions": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "attempts": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "revocations": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "pendingFinishes": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "steps": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LookupStep"
+            }
+          }
+        },
+        "description": "Everything under the ID in every store; every array empty when nothing is (Docs/Support.md)."
+      },
       "AppStoreNotificationBody": {
         "type": "object",
         "required": [
@@ -2160,6 +2248,101 @@ public enum LedgerOpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/lookup/{id}": {
+      "get": {
+        "operationId": "lookup",
+        "summary": "A purchase found by any store ID: its records, chains, attempts that granted nothing, refunds, and what happened in order.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "id",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 4096,
+              "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+            },
+            "description": "Any store ID of a purchase, percent-encoded: a delivery's transaction ID, the purchase key, an App Store originalTransactionId or webOrderLineItemId, a Play purchase token or order ID (GPA.…)."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The report.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/LookupReport"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
                 }
               }
             }
