@@ -55,9 +55,10 @@ public struct LedgerHTTPHandler: Sendable {
     public static let defaultBodyByteCountMax = 256 * 1024
     /// Longest player ID read from a path, in bytes (the ledger refuses longer ones anyway).
     static let playerIDByteCountMax = 1_024
-    /// Longest ID `GET /lookup/{id}` reads from its path, in bytes: a Play purchase token's limit
-    /// (the ledger refuses longer ones anyway).
-    static let lookupIDByteCountMax = 4_096
+    /// Longest ID `GET /lookup/{id}` reads from its path, in bytes: above the ledger's 4,096 (a
+    /// Play purchase token's), so that an ID between the two is answered 400 `argument.invalid`
+    /// by the ledger, as the contract says, and only a longer one is no route.
+    static let lookupIDByteCountMax = 16_384
 
     /// Creates the handler.
     public init(

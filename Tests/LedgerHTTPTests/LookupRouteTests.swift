@@ -27,10 +27,11 @@ import Testing
         let nothing = try await fixture.send("GET", "/lookup/GPA.0000")
         #expect(nothing.status == 200)
         #expect((try nothing.object()["steps"] as? [Any])?.isEmpty == true)
-        // A percent-encoded ID is decoded; one over the token limit is no route.
+        // A percent-encoded ID is decoded; one over the token limit is refused.
         #expect(try await fixture.send("GET", "/lookup/t%31").status == 200)
         let tooLong = String(repeating: "x", count: 4_097)
-        #expect(try await fixture.send("GET", "/lookup/\(tooLong)").status == 404)
+        let refused = try await fixture.send("GET", "/lookup/\(tooLong)")
+        #expect(refused.status == 400 && refused.errorCode == "argument.invalid")
         #expect(try await fixture.send("POST", "/lookup/t1").status == 405)
     }
 }
