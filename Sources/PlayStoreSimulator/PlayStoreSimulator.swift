@@ -94,6 +94,11 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         state.withLock { $0.purchases[token]?.purchaseState = purchaseState }
     }
 
+    /// Sets a purchase's `orderId`, so a test can send what Google should never send.
+    public func setOrderID(_ token: String, to orderID: String?) {
+        state.withLock { $0.purchases[token]?.orderId = orderID }
+    }
+
     /// Sets a purchase's `refundableQuantity` without a void, so a test can make Google's count
     /// disagree with its list.
     public func setRefundableQuantity(_ token: String, to quantity: Int?) {
