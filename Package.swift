@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "LedgerHTTP", targets: ["LedgerHTTP"]),
         // A small bounded HTTP/1.1 server on POSIX sockets that runs any LedgerHTTP handler.
         .library(name: "LedgerHTTPServer", targets: ["LedgerHTTPServer"]),
+        // The operator console: support pages over a ledger, for any LedgerHTTP server.
+        .library(name: "LedgerConsole", targets: ["LedgerConsole"]),
         // Testing: fakes, simulators and fault machinery for test suites.
         .library(name: "FulfillmentLedgerTesting", targets: ["FulfillmentLedgerTesting"]),
         .library(name: "SQLiteFaultVFS", targets: ["SQLiteFaultVFS"]),
@@ -60,6 +62,7 @@ let package = Package(
         .target(
             name: "LedgerHTTP", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "TestStoreAdapter"]),
         .target(name: "LedgerHTTPServer", dependencies: ["LedgerHTTP"]),
+        .target(name: "LedgerConsole", dependencies: ["FulfillmentLedger", "LedgerHTTP"]),
 
         // Testing library targets.
         .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),
@@ -95,7 +98,7 @@ let package = Package(
             name: "LedgerCommandLine",
             dependencies: [
                 "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "TestStoreAdapter", "AppStoreAdapter",
-                "PlayStoreAdapter", "LedgerHTTP", "LedgerHTTPServer",
+                "PlayStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
             ]
         ),
         // demo, simulate and workload: built on the testing products, registered apart by `ledger`.
@@ -170,6 +173,10 @@ let package = Package(
                 "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
                 "COpenSSL", "LedgerEngineTesting",
             ]
+        ),
+        .testTarget(
+            name: "LedgerConsoleTests",
+            dependencies: ["LedgerConsole", "LedgerHTTP", "FulfillmentLedger", "FulfillmentLedgerTesting"]
         ),
         .testTarget(
             name: "LedgerHTTPTests",

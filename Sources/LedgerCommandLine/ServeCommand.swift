@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
+import LedgerConsole
 import LedgerHTTP
 import LedgerHTTPServer
 import PlayStoreAdapter
@@ -49,9 +50,16 @@ enum ServeCommand {
                                       routes (/purchases, /operations, /revocations,
                                       /players, /changes); the token is read from the
                                       environment, never from the command line
+              --console               serve the operator console under /console: search by
+                                      player or any store ID, a player's timeline, and
+                                      "retry finish" (Docs/Support.md); needs
+              --console-token-env VAR the operator token (16 bytes or more, not the game's
+                                      bearer token), read from the environment
               --recover-interval-seconds N
                                       run recover() at start and every N seconds (default
                                       60; 0 only at start; at most 86400)
+              --no-recover            never run recover() here (another process of the
+                                      fleet runs it)
               --read-timeout-milliseconds N
                                       answer 408 and close when a request has not fully
                                       arrived N ms after it began (a first one: after the
@@ -78,10 +86,10 @@ enum ServeCommand {
               catalog or not a ledger, 66 database (without --create) or catalog missing
             """,
         valueOptions: StorePortOptions.names.union([
-            "db", "catalog", "host", "port", "bearer-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "connection-count-max", "account-binding", "store-account-binding",
+            "db", "catalog", "host", "port", "bearer-token-env", "console-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "connection-count-max", "account-binding", "store-account-binding",
             "audience", "push-service-account", "jwks",
         ]).union(AppStoreAPIOptions.prefixedNames),
-        flagOptions: ["create"],
+        flagOptions: ["create", "console", "no-recover"],
         run: { arguments, io in await run(arguments, io: io) })
 
     /// What the flags configure, read before anything opens.
@@ -94,7 +102,10 @@ enum ServeCommand {
         var host: String
         var port: Int
         var bearerToken: String?
-        var recoverIntervalSeconds: Int
+        /// The console's operator token, with `--console`; nil serves no console.
+        var consoleToken: String?
+        /// Seconds between `recover()` runs (0: only at start); nil with `--no-recover`.
+        var recoverIntervalSeconds: Int?
         var readTimeoutMilliseconds: Int
         var connectionCountMax: Int
         var accountBindings: ServeAccountBindings
@@ -127,6 +138,13 @@ enum ServeCommand {
                 bearerToken = token
             }
             accountBindings = try ServeAccountBindings(arguments)
+            consoleToken = try Self.consoleToken(arguments, io: io, bearerToken: bearerToken)
+            if arguments.flag("no-recover") {
+                guard arguments.value("recover-interval-seconds") == nil else {
+                    throw Arguments.UsageError(message: "--no-recover and --recover-interval-seconds contradict each other")
+                }
+                recoverIntervalSeconds = nil
+            }
             // Off loopback, anyone who reaches the port could grant purchases and read players.
             guard bearerToken != nil || Self.isLoopback(host) else {
                 throw Arguments.UsageError(
@@ -138,6 +156,29 @@ enum ServeCommand {
                 }
                 playPush = try PlayStoreLedgerCommands.authenticator(arguments)
             }
+        }
+
+        /// The operator token `--console` needs, from the variable `--console-token-env` names:
+        /// long enough, and not the game's token, so that a game server cannot open the console.
+        static func consoleToken(_ arguments: Arguments, io: CommandIO, bearerToken: String?) throws(Arguments.UsageError)
+            -> String?
+        {
+            let variable = arguments.value("console-token-env")
+            guard arguments.flag("console") else {
+                guard variable == nil else { throw Arguments.UsageError(message: "--console-token-env needs --console") }
+                return nil
+            }
+            guard let variable else {
+                throw Arguments.UsageError(message: "--console needs --console-token-env VAR: the console is never served without a token")
+            }
+            guard let token = io.environmentValue(variable), token.utf8.count >= LedgerConsole.operatorTokenByteCountMin else {
+                throw Arguments.UsageError(
+                    message: "--console-token-env \(variable): the variable is unset or shorter than \(LedgerConsole.operatorTokenByteCountMin) bytes")
+            }
+            guard token != bearerToken else {
+                throw Arguments.UsageError(message: "--console-token-env: the operator token must differ from the game's bearer token")
+            }
+            return token
         }
 
         /// Whether `host` names a loopback address: `localhost`, `::1`, or 127.0.0.0/8.
@@ -190,9 +231,13 @@ enum ServeCommand {
         let limits = LedgerHTTPServerLimits(
             bodyByteCountMax: handler.bodyByteCountMax, connectionCountMax: options.connectionCountMax,
             readTimeoutMilliseconds: options.readTimeoutMilliseconds)
+        let console = options.consoleToken.map { LedgerConsole(ledger: ledger, operatorToken: $0) }
         let server = LedgerHTTPServer(
             configuration: LedgerHTTPServerConfiguration(host: options.host, port: options.port, limits: limits),
-            handler: { request in await handler.handle(request) })
+            handler: { request in
+                if let console, LedgerConsole.handles(request) { return await console.handle(request) }
+                return await handler.handle(request)
+            })
         serverStatistics.attach(server)
         let port: Int
         do throws(LedgerHTTPServerError) {
@@ -202,7 +247,10 @@ enum ServeCommand {
             return .failure
         }
         io.printJSON(["listening": "\(options.host):\(port)"])
-        let recovery = Task { await Self.recoverLoop(ledger, intervalSeconds: options.recoverIntervalSeconds, io: io) }
+        let recovery = Task {
+            guard let intervalSeconds = options.recoverIntervalSeconds else { return }
+            await Self.recoverLoop(ledger, intervalSeconds: intervalSeconds, io: io)
+        }
         await server.runUntilSignalled()
         recovery.cancel()
         _ = await recovery.value

@@ -238,7 +238,8 @@ public struct LedgerHTTPHandler: Sendable {
         return .error(.unauthorized, "a valid bearer token is required", headers: [("WWW-Authenticate", "Bearer")])
     }
 
-    static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+    /// Whether two byte strings are equal, in time independent of where they first differ.
+    package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
         guard lhs.count == rhs.count else { return false }
         var difference: UInt8 = 0
         for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }

@@ -226,4 +226,49 @@ import Testing
         }
         #expect(!FileManager.default.fileExists(atPath: db), "a usage mistake created nothing")
     }
+
+    @Test func theConsoleNeedsAnOperatorTokenOfItsOwn() async throws {
+        let scratch = try ScratchDirectory()
+        let db = scratch.path("ledger.sqlite")
+        let common = ["serve", "--db", db, "--catalog", CrashAtFaultPointTests.catalogPath]
+        let tokens = ["OPERATOR": "operator-token-0123456789", "SHORT": "short", "GAME": "operator-token-0123456789"]
+        let mistakes: [([String], String)] = [
+            (["--console"], "--console needs --console-token-env"),
+            (["--console", "--console-token-env", "UNSET_VARIABLE"], "unset or shorter than 16 bytes"),
+            (["--console", "--console-token-env", "SHORT"], "unset or shorter than 16 bytes"),
+            (["--console-token-env", "OPERATOR"], "--console-token-env needs --console"),
+            (["--console", "--console-token-env", "OPERATOR", "--bearer-token-env", "GAME"], "must differ from the game's bearer token"),
+            (["--no-recover", "--recover-interval-seconds", "5"], "contradict"),
+        ]
+        for (extra, message) in mistakes {
+            let run = await ledger(common + extra, environment: tokens)
+            #expect(run.code == 64 && run.error.contains(message), "\(extra): \(run)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: db), "a usage mistake created nothing")
+    }
+
+    @Test func theConsoleIsServedBesideTheGameRoutes() async throws {
+        try await onOwnThread { try Self.consoleBesideGameRoutes() }
+    }
+
+    static func consoleBesideGameRoutes() throws {
+        let scratch = try ScratchDirectory()
+        let served = try Served(
+            db: scratch.path("ledger.sqlite"), environment: ["OPERATOR": "operator-token-0123456789", "GAME": "game-token"],
+            extra: ["--console", "--console-token-env", "OPERATOR", "--bearer-token-env", "GAME", "--no-recover"])
+        let base = "http://127.0.0.1:\(served.port)"
+        let status = ["-s", "-o", "/dev/null", "-w", "%{http_code}"]
+        #expect(try Self.tool("curl", status + ["\(base)/console"]) == "303")
+        #expect(try Self.tool("curl", status + ["\(base)/console/console.css"]) == "200")
+        // The game's token opens no console session, and the operator's opens no game route.
+        let form = ["-X", "POST", "-H", "Content-Type: application/x-www-form-urlencoded"]
+        #expect(try Self.tool("curl", status + form + ["--data", "token=game-token", "\(base)/console/login"]) == "401")
+        #expect(try Self.tool("curl", status + form + ["--data", "token=operator-token-0123456789", "\(base)/console/login"]) == "303")
+        let bearer = ["-H", "Authorization: Bearer operator-token-0123456789"]
+        #expect(try Self.tool("curl", status + bearer + ["\(base)/players/p1"]) == "401")
+        #expect(try Self.tool("curl", status + ["\(base)/healthz"]) == "200")
+        let stopped = served.terminate()
+        #expect(stopped.status == 0, "\(stopped)")
+        #expect(!stopped.error.contains("recovery"), "--no-recover runs no recovery: \(stopped.error)")
+    }
 }

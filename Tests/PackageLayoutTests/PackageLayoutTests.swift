@@ -18,7 +18,7 @@ struct PackageLayoutTests {
     /// The production library products.
     static let productionProducts: Set = [
         "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer",
+        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
     ]
     /// The testing library products.
     static let testingProducts: Set = [

@@ -21,3 +21,13 @@ extension LedgerReader {
         return try lastReset(playerID: playerID) != nil
     }
 }
+
+extension Ledger {
+    /// Whether the ledger holds anything at all for `playerID` (see
+    /// `LedgerReader.isKnownPlayer(_:)`), in one read. An ID longer than a player ID can be
+    /// is unknown, not an error, so a search box can ask with any text.
+    public func isKnownPlayer(_ playerID: String) async throws(LedgerError) -> Bool {
+        guard !playerID.isEmpty, playerID.utf8.count <= configuration.identifierByteCountMax else { return false }
+        return try await store.read { reader throws(LedgerError) in try reader.isKnownPlayer(playerID) }
+    }
+}

@@ -48,12 +48,15 @@ extension Ledger {
         case redelivery
         /// `recover()`.
         case recovery
+        /// An operator's `retryFinish(_:)` (the console's "retry finish").
+        case operatorRequest
 
         /// The event's detail.
         var detail: String {
             switch self {
             case .redelivery: "finished when the transaction was delivered again"
             case .recovery: "finished by recovery"
+            case .operatorRequest: "finished when an operator retried the finish"
             }
         }
     }

@@ -25,19 +25,7 @@ import Foundation
 extension LedgerStore {
     /// A player's balances, inventory, entitlements, newest `historyCountMax` records and events.
     public func playerSnapshot(_ playerID: String, historyCountMax: Int) async throws(LedgerError) -> PlayerSnapshot {
-        try await read { reader throws(LedgerError) in
-            let balances = try reader.balances(playerID: playerID)
-            return PlayerSnapshot(
-                playerID: playerID,
-                balances: balances,
-                inventory: try reader.inventory(playerID: playerID),
-                entitlements: EntitlementOwnership.owned(try reader.entitlements(playerID: playerID)),
-                history: try reader.transactions(playerID: playerID, limit: historyCountMax),
-                events: try reader.events(playerID: playerID, limit: historyCountMax),
-                debts: balances.filter { $0.value < 0 }.mapValues { -$0 },
-                flags: try reader.playerFlags(playerID: playerID, limit: historyCountMax),
-                entitlementVersion: try reader.entitlementVersion(playerID: playerID))
-        }
+        try await read { reader throws(LedgerError) in try reader.playerSnapshot(playerID, historyCountMax: historyCountMax) }
     }
 
     /// The game's Reset Game: clears balances, inventory and purchase counts, and keeps
@@ -45,6 +33,24 @@ extension LedgerStore {
     /// transactions never grant again and a reset never erases what a clawback left owed.
     public func resetPlayer(_ playerID: String, at date: Date) async throws(LedgerError) {
         try await write(.durable, PlayerStateReset.body(playerID, at: date))
+    }
+}
+
+extension LedgerReader {
+    /// A player's balances, inventory, entitlements, newest `historyCountMax` records and
+    /// events, read within the caller's snapshot.
+    func playerSnapshot(_ playerID: String, historyCountMax: Int) throws(LedgerError) -> PlayerSnapshot {
+        let balances = try balances(playerID: playerID)
+        return PlayerSnapshot(
+            playerID: playerID,
+            balances: balances,
+            inventory: try inventory(playerID: playerID),
+            entitlements: EntitlementOwnership.owned(try entitlements(playerID: playerID)),
+            history: try transactions(playerID: playerID, limit: historyCountMax),
+            events: try events(playerID: playerID, limit: historyCountMax),
+            debts: balances.filter { $0.value < 0 }.mapValues { -$0 },
+            flags: try playerFlags(playerID: playerID, limit: historyCountMax),
+            entitlementVersion: try entitlementVersion(playerID: playerID))
     }
 }
 
