@@ -185,6 +185,13 @@ final class InMemoryLedgerSession: LedgerWriter {
 
     func operation(id: String) throws(LedgerError) -> OperationRecord? { state.operations[id] }
 
+    func operations(playerID: String, limit: Int) throws(LedgerError) -> [OperationRecord] {
+        let mine = state.operations.values.filter { $0.operation.playerID == playerID }
+        return Array(
+            mine.sorted { ($0.appliedAt, $0.operation.operationID) > ($1.appliedAt, $1.operation.operationID) }
+                .prefix(max(0, limit)))
+    }
+
     func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         Array(state.events.reversed().lazy.filter { $0.playerID == playerID }.prefix(limit))
     }

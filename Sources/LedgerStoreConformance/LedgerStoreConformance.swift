@@ -27,6 +27,7 @@ public struct LedgerStoreConformance: Sendable {
     static let entries: [ConformanceEntry] =
         RefundCases.entries + EntitlementCases.entries + TransactionCases.entries + CountCases.entries
         + WriteCases.entries + ChangeFeedCases.entries + SubscriptionCases.entries + AttemptCases.entries
+        + OperationCases.entries
 
     private let makeStore: StoreFactory
     private let isConstraintFailure: @Sendable (LedgerError) -> Bool

@@ -42,6 +42,8 @@ enum PostgresLedgerSchema {
             AttemptsTable.createSQL,
             TransactionsTable.addOrderIDSQL,
         ].joined(separator: "\n"),
+        // 4: the balance history: a player's economy operations by time.
+        EconomyOperationsTable.createPlayerIndexSQL,
     ]
 
     /// Every table the schema creates, for the check that a database without `ledger_meta`

@@ -57,5 +57,7 @@ package enum LedgerSchema {
             AttemptsTable.createSQL,
             TransactionsTable.addOrderIDSQL,
         ].joined(separator: "\n"),
+        // 9: the balance history: a player's economy operations by time.
+        EconomyOperationsTable.createPlayerIndexSQL,
     ]
 }

@@ -110,6 +110,9 @@ public protocol LedgerReader {
     func pendingFinishes(limit: Int) throws(LedgerError) -> [PendingFinish]
     /// An applied economy operation, if any.
     func operation(id: String) throws(LedgerError) -> OperationRecord?
+    /// A player's applied economy operations, newest first (by applied time, then operation ID),
+    /// at most `limit`.
+    func operations(playerID: String, limit: Int) throws(LedgerError) -> [OperationRecord]
     /// A player's events, newest first, at most `limit`.
     func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent]
     /// A transaction's events, oldest first, at most `limit`.
