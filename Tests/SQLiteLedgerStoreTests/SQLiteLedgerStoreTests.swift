@@ -31,6 +31,10 @@ struct SQLiteLedgerStoreTests {
         #expect(tables == ledgerTables)
         let triggers = try raw.integer("SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND tbl_name = 'events'")
         #expect(triggers == 2)
+        // Migration 9: a player's economy operations by time, for the balance history.
+        let indexed = try raw.text(
+            "SELECT group_concat(name, ',') FROM (SELECT name FROM pragma_index_info('economy_operations_by_player') ORDER BY seqno)")
+        #expect(indexed == "player_id,applied_at_ms")
     }
 
     @Test(

@@ -116,6 +116,7 @@ extension BalanceHistory {
 
         changes = changes.filter { window.holds($0.at) }.sorted { $0.isNewer(than: $1) }
         var isComplete = window.cutoff == nil
+        // A change in the reset's own millisecond counts as before it.
         if let lastReset {
             let resetMilliseconds = lastReset.ledgerMilliseconds
             let before = changes.count
