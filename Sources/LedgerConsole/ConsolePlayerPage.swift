@@ -11,13 +11,15 @@ struct ConsolePlayerPage {
 
     func answer(_ playerID: String, flash: String?, csrfToken: String) async -> LedgerHTTPResponse {
         let report: PlayerSupportReport
+        let balances: BalanceHistory
         do throws(LedgerError) {
             guard try await ledger.isKnownPlayer(playerID) else { return Self.unknown(playerID, csrfToken: csrfToken) }
             report = try await ledger.supportReport(playerID)
+            balances = try await ledger.balanceHistory(playerID)
         } catch {
             return ConsoleResponse.failure(error, csrfToken: csrfToken)
         }
-        let html = ConsolePages.flashHTML(flash) + Self.html(report, csrfToken: csrfToken)
+        let html = ConsolePages.flashHTML(flash) + Self.html(report, balances: balances, csrfToken: csrfToken)
         return ConsoleResponse.page(200, ("Player \(playerID)", html), csrfToken: csrfToken)
     }
 
@@ -36,7 +38,7 @@ struct ConsolePlayerPage {
     }
 
     /// The page's sections.
-    static func html(_ report: PlayerSupportReport, csrfToken: String) -> String {
+    static func html(_ report: PlayerSupportReport, balances: BalanceHistory, csrfToken: String) -> String {
         let snapshot = report.snapshot
         var html = "<p class=\"label\">Player</p><h1 id=\"player-id\">\(ConsoleHTML.escape(report.playerID))</h1>"
         html += "<p class=\"summary\">entitlement version \(snapshot.entitlementVersion)</p>"
@@ -45,6 +47,7 @@ struct ConsolePlayerPage {
         html += amountTable(id: "inventory", header: ["Item", "Count"], snapshot.inventory, empty: "no items")
         html += amountTable(id: "debts", header: ["Currency", "Owed"], snapshot.debts, empty: "no debt")
         html += entitlementTable(snapshot.entitlements) + "</section>"
+        html += "<section><h2>Balances over time</h2>" + ConsoleBalanceChart.html(balances) + "</section>"
         html += "<section><h2>Finishes owed to the store</h2>" + pendingTable(report.pendingFinishes, report.playerID, csrfToken) + "</section>"
         html += "<section><h2>Purchases</h2>"
         html += purchaseTable(id: "purchases", snapshot.history, pending: report.pendingFinishes.map(\.pending)) + "</section>"

@@ -70,6 +70,37 @@ import Testing
         #expect(ConsoleFixture.text(await fixture.send("GET", otherPath, cookie: cookie)).contains("not found:"))
     }
 
+    @Test func theBalanceChartDrawsEachChangeWithWhatItWas() async throws {
+        let fixture = try await ConsoleFixture()
+        let cookie = try await fixture.signIn()
+        let refunded = ConsoleFixture.text(await fixture.send("GET", ConsoleFixture.playerPath(fixture.cases[4].playerID), cookie: cookie))
+        #expect(refunded.contains("<figure id=\"balance-chart\"><svg"))
+        #expect(refunded.contains("data-currency=\"gems\""))
+        // The grant, the refund and now: three dots, each saying what it was.
+        #expect(refunded.components(separatedBy: "<circle").count == 4)
+        #expect(refunded.contains("<title>gems 100 after purchase test/\(fixture.cases[4].transactionID)"))
+        #expect(refunded.contains("<title>gems 0 after refund refund-\(fixture.cases[4].transactionID)"))
+        // A player whose balances never moved has no chart, and says so.
+        let rejected = ConsoleFixture.text(await fixture.send("GET", ConsoleFixture.playerPath(fixture.cases[1].playerID), cookie: cookie))
+        #expect(rejected.contains("No currency balance has changed."))
+    }
+
+    @Test func theChartShowsDebtBelowAZeroLineAndEscapesWhatItNames() {
+        let start = Date(timeIntervalSince1970: 1_800_000_000)
+        let history = BalanceHistory(
+            currencies: [
+                "gems": [
+                    .init(at: start, balance: 100, cause: "purchase test/<b>"),
+                    .init(at: start.addingTimeInterval(60), balance: -50, cause: "refund r1"),
+                ],
+                "<coins>": [.init(at: start, balance: 5, cause: "grant op-1")],
+            ], isComplete: false)
+        let html = ConsoleBalanceChart.html(history)
+        #expect(html.contains("class=\"zero\""))
+        #expect(html.contains("&lt;coins&gt;") && !html.contains("<coins>") && !html.contains("<b>"))
+        #expect(html.contains("Older changes are not drawn"))
+    }
+
     @Test func unknownPlayersAndUnknownIDsSaySo() async throws {
         let fixture = try await ConsoleFixture()
         let cookie = try await fixture.signIn()
