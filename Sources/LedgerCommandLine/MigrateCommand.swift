@@ -14,7 +14,8 @@ enum MigrateCommand {
             (a postgresql:// URL; its tables are created when it is empty) in one
             transaction, then checks the copy: every table's row count, and every balance
             and inventory row compared one by one, with a checksum of all balances on each
-            side. A target that already holds ledger rows is refused and left untouched.
+            side. A target that already holds ledger rows is refused and left untouched, and so
+            is one whose schema holds another application's tables (not a ledger).
 
             FILE is first migrated in place to this build's schema, then locked against
             writers for the whole copy (a server still writing waits or gets a busy error):
@@ -26,7 +27,8 @@ enum MigrateCommand {
               sourceBalanceChecksum, targetBalanceChecksum, problems
 
             exit codes: 0 copied and checked, 1 the copy does not match or an infrastructure
-              error, 64 usage, 66 FILE missing, 73 the target is not empty
+              error, 64 usage, 65 the target is another application's (not a ledger),
+              66 FILE missing, 73 the target is not empty
             """,
         valueOptions: ["from", "to"],
         flagOptions: ["json"],
@@ -51,7 +53,14 @@ enum MigrateCommand {
                 defer { source.close() }
                 report = try await PostgresLedgerImport.run(source: source, connectionString: to)
             } catch {
-                return LedgerCommandLine.report(error, io: io, command: "migrate")
+                let code = LedgerCommandLine.report(error, io: io, command: "migrate")
+                switch error {
+                case .notALedger, .foreignDatabase:
+                    // Another application's database: refused as bad input, as `serve` does.
+                    return .dataError
+                default:
+                    return code
+                }
             }
             if arguments.flag("json") { io.printJSON(report) } else { printText(report, io: io) }
             switch report.outcome {

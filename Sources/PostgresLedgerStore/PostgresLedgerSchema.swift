@@ -78,6 +78,21 @@ enum PostgresLedgerSchema {
                 throw LedgerError.notALedger(
                     location: session.location, detail: "\(existing) of the ledger's tables exist without ledger_meta")
             }
+            // Another application's tables (none named like the ledger's): a ledger created
+            // beside them would mix two applications' data in one schema.
+            let foreign = try session.sql { () throws(PostgresError) in
+                try session.connection.query(
+                    """
+                    SELECT count(*), min(c.relname::text) FROM pg_catalog.pg_class c
+                    WHERE c.relnamespace = to_regnamespace(current_schema()) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                    """, []
+                ).rows.first.map { row throws(PostgresError) in (try row.int64(0), try row.optionalText(1)) }
+            }
+            if let foreign, foreign.0 > 0 {
+                throw LedgerError.notALedger(
+                    location: session.location,
+                    detail: "the schema holds \(foreign.0) table(s) of another application (such as \(foreign.1 ?? "?")) and no ledger")
+            }
             return nil
         }
     }

@@ -149,6 +149,26 @@ struct MigrateCommandTests {
         #expect(try contents(file) == sourceBytes)
     }
 
+    @Test("a target that holds another application's tables is refused as not a ledger (65) and left as it was")
+    func refusesAnotherApplicationsDatabase() async throws {
+        let directory = try ScratchDirectory()
+        let file = directory.path("ledger.sqlite")
+        try await Self.makeSource(at: file)
+        let schema = try PostgresScratchSchema.create(prefix: "ledger_migrate")
+        defer { try? schema.drop() }
+        try schema.execute("CREATE TABLE \"\(schema.name)\".orders (id bigint PRIMARY KEY, total numeric)")
+        try schema.execute("INSERT INTO \"\(schema.name)\".orders VALUES (1, 9.99)")
+
+        let run = await ledger(["migrate", "--from", file, "--to", schema.connectionString, "--json"])
+        #expect(run.code == 65, "\(run.output) \(run.error)")
+        #expect(run.output.contains("ledger.notALedger") || run.error.contains("ledger.notALedger"), "\(run.output) \(run.error)")
+        // Nothing was created beside the other application's table.
+        let serve = await ledger(["doctor", "--db", schema.connectionString, "--json"])
+        #expect(serve.code == 1, "\(serve.output)")
+        let opened = await ledger(["init", "--db", schema.connectionString])
+        #expect(opened.code != 0, "ledger init refuses it too: \(opened.output)")
+    }
+
     @Test("--from must be an existing SQLite file and --to a postgresql:// URL")
     func refusesWrongArguments() async throws {
         let directory = try ScratchDirectory()
