@@ -101,10 +101,9 @@ enum PostgresLedgerSchema {
     /// database holds and brings it to `versionSupported`. Refuses, changing nothing, a newer
     /// schema, another application's data, a half-made ledger, or a missing ledger when
     /// `createIfMissing` is false. Returns the version found.
-    static func migrate(
-        _ connection: PostgresConnection, location: String, createIfMissing: Bool
-    ) throws(LedgerError) -> Int {
-        let session = PostgresLedgerSession(connection: connection, location: location)
+    static func migrate(_ session: PostgresLedgerSession, createIfMissing: Bool) throws(LedgerError) -> Int {
+        let connection = session.connection
+        let location = session.location
         let version: Int
         if let found = try versionFound(in: session) {
             version = found

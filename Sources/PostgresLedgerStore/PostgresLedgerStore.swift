@@ -45,11 +45,12 @@ public final class PostgresLedgerStore: LedgerStore {
         do throws(TransactionFailure) {
             _ = try await pool.withAdvisoryLock(key: PostgresLedgerSchema.migrationLockKey) {
                 (connection) throws(TransactionFailure) -> Int in
-                do throws(LedgerError) {
-                    return try PostgresLedgerSchema.migrate(connection, location: location, createIfMissing: createIfMissing)
-                } catch {
-                    throw .ledger(error)
-                }
+                // Run as any body is, so a connection lost during the check runs it again.
+                let session = PostgresLedgerSession(connection: connection, location: location)
+                return try Self.run(
+                    { (_: any LedgerWriter) throws(LedgerError) -> Int in
+                        try PostgresLedgerSchema.migrate(session, createIfMissing: createIfMissing)
+                    }, on: session)
             }
         } catch {
             await pool.close()

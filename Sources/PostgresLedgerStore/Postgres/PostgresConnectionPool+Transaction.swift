@@ -18,6 +18,8 @@ extension PostgresConnectionPool {
     /// on a fresh connection when the old one failed, after a short random backoff, at most
     /// `retryCountMax` more times; `body` must therefore have no effects outside the transaction.
     /// A COMMIT whose answer was lost throws `commitOutcomeUnknown` and is never retried here.
+    /// A failure to connect is retried only until the pool's connect timeout has passed since the
+    /// first attempt, so that one timeout bounds the whole wait for a server.
     ///
     /// With `readOnly` the server refuses any write in the transaction. With `synchronousCommitOff`, `SET LOCAL synchronous_commit = off` makes this COMMIT return
     /// before its WAL is flushed: a server crash can lose it, though never half of it.
@@ -36,8 +38,12 @@ extension PostgresConnectionPool {
         let policy = WriteRetryPolicy(
             retryCountMax: retryCountMax, pauseMillisecondsBase: Self.retryBackoffMillisecondsBase,
             pauseMillisecondsMax: Self.retryBackoffMillisecondsMax, jitter: true)
+        // Connecting, retries included, takes at most the connect timeout in all: against a server
+        // that accepts and never answers, each attempt would wait the whole timeout again.
+        let connectDeadline = ContinuousClock.now + .seconds(configuration.connectTimeoutSeconds)
         return try await policy.run(retryable: { (error: E) -> Bool in
-            guard error.postgresError?.allowsTransactionRetry == true else { return false }
+            guard let failure = error.postgresError, failure.allowsTransactionRetry else { return false }
+            guard failure.kind != .connectFailed || ContinuousClock.now < connectDeadline else { return false }
             recordTransactionRetry()
             return true
         }) { () async throws(E) -> T in
