@@ -10,7 +10,7 @@ import Testing
 /// a duplicate, an oversized body, the bearer token, metrics, and a clean stop on SIGTERM.
 @Suite(.serialized) struct ServeCommandTests {
     /// A running `ledger serve` and the port it bound.
-    final class Served {
+    final class Served: Sendable {
         let process = Process()
         let port: Int
         private let output = Pipe()
@@ -30,7 +30,10 @@ import Testing
             var line = Data()
             while !line.contains(UInt8(ascii: "\n")) {
                 let chunk = output.fileHandleForReading.availableData
-                try #require(!chunk.isEmpty, "ledger serve exited before listening")
+                try #require(
+                    !chunk.isEmpty,
+                    "ledger serve exited before listening: \(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))"
+                )
                 line.append(chunk)
             }
             let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: String])
