@@ -7,8 +7,11 @@ import Testing
 /// `ledger lookup ID` finds each of the support runbook's seven cases by the transaction ID the
 /// player quotes, with its reason in words; `ledger player` lists the attempts that granted nothing.
 @Suite("ledger lookup") struct LookupCommandTests {
-    /// A SQLite ledger holding the seven cases, and the cases.
-    static func supportLedger(in directory: ScratchDirectory) async throws -> (db: String, cases: [SupportCaseFixture.Case]) {
+    /// A SQLite ledger holding the seven cases, and the cases; each of `buyers` then buys
+    /// `test.gems_small` once, so that the ledger knows them too.
+    static func supportLedger(
+        in directory: ScratchDirectory, buyers: [String] = []
+    ) async throws -> (db: String, cases: [SupportCaseFixture.Case]) {
         let db = directory.path("ledger.sqlite")
         let clock = ManualClock(start: Date())
         let testStore = TestStore(clock: clock)
@@ -18,6 +21,9 @@ import Testing
             verifier: testStore.verifier, finisher: testStore, source: testStore, clock: clock, faults: faults,
             configuration: .sandbox)
         let fixture = try await SupportCaseFixture.write(into: ledger, testStore: testStore, faults: faults)
+        for buyer in buyers {
+            _ = try await ledger.fulfill(testStore.purchase(storeProductID: "test.gems_small", playerID: buyer))
+        }
         return (db, fixture.cases)
     }
 
