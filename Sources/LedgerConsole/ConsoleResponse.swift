@@ -4,16 +4,18 @@ import LedgerHTTP
 
 /// The console's responses, each with the headers that keep its pages to themselves: a
 /// Content-Security-Policy allowing only the console's own stylesheet and script, no framing,
-/// no sniffing, no referrer and no caching of what support staff saw.
+/// no sniffing, no referrer to other sites and no caching of what support staff saw.
 enum ConsoleResponse {
     /// The policy: nothing from elsewhere, no inline script, forms only to the console.
     static let contentSecurityPolicy =
         "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    /// Headers on every console response.
+    /// Headers on every console response. The referrer policy is `same-origin`, not
+    /// `no-referrer`: under `no-referrer` a browser sends `Origin: null` on the console's own form
+    /// posts, which `ConsoleForm.isSameOrigin` then refuses as another origin.
     static let securityHeaders: [(name: String, value: String)] = [
         ("Content-Security-Policy", contentSecurityPolicy), ("X-Content-Type-Options", "nosniff"),
-        ("X-Frame-Options", "DENY"), ("Referrer-Policy", "no-referrer"), ("Cache-Control", "no-store"),
+        ("X-Frame-Options", "DENY"), ("Referrer-Policy", "same-origin"), ("Cache-Control", "no-store"),
     ]
 
     /// A page: `body` inside the console's layout.
