@@ -91,6 +91,7 @@ struct ConsoleBrowserTests {
 
         #expect(run.status == 0 && !run.killed, "console-browser-test failed:\n\(run.output)\nserve:\n\(stopped.error)")
         #expect(stopped.status == 0, "ledger serve did not stop cleanly on SIGTERM: \(stopped.error)")
-        print("console browser test: \(String(format: "%.1f", seconds)) s; screenshots in \(Self.screenshots)")
+        let summary = run.output.split(separator: "\n").last { $0.hasPrefix("console browser test:") } ?? "no summary"
+        print("\(summary) in \(String(format: "%.1f", seconds)) s; screenshots in \(Self.screenshots)")
     }
 }
