@@ -25,7 +25,7 @@ enum ConsoleAssets {
         .kind { font-family: ui-monospace, monospace; background: #eef; padding: 0 .3rem; border-radius: 3px; }
         .filters button { margin-right: .3rem; }
         .filters button[aria-pressed="false"] { opacity: .5; }
-        #balance-chart svg { max-width: 100%; height: auto; background: #fff; }
+        #balance-chart svg { width: 100%; max-width: 40rem; height: auto; background: #fff; }
         #balance-chart .axis { stroke: #999; stroke-width: 1; }
         #balance-chart .zero { stroke: #c33; stroke-dasharray: 4 3; }
         #balance-chart text { font-size: 11px; fill: #444; }

@@ -21,6 +21,8 @@ import Testing
         let unfinished = try await harness.ledger.supportReport(cases[0].playerID)
         #expect(unfinished.pendingFinishes.map(\.pending.key.transactionID) == [cases[0].transactionID])
         #expect(unfinished.pendingFinishes.first?.deadline == nil)  // the test store only redelivers
+        // Oldest first, even within one millisecond: the grant, its failed finish, the finish owed.
+        #expect(unfinished.timeline.map(\.kind) == ["purchaseGranted", "finishFailed", "finishPending"])
         let refunded = try await harness.ledger.supportReport(cases[4].playerID)
         #expect(refunded.revocations.map(\.event.kind) == [.fullRefund])
         let rejected = try await harness.ledger.supportReport(cases[1].playerID)

@@ -46,8 +46,10 @@ struct ConsoleBrowserTests {
     static let token = "console-operator-token-0123456789"
     /// Longest the script may run: it takes seconds; a hung browser is killed at this.
     static let scriptSecondsMax = 300.0
-    /// Where the screenshots are kept after the test (its scratch folder is removed).
-    static let screenshots = packageRoot.appendingPathComponent(".build/console-screenshots").path
+    /// The test's temporary folder for screenshots, kept after the test (unlike its scratch
+    /// folder, which holds the ledger) so that they can be looked at; the test prints its path.
+    static let screenshots = FileManager.default.temporaryDirectory
+        .appendingPathComponent("ledger-console-screenshots-\(ProcessInfo.processInfo.processIdentifier)").path
 
     @Test(
         .enabled(

@@ -100,10 +100,12 @@ struct PlayerSupportReading {
         for chain in subscriptions {
             periods += try reader.subscriptionPeriods(chain.chain, limit: PlayerSupportReport.periodsPerSubscriptionMax)
         }
-        var timeline = snapshot.events.map {
+        // Events and attempts are read newest first; the timeline is oldest first, and a stable
+        // sort keeps rows of one millisecond in the order they happened.
+        var timeline = snapshot.events.reversed().map {
             LookupStep(at: $0.at, source: .event, playerID: playerID, kind: $0.kind.rawValue, text: Self.eventText($0))
         }
-        timeline += attempts.map {
+        timeline += attempts.reversed().map {
             LookupStep(at: $0.at, source: .attempt, playerID: playerID, kind: $0.outcome.rawValue, text: $0.summary)
         }
         for revocation in revocations where revocation.disposition != .applied {
