@@ -139,11 +139,12 @@ public final class PostgresLedgerStore: LedgerStore {
     }
 
     /// The core's error for a PostgreSQL failure: `PostgresError.ledgerError`, retryable when the
-    /// whole transaction may run again (a connection lost before COMMIT rolled it back).
+    /// whole transaction may run again (a connection lost before COMMIT rolled it back) or the
+    /// next attempt may succeed (a statement timeout).
     static func ledgerError(_ error: PostgresError) -> LedgerError {
         var mapped = error.ledgerError
         if case .storage(var failure) = mapped {
-            failure.isRetryable = error.allowsTransactionRetry
+            failure.isRetryable = error.isRetryable || error.allowsTransactionRetry
             mapped = .storage(failure)
         }
         return mapped

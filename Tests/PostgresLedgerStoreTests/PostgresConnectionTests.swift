@@ -187,7 +187,7 @@ extension PostgresServerTests {
                     configuration: PostgresPoolConfiguration(connectionString: PostgresConnectionString(url)))
                 let outcome = await pool.outcome { (connection) throws(PostgresError) in connection.backendProcessID }
                 guard let error = expectFailure(outcome, "connected with \(PostgresConnectionString(url))") else { continue }
-                #expect(error.kind == .connectFailed)
+                #expect(error.kind == .connectRejected, "a wrong password or a missing database is refused, not retried")
                 #expect(error.message.contains(expected), "\(error)")
                 for text in [error.description, error.message, error.ledgerError.description, "\(PostgresConnectionString(url))"] {
                     #expect(!text.contains(password))

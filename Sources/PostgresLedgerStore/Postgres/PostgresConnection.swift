@@ -66,7 +66,8 @@ package final class PostgresConnection {
         guard PQstatus(connection) == CONNECTION_OK else {
             let message = connectionString.scrubbed(Self.errorMessage(of: connection))
             PQfinish(connection)
-            throw PostgresError(kind: .connectFailed, message: message, statementSent: false, connectionBroken: true)
+            let kind: PostgresError.Kind = Self.isRejection(message) ? .connectRejected : .connectFailed
+            throw PostgresError(kind: kind, message: message, statementSent: false, connectionBroken: true)
         }
         // libpq prints notices (such as a cascading DROP's) to stderr unless told otherwise.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
@@ -271,6 +272,23 @@ package final class PostgresConnection {
         let line = oneLine(text)
         return line.isEmpty ? "libpq reported no reason" : line
     }
+
+    /// Whether a failed connect's message names a cause another attempt does not change. libpq
+    /// reports no SQLSTATE for a failed connect, so this reads the message: the server's own
+    /// (28P01 invalid_password, 28000 invalid_authorization_specification, 3D000 a missing
+    /// database) in English, its default, and libpq's about an option it cannot read. A server
+    /// whose `lc_messages` is another language makes these `connectFailed`, retried until the
+    /// connect timeout as before.
+    static func isRejection(_ message: String) -> Bool {
+        rejectionPhrases.contains { message.contains($0) }
+    }
+
+    /// Phrases of the messages `isRejection` recognises.
+    static let rejectionPhrases = [
+        "password authentication failed", "authentication failed for user", "no pg_hba.conf entry",
+        "does not exist", "invalid integer value", "invalid port number", "invalid sslmode value",
+        "invalid connection option", "password is required", "no password supplied",
+    ]
 
     /// libpq's multi-line messages joined with `; `.
     static func oneLine(_ text: String) -> String {

@@ -9,8 +9,12 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     public enum Kind: String, Hashable, Sendable {
         /// The server answered the statement with an error; `sqlState` says which.
         case server
-        /// No connection could be made (refused, timed out, authentication failed).
+        /// No connection could be made (refused, timed out, reset): a later attempt may succeed.
         case connectFailed
+        /// The server or libpq refused the connection for a reason another attempt does not change:
+        /// a wrong password, a role or database that does not exist, no `pg_hba.conf` entry, an
+        /// option libpq cannot read (a port that is not a number). Never retryable.
+        case connectRejected
         /// The connection broke while talking to the server; `statementSent` says whether the
         /// statement may have reached it.
         case connectionLost
@@ -49,11 +53,16 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     static let serverShutdownStates: Set<String> = ["57P01", "57P02", "57P03"]
     /// serialization_failure and deadlock_detected: the transaction was rolled back and may run again.
     static let conflictStates: Set<String> = ["40001", "40P01"]
+    /// query_canceled (a statement timeout) and lock_not_available (a lock timeout): the
+    /// transaction was rolled back and the next attempt may finish in time. A caller may retry;
+    /// the pool does not by itself, since each attempt may take the whole timeout again.
+    static let timeoutStates: Set<String> = ["57014", "55P03"]
     /// unique_violation.
     static let uniqueViolationState = "23505"
     /// PostgreSQL's names of the states this package classifies, for messages.
     static let conditionNames: [String: String] = [
         "40001": "serialization_failure", "40P01": "deadlock_detected", "23505": "unique_violation",
+        "57014": "query_canceled", "55P03": "lock_not_available",
         "57P01": "admin_shutdown", "57P02": "crash_shutdown", "57P03": "cannot_connect_now",
         "08000": "connection_exception", "08003": "connection_does_not_exist", "08006": "connection_failure",
         "08001": "sqlclient_unable_to_establish_sqlconnection", "08004": "sqlserver_rejected_establishment_of_sqlconnection",
@@ -91,6 +100,8 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     public var isConnectionFailure: Bool {
         switch kind {
         case .connectFailed, .connectionLost, .commitOutcomeUnknown: return true
+        // No connection was made, and another attempt would be refused the same way.
+        case .connectRejected: return false
         default: break
         }
         if connectionBroken { return true }
@@ -99,9 +110,10 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     /// Whether running the same work again is safe and may succeed: a serialization failure
-    /// (40001), a deadlock (40P01), or a connection failure before the statement was sent.
+    /// (40001), a deadlock (40P01), a statement or lock timeout (57014, 55P03), or a connection
+    /// failure before the statement was sent. A rejected connection (`connectRejected`) is not.
     public var isRetryable: Bool {
-        if let sqlState, Self.conflictStates.contains(sqlState) { return true }
+        if let sqlState, Self.conflictStates.contains(sqlState) || Self.timeoutStates.contains(sqlState) { return true }
         return isConnectionFailure && !statementSent && !outcomeUnknown
     }
 
@@ -115,7 +127,11 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     /// Whether a whole transaction that failed with this error may run again from BEGIN: when it is
     /// retryable, or when the connection failed before COMMIT (the server rolls back a transaction
     /// whose connection is gone, so nothing of it was kept).
-    var allowsTransactionRetry: Bool { isRetryable || (isConnectionFailure && !outcomeUnknown) }
+    /// A timeout is left to the caller.
+    var allowsTransactionRetry: Bool {
+        if let sqlState, Self.timeoutStates.contains(sqlState) { return false }
+        return isRetryable || (isConnectionFailure && !outcomeUnknown)
+    }
 
     /// `SQLSTATE 23505 (unique_violation)`, or the kind when the server sent no SQLSTATE.
     var headline: String {
