@@ -287,7 +287,7 @@ final class InMemoryLedgerSession: LedgerWriter {
 
     /// The storage error SQLite would raise for a violated constraint.
     static func constraint(_ what: String) -> LedgerError {
-        .storage(StorageFailure(engine: "memory", code: "constraint", message: "constraint failed: \(what)", sql: nil))
+        .storage(StorageFailure(engine: "memory", code: "constraint", message: "constraint failed: \(what)", sql: nil, kind: .constraint))
     }
 }
 

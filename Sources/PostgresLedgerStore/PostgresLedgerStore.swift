@@ -138,17 +138,9 @@ public final class PostgresLedgerStore: LedgerStore {
         try run({ (writer: any LedgerWriter) throws(LedgerError) -> T in try body(writer) }, on: session)
     }
 
-    /// The core's error for a PostgreSQL failure: `PostgresError.ledgerError`, retryable when the
-    /// whole transaction may run again (a connection lost before COMMIT rolled it back) or the
-    /// next attempt may succeed (a statement timeout).
-    static func ledgerError(_ error: PostgresError) -> LedgerError {
-        var mapped = error.ledgerError
-        if case .storage(var failure) = mapped {
-            failure.isRetryable = error.isRetryable || error.allowsTransactionRetry
-            mapped = .storage(failure)
-        }
-        return mapped
-    }
+    /// The core's error for a PostgreSQL failure: `PostgresError.ledgerError`, whose kind says
+    /// whether the work may run again.
+    static func ledgerError(_ error: PostgresError) -> LedgerError { error.ledgerError }
 }
 
 /// What a transaction body run by the store throws: a PostgreSQL failure the pool may retry,

@@ -7,7 +7,8 @@ import Testing
     static func storage(retryable: Bool, outcomeUnknown: Bool = false) -> LedgerError {
         .storage(
             StorageFailure(
-                engine: "test", code: "busy", message: "busy", sql: nil, isRetryable: retryable, outcomeUnknown: outcomeUnknown))
+                engine: "test", code: "busy", message: "busy", sql: nil,
+                kind: outcomeUnknown ? .commitOutcomeUnknown : retryable ? .busy : .other))
     }
 
     /// Runs `policy` on an attempt that fails `failures` times with `error`, then returns 7.

@@ -117,7 +117,7 @@ struct LedgerHTTPNotificationTests {
         (.notALedger(location: "l", detail: "d"), 500), (.foreignDatabase(location: "l", applicationID: 1), 500),
         (.newerSchema(location: "l", found: 9, supported: 6), 500), (.integrityCheckFailed(location: "l", detail: "d"), 500),
         (.ledgerMissing(location: "l"), 500), (.ledgerInUse(location: "l"), 503),
-        (.storage(StorageFailure(engine: "sqlite", code: "5", message: "busy", sql: nil, isRetryable: true)), 503),
+        (.storage(StorageFailure(engine: "sqlite", code: "5", message: "busy", sql: nil, kind: .busy)), 503),
         (.catalogInvalid([]), 500), (.catalogUnreadable(path: "p", detail: "d"), 500), (.configuration("c"), 500),
         (.invalidArgument("a"), 400), (.verifierUnavailable("v"), 503), (.finishFailed("f"), 503),
         (.transactionSourceUnavailable("s"), 503), (.injectedFault(.beforeCommit), 503),

@@ -25,7 +25,7 @@ final class OutageLedgerStore: LedgerStore {
             return count > 0
         }
         if fails {
-            throw .storage(StorageFailure(engine: "memory", code: "outage", message: "the store is down", sql: nil, isRetryable: true))
+            throw .storage(StorageFailure(engine: "memory", code: "outage", message: "the store is down", sql: nil, kind: .connectionLostBeforeCommit))
         }
         return try await store.write(durability, body)
     }

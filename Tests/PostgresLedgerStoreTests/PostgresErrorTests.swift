@@ -65,3 +65,34 @@ import Testing
         #expect(configuration.ledgerError.code == LedgerError.configuration("").code)
     }
 }
+
+/// Each PostgreSQL failure has one engine-neutral kind, and whether to retry follows from it.
+@Suite struct PostgresStorageKindTests {
+    @Test(arguments: [
+        (PostgresError(kind: .server, sqlState: "40001", message: "m"), StorageFailure.Kind.conflict),
+        (PostgresError(kind: .server, sqlState: "40P01", message: "m"), .conflict),
+        (PostgresError(kind: .server, sqlState: "57014", message: "m"), .timeout),
+        (PostgresError(kind: .server, sqlState: "55P03", message: "m"), .timeout),
+        (PostgresError(kind: .server, sqlState: "23505", message: "m"), .constraint),
+        (PostgresError(kind: .server, sqlState: "23514", message: "m"), .constraint),
+        (PostgresError(kind: .server, sqlState: "XX001", message: "m"), .corrupt),
+        (PostgresError(kind: .server, sqlState: "42601", message: "m"), .other),
+        (PostgresError(kind: .server, sqlState: "57P01", message: "m"), .connectionLostBeforeCommit),
+        (PostgresError(kind: .connectFailed, message: "m", statementSent: false), .connectionLostBeforeCommit),
+        (PostgresError(kind: .connectionLost, message: "m", statementSent: true), .connectionLostBeforeCommit),
+        (PostgresError(kind: .commitOutcomeUnknown, message: "m"), .commitOutcomeUnknown),
+        (PostgresError(kind: .connectRejected, message: "m", statementSent: false, connectionBroken: true), .configuration),
+        (PostgresError(kind: .poolBusy, message: "m", statementSent: false), .busy),
+        (PostgresError(kind: .acquireTimeout, message: "m", statementSent: false), .busy),
+        (PostgresError(kind: .cancelled, message: "m", statementSent: false), .other),
+    ])
+    func eachFailureHasItsKind(_ error: PostgresError, _ kind: StorageFailure.Kind) {
+        #expect(error.storageKind == kind)
+        guard case .storage(let failure) = error.ledgerError else {
+            Issue.record("\(error) is not a storage failure")
+            return
+        }
+        #expect(failure.kind == kind && failure.isRetryable == kind.isRetryable)
+        #expect(failure.outcomeUnknown == (kind == .commitOutcomeUnknown))
+    }
+}

@@ -46,6 +46,7 @@ extension PostgresServerTests {
                 let error = await Self.openingError(url)
                 #expect(error != nil, "\(url) opened")
                 #expect(Self.isRetryable(error) == false, "\(String(describing: error))")
+                if case .storage(let failure) = error { #expect(failure.kind == .configuration, "\(failure)") }
             }
         }
 
@@ -61,6 +62,7 @@ extension PostgresServerTests {
             } catch {
                 #expect(error.sqlState == "57014")
                 #expect(Self.isRetryable(PostgresLedgerStore.ledgerError(error)) == true, "\(error)")
+                #expect(error.storageKind == .timeout)
                 // The pool does not run it again by itself: a timeout may take long each time.
                 #expect(!error.allowsTransactionRetry)
             }

@@ -112,6 +112,40 @@ public enum LedgerError: Error, Hashable, Sendable, CustomStringConvertible {
 /// A storage engine error, engine-neutral so the core depends on no engine: what failed, in
 /// the engine's own terms, and what the caller may do about it.
 public struct StorageFailure: Hashable, Sendable, CustomStringConvertible {
+    /// What kind of failure it was, whatever the engine: each engine sets it from its own codes,
+    /// and whether to retry follows from it alone.
+    public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
+        /// A constraint refused a row (a unique key, a check).
+        case constraint
+        /// A concurrent writer won: a serialization failure, a deadlock, or a write body's report
+        /// that another delivery committed first (`StoreConflict`). Retryable.
+        case conflict
+        /// The database is locked by another writer, or every connection is busy. Retryable.
+        case busy
+        /// A statement or lock timeout: nothing was kept, and the next attempt may finish in time. Retryable.
+        case timeout
+        /// The connection was lost before COMMIT: the server rolled the transaction back. Retryable.
+        case connectionLostBeforeCommit
+        /// The connection or an I/O failure came while COMMIT was in flight: the transaction may or
+        /// may not have committed. Never retried blindly; an idempotent redelivery settles it.
+        case commitOutcomeUnknown
+        /// The database is damaged (a corrupt page, a file that is not a database).
+        case corrupt
+        /// A setting another attempt does not change: a wrong password, a missing database or
+        /// role, a read-only file, a path that cannot be opened.
+        case configuration
+        /// Anything else; not retryable.
+        case other
+
+        /// Whether running the same work again may succeed.
+        public var isRetryable: Bool {
+            switch self {
+            case .conflict, .busy, .timeout, .connectionLostBeforeCommit: true
+            case .constraint, .commitOutcomeUnknown, .corrupt, .configuration, .other: false
+            }
+        }
+    }
+
     /// The engine, such as `sqlite`, `postgresql` or `memory`.
     public var engine: String
     /// The engine's code as text: an SQLite result code such as `5/517`, a PostgreSQL SQLSTATE
@@ -121,26 +155,25 @@ public struct StorageFailure: Hashable, Sendable, CustomStringConvertible {
     public var message: String
     /// The statement that failed, if any.
     public var sql: String?
-    /// Whether running the same work again may succeed (a busy database, a serialization
-    /// conflict, a deadlock, a connection lost before the statement was sent). A store's
-    /// `write` retries such a body itself up to its bound; this reports what was left.
-    public var isRetryable: Bool
+    /// What kind of failure it was; `isRetryable` and `outcomeUnknown` follow from it.
+    public var kind: Kind
+
+    /// Whether running the same work again may succeed (`Kind.isRetryable`: a conflict, a busy
+    /// database, a timeout, a connection lost before COMMIT). A store's `write` retries such a
+    /// body itself up to its bound; this reports what was left.
+    public var isRetryable: Bool { kind.isRetryable }
     /// Whether the transaction may have committed although the call failed (a lost commit
     /// reply, a failed sync after the commit): the outcome is known only after a retry, which
     /// the ledger's idempotency keys make safe.
-    public var outcomeUnknown: Bool
+    public var outcomeUnknown: Bool { kind == .commitOutcomeUnknown }
 
     /// Creates a failure.
-    public init(
-        engine: String, code: String, message: String, sql: String?, isRetryable: Bool = false,
-        outcomeUnknown: Bool = false
-    ) {
+    public init(engine: String, code: String, message: String, sql: String?, kind: Kind) {
         self.engine = engine
         self.code = code
         self.message = message
         self.sql = sql
-        self.isRetryable = isRetryable
-        self.outcomeUnknown = outcomeUnknown
+        self.kind = kind
     }
 
     /// `sqlite error 19/2067: UNIQUE constraint failed ... (SQL: ...)`.

@@ -71,10 +71,11 @@ extension LedgerStore {
 public enum StoreConflict {
     /// The retryable failure a body throws when `insertTransaction` reports the key taken.
     public static func purchaseRecordedConcurrently(_ key: TransactionKey) -> LedgerError {
+        // No engine failed: the body saw the key taken. The code names the rule, not an engine's code.
         .storage(
             StorageFailure(
                 engine: "ledger", code: "conflict", message: "\(key) was recorded by a concurrent write", sql: nil,
-                isRetryable: true))
+                kind: .conflict))
     }
 }
 

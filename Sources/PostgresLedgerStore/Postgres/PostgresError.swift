@@ -59,6 +59,10 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     static let timeoutStates: Set<String> = ["57014", "55P03"]
     /// unique_violation.
     static let uniqueViolationState = "23505"
+    /// SQLSTATE class 23: integrity constraint violation.
+    static let integrityConstraintClass = "23"
+    /// data_corrupted and index_corrupted.
+    static let corruptionStates: Set<String> = ["XX001", "XX002"]
     /// PostgreSQL's names of the states this package classifies, for messages.
     static let conditionNames: [String: String] = [
         "40001": "serialization_failure", "40P01": "deadlock_detected", "23505": "unique_violation",
@@ -150,8 +154,8 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
 
     /// The closest `LedgerError`: a bad connection string is `.configuration`, a parameter that
     /// cannot be sent is `.invalidArgument`, everything else is `.storage`: engine `postgresql`,
-    /// the SQLSTATE (or the failure kind when the server sent none) as its code, and the flags
-    /// that tell a caller whether to retry and whether a commit may have landed.
+    /// the SQLSTATE (or the failure kind when the server sent none) as its code, and its
+    /// `storageKind`, which tells a caller whether to retry and whether a commit may have landed.
     public var ledgerError: LedgerError {
         switch kind {
         case .invalidConnectionString, .invalidConfiguration: return .configuration(description)
@@ -160,9 +164,26 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
             var text = "\(headline): \(message)"
             if outcomeUnknown { text += " (the transaction may or may not have committed)" }
             return .storage(
-                StorageFailure(
-                    engine: "postgresql", code: sqlState ?? kind.rawValue, message: text, sql: sql,
-                    isRetryable: isRetryable, outcomeUnknown: outcomeUnknown))
+                StorageFailure(engine: "postgresql", code: sqlState ?? kind.rawValue, message: text, sql: sql, kind: storageKind))
+        }
+    }
+
+    /// The engine-neutral kind: a lost COMMIT reply is `commitOutcomeUnknown`; 40001 and 40P01
+    /// `conflict`; 57014 and 55P03 `timeout`; class 23 `constraint`; XX001 and XX002 `corrupt`; a
+    /// rejected connection `configuration`; a full pool `busy`; any other connection failure
+    /// `connectionLostBeforeCommit` (the server rolls back a transaction whose connection is gone).
+    public var storageKind: StorageFailure.Kind {
+        if outcomeUnknown { return .commitOutcomeUnknown }
+        if let sqlState {
+            if Self.conflictStates.contains(sqlState) { return .conflict }
+            if Self.timeoutStates.contains(sqlState) { return .timeout }
+            if sqlState.hasPrefix(Self.integrityConstraintClass) { return .constraint }
+            if Self.corruptionStates.contains(sqlState) { return .corrupt }
+        }
+        switch kind {
+        case .connectRejected: return .configuration
+        case .poolBusy, .acquireTimeout: return .busy
+        default: return isConnectionFailure ? .connectionLostBeforeCommit : .other
         }
     }
 }

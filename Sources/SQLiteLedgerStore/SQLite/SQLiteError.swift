@@ -43,9 +43,22 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The engine-neutral failure.
     package var storageFailure: StorageFailure {
         StorageFailure(
-            engine: "sqlite", code: "\(resultCode)/\(extendedResultCode)", message: message, sql: sql,
-            isRetryable: resultCode == SQLITE_BUSY || resultCode == SQLITE_LOCKED,
-            outcomeUnknown: resultCode == SQLITE_IOERR)
+            engine: "sqlite", code: "\(resultCode)/\(extendedResultCode)", message: message, sql: sql, kind: kind)
+    }
+
+    /// The engine-neutral kind of SQLite's primary result code: busy and locked are `busy`; an
+    /// I/O error may have left a commit behind (`commitOutcomeUnknown`); a damaged file is
+    /// `corrupt`; a file that cannot be opened or written is `configuration`.
+    package var kind: StorageFailure.Kind {
+        switch resultCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: .busy
+        case SQLITE_CONSTRAINT: .constraint
+        case SQLITE_IOERR: .commitOutcomeUnknown
+        case SQLITE_CORRUPT, SQLITE_NOTADB: .corrupt
+        case SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM, SQLITE_AUTH: .configuration
+        case SQLITE_INTERRUPT: .timeout
+        default: .other
+        }
     }
 }
 
