@@ -9,8 +9,8 @@ extension PostgresServerTests {
     /// Opening a store runs its schema check as any transaction body runs: a connection lost
     /// before COMMIT runs the check again on a fresh connection, so the caller never sees it.
     @Suite struct OpenRetryTests {
-        /// Most polls for the blocked backend, 10 ms apart.
-        static let pollCountMax = 1_000
+        /// Most polls for the blocked backend, 10 ms apart: two minutes, for a loaded machine.
+        static let pollCountMax = 12_000
 
         @Test func aConnectionCutDuringTheOpeningSchemaCheckIsRetried() async throws {
             let schema = try PostgresScratchSchema.create(prefix: "ledger_cut")
