@@ -1,4 +1,6 @@
 import FulfillmentLedger
+import PostgresLedgerStore
+import SQLiteLedgerStore
 
 /// One `ledger` subcommand.
 package struct Command: Sendable {
@@ -77,6 +79,10 @@ public enum LedgerCommandLine {
     /// `LedgerDevCommands`), which the help lists in a section of their own.
     package static func run(_ arguments: [String], io: CommandIO, developmentCommands: [Command]) async -> Int32 {
         let all = commands + developmentCommands
+        if arguments == ["--version"] || arguments == ["version"] {
+            io.print(versionText)
+            return ExitCode.ok.rawValue
+        }
         if arguments.isEmpty || arguments == ["--help"] || arguments == ["help"] || arguments == ["-h"] {
             io.print(usage(developmentCommands: developmentCommands))
             return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
@@ -111,12 +117,17 @@ public enum LedgerCommandLine {
         io.printError("ledger: unknown command \"\(arguments[0])\"\(hint)")
     }
 
+    /// `ledger --version`: the release and the schema version each engine writes.
+    static var versionText: String {
+        "ledger \(LedgerVersion.current) (schema: SQLite \(SQLiteLedgerStore.schemaVersion), PostgreSQL \(PostgresLedgerStore.schemaVersion))"
+    }
+
     /// The top-level help: every command with its summary, the development commands in a
     /// section of their own.
     static func usage(developmentCommands: [Command]) -> String {
         var lines = [
             "ledger: exactly-once fulfillment ledger for game economies", "",
-            "usage: ledger <command> [options]   (every command takes --help)", "", "commands:",
+            "usage: ledger <command> [options]   (every command takes --help; ledger --version)", "", "commands:",
         ]
         let width = ((commands + developmentCommands).map { $0.words.joined(separator: " ").count }.max() ?? 0) + 2
         func list(_ commands: [Command]) {
@@ -139,7 +150,8 @@ public enum LedgerCommandLine {
             "  --db, the \(LedgerDatabase.environmentVariable) environment variable names it.",
             "",
             "exit codes: 0 ok, 1 infrastructure error (or a dangerous catalog diff), 3 rejected, 64 usage,",
-            "  65 bad data, 66 missing input, 70 a demo step did not behave",
+            "  65 bad data, 66 missing input, 70 a demo step did not behave, 73 cannot create (migrate:",
+            "  the target is not empty), 77 no permission (a store push that did not authenticate)",
         ]
         return lines.joined(separator: "\n")
     }

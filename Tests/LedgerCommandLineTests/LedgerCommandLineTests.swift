@@ -1,4 +1,7 @@
 import Foundation
+import FulfillmentLedger
+import PostgresLedgerStore
+import SQLiteLedgerStore
 import FulfillmentLedgerTesting
 import Testing
 
@@ -30,6 +33,27 @@ struct LedgerCommandLineTests {
         // --help wins over any other argument, even wrong ones.
         let withJunk = await ledger(words + ["--no-such-option", "--help"])
         #expect(withJunk.code == 0)
+    }
+
+    @Test("ledger --version prints the release from LedgerVersion and each engine's schema version", arguments: [["--version"], ["version"]])
+    func version(arguments: [String]) async throws {
+        let run = await ledger(arguments)
+        #expect(run.code == 0 && run.error.isEmpty)
+        let schemas = "SQLite \(SQLiteLedgerStore.schemaVersion), PostgreSQL \(PostgresLedgerStore.schemaVersion)"
+        #expect(run.output == "ledger \(LedgerVersion.current) (schema: \(schemas))\n", "\(run.output)")
+        // The release follows semantic versioning, and CHANGELOG.md has its entry.
+        let parts = LedgerVersion.current.split(separator: ".")
+        #expect(parts.count == 3 && parts.allSatisfy { Int($0) != nil })
+        let changelog = try String(contentsOf: packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        #expect(changelog.contains("## \(LedgerVersion.current) "), "CHANGELOG.md has no entry for \(LedgerVersion.current)")
+    }
+
+    @Test("every exit code the commands use is in ledger --help")
+    func helpNamesEveryExitCode() async {
+        let help = await ledger(["--help"])
+        for code in [0, 1, 3, 64, 65, 66, 70, 73, 77] {
+            #expect(help.output.contains(" \(code) "), "exit code \(code) is missing from ledger --help")
+        }
     }
 
     @Test("ledger --help lists every command with a summary", arguments: [["--help"], ["-h"], ["help"]])
