@@ -53,12 +53,16 @@ public struct PendingFinishDeadline: Hashable, Sendable, Codable {
 
     /// Creates a row for `pending` aged at `now`.
     public init(_ pending: PendingFinish, now: Date, warningAgeSeconds: Int64) {
+        // The age and the overdue rule are the doctor's (`PendingFinishAge`); this adds the deadline.
+        let aged = PendingFinishAge(
+            pending, now: now,
+            cutoffMilliseconds: PendingFinishAge.overdueCutoffMilliseconds(now: now, warningAgeSeconds: warningAgeSeconds))
         self.pending = pending
-        self.ageSeconds = max(0, (now.ledgerMilliseconds - pending.enqueuedAt.ledgerMilliseconds) / 1_000)
+        self.ageSeconds = aged.ageSeconds
+        self.overdue = aged.overdue
         self.deadline =
             pending.key.store == .playStore
             ? pending.enqueuedAt.addingTimeInterval(TimeInterval(Self.playAcknowledgeSeconds)) : nil
-        self.overdue = ageSeconds >= warningAgeSeconds
     }
 }
 
