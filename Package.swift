@@ -11,6 +11,8 @@ let package = Package(
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),
         .library(name: "PostgresLedgerStore", targets: ["PostgresLedgerStore"]),
+        // The data layer of a SQL store, written once: a third engine adds a dialect and a session.
+        .library(name: "LedgerSQL", targets: ["LedgerSQL"]),
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
         .library(name: "TestStoreAdapter", targets: ["TestStoreAdapter"]),
@@ -56,8 +58,10 @@ let package = Package(
         .target(name: "LedgerHTTPClient", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
-        .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "CSQLite"]),
-        .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "CLibPQ"]),
+        // Every table's reads and writes, written once against a SQL session and a dialect.
+        .target(name: "LedgerSQL", dependencies: ["FulfillmentLedger"]),
+        .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CSQLite"]),
+        .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CLibPQ"]),
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
         .target(
             name: "LedgerHTTP", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "TestStoreAdapter"]),
@@ -114,7 +118,7 @@ let package = Package(
         .target(
             name: "LedgerBench",
             dependencies: [
-                "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "SQLiteFaultVFS", "AppStoreAdapter",
+                "LedgerCommandLine", "FulfillmentLedger", "LedgerSQL", "SQLiteLedgerStore", "SQLiteFaultVFS", "AppStoreAdapter",
                 "AppStoreSimulator", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerHTTP", "LedgerHTTPServer",
             ]),
         .executableTarget(name: "ledger-bench", dependencies: ["LedgerBench"]),
@@ -141,9 +145,12 @@ let package = Package(
                 "TestStoreAdapter",
             ]
         ),
+        .testTarget(name: "LedgerSQLTests", dependencies: ["LedgerSQL", "FulfillmentLedger"]),
         .testTarget(
             name: "SQLiteLedgerStoreTests",
-            dependencies: ["SQLiteLedgerStore", "SQLiteFaultVFS", "FulfillmentLedger", "FulfillmentLedgerTesting", "CSQLite"]
+            dependencies: [
+                "SQLiteLedgerStore", "SQLiteFaultVFS", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSQL", "CSQLite",
+            ]
         ),
         .testTarget(
             name: "LedgerCommandLineTests",

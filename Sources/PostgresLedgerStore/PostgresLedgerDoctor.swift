@@ -1,4 +1,5 @@
 import FulfillmentLedger
+import LedgerSQL
 import Foundation
 
 /// A read-only health report of a PostgreSQL ledger, for `ledger doctor`: the schema, the
@@ -130,9 +131,10 @@ public enum PostgresLedgerDoctor {
                 throw LedgerError.ledgerMissing(location: session.location)
             }
             schemaVersion = version
-            transactionCount = try session.transactionCount()
-            pending = try session.pendingFinishes(after: cursor, limit: limit + 1)
-            (pendingCount, overdueCount) = try session.pendingFinishCounts(enqueuedAtOrBefore: cutoffMilliseconds)
+            let ledger = session.ledger
+            transactionCount = try ledger.transactionCount()
+            pending = try ledger.pendingFinishes(after: cursor, limit: limit + 1)
+            (pendingCount, overdueCount) = try ledger.pendingFinishCounts(enqueuedAtOrBefore: cutoffMilliseconds)
         }
     }
 }

@@ -20,30 +20,30 @@ enum PostgresLedgerSchema {
     static let migrations: [String] = [
         [
             MetaTable.createSQL,
-            TransactionsTable.createSQL,
-            BalancesTable.createSQL,
-            InventoryTable.createSQL,
-            EntitlementsTable.createSQL,
-            PurchaseCountsTable.createSQL,
-            EconomyOperationsTable.createSQL,
-            EventsTable.createSQL,
-            RevocationEventsTable.createSQL,
-            RefundStatesTable.createSQL,
-            PlayerFlagsTable.createSQL,
-            PlayersTable.createSQL,
-            AbsorbedDebtsTable.createSQL,
-            StoreNotificationsTable.createSQL,
-            SyncCursorsTable.createSQL,
+            PostgresSchemaHistory.TransactionsTable.createSQL,
+            PostgresSchemaHistory.BalancesTable.createSQL,
+            PostgresSchemaHistory.InventoryTable.createSQL,
+            PostgresSchemaHistory.EntitlementsTable.createSQL,
+            PostgresSchemaHistory.PurchaseCountsTable.createSQL,
+            PostgresSchemaHistory.EconomyOperationsTable.createSQL,
+            PostgresSchemaHistory.EventsTable.createSQL,
+            PostgresSchemaHistory.RevocationEventsTable.createSQL,
+            PostgresSchemaHistory.RefundStatesTable.createSQL,
+            PostgresSchemaHistory.PlayerFlagsTable.createSQL,
+            PostgresSchemaHistory.PlayersTable.createSQL,
+            PostgresSchemaHistory.AbsorbedDebtsTable.createSQL,
+            PostgresSchemaHistory.StoreNotificationsTable.createSQL,
+            PostgresSchemaHistory.SyncCursorsTable.createSQL,
         ].joined(separator: "\n"),
         // 2: auto-renewable subscriptions: a row per chain and per paid period granted.
-        SubscriptionsTable.createSQL,
+        PostgresSchemaHistory.SubscriptionsTable.createSQL,
         // 3: support: the attempts journal, and the store order ID of each granted delivery.
         [
-            AttemptsTable.createSQL,
-            TransactionsTable.addOrderIDSQL,
+            PostgresSchemaHistory.AttemptsTable.createSQL,
+            PostgresSchemaHistory.TransactionsTable.addOrderIDSQL,
         ].joined(separator: "\n"),
         // 4: the balance history: a player's economy operations by time.
-        EconomyOperationsTable.createPlayerIndexSQL,
+        PostgresSchemaHistory.EconomyOperationsTable.createPlayerIndexSQL,
     ]
 
     /// Every table the schema creates, for the check that a database without `ledger_meta`

@@ -1,21 +1,21 @@
 import Foundation
 import FulfillmentLedger
+import LedgerSQL
 
-/// The store port's reader and writer over one PostgreSQL connection, valid only inside one
-/// `read` or `write` call. Each table's SQL lives in the file named after that table.
+/// The PostgreSQL half of the ledger's data layer: one PostgreSQL connection inside one
+/// transaction, for `SQLLedgerSession`, valid only inside one `read` or `write` call.
+/// Statements arrive in the ledger's SQL and are rendered for PostgreSQL once per connection
+/// (`PostgresConnection.rendered`), then prepared once and cached by that text.
 ///
 /// The first PostgreSQL failure is kept (`firstFailure`): after it the server refuses every
 /// statement of the transaction, so it is the one that says whether the whole transaction may
 /// run again.
-final class PostgresLedgerSession: LedgerWriter {
+final class PostgresLedgerSession: SQLSession {
     let connection: PostgresConnection
     /// The ledger's location as errors name it: the connection string without its password.
     let location: String
     /// The first failure of the transaction, if any.
     private(set) var firstFailure: PostgresError?
-    /// Whether this transaction holds the change feed's lock (`EventsTable.feedLockSQL`).
-    var holdsFeedLock = false
-
     init(connection: PostgresConnection, location: String) {
         self.connection = connection
         self.location = location
@@ -55,19 +55,31 @@ final class PostgresLedgerSession: LedgerWriter {
         try sql { () throws(PostgresError) in try connection.query(statement, parameters, rowCountMax: 0).affectedRowCount }
     }
 
+    var dialect: SQLDialect { .postgresql }
+
+    func query(_ sql: String, _ parameters: [SQLValue], rowCountMax: Int) throws(LedgerError) -> [SQLRow] {
+        let location = self.location
+        return try self.sql { () throws(PostgresError) -> [SQLRow] in
+            let statement = connection.rendered(sql, dialect: .postgresql)
+            return try connection.query(statement, parameters, rowCountMax: rowCountMax).rows.map { row in
+                SQLRow(values: row.values.map { $0.map(SQLValue.text) ?? .null }, location: location)
+            }
+        }
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(LedgerError) -> Int {
+        try self.sql { () throws(PostgresError) -> Int in
+            let statement = connection.rendered(sql, dialect: .postgresql)
+            return Int(try connection.query(statement, parameters, rowCountMax: 0).affectedRowCount)
+        }
+    }
+
+    /// The data layer over this session.
+    var ledger: SQLLedgerSession { SQLLedgerSession(engine: self) }
+
     /// Reports a stored value that does not decode: the database was changed outside the ledger.
     func corrupt(_ what: String) -> LedgerError {
         .integrityCheckFailed(location: location, detail: "unreadable \(what)")
     }
-}
-
-extension PostgresValue {
-    /// An optional boolean, `null` when absent.
-    static func bool(_ value: Bool?) -> PostgresValue { value.map { .bool($0) } ?? .null }
-
-    /// A date as the ledger stores it: milliseconds since 1970.
-    static func milliseconds(_ date: Date?) -> PostgresValue { .int64(date?.ledgerMilliseconds) }
-
-    /// A count or limit.
-    static func count(_ value: Int) -> PostgresValue { .int64(Int64(value)) }
 }

@@ -1,4 +1,5 @@
 import FulfillmentLedger
+import LedgerSQL
 import Foundation
 
 /// The ledger store for a fleet of game servers: one PostgreSQL database that every server
@@ -124,7 +125,7 @@ public final class PostgresLedgerStore: LedgerStore {
         _ body: (any LedgerWriter) throws(LedgerError) -> T, on session: PostgresLedgerSession
     ) throws(TransactionFailure) -> T {
         do throws(LedgerError) {
-            return try body(session)
+            return try body(session.ledger)
         } catch {
             if let failure = session.firstFailure, failure.allowsTransactionRetry { throw .postgres(failure) }
             throw .ledger(error)

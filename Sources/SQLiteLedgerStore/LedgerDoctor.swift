@@ -1,5 +1,6 @@
 import CSQLite
 import FulfillmentLedger
+import LedgerSQL
 import Foundation
 
 /// A read-only health report of a ledger file, for `ledger doctor`.
@@ -86,7 +87,8 @@ public enum LedgerDoctor {
         let header = try LedgerFileInspector.inspectHeader(connection, path: path)
         guard !header.isEmpty else { throw LedgerError.notALedger(location: path, detail: "the database is empty") }
         let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)
-        let session = SQLiteLedgerSession(connection: connection)
+        let engine = SQLiteLedgerSession(connection: connection)
+        let session = SQLLedgerSession(engine: engine)
         // A file the doctor may not migrate keeps its finishes where its schema put them.
         let queries: PendingFinishesQueries =
             header.userVersion < LedgerSchema.pendingFinishOnRecordVersion ? .legacy : .current
@@ -94,12 +96,9 @@ public enum LedgerDoctor {
         var pending = try session.pendingFinishes(after: cursor, limit: pendingFinishLimit + 1, in: queries)
         let truncated = pending.count > pendingFinishLimit
         if truncated { pending.removeLast(pending.count - pendingFinishLimit) }
-        let count = try session.sql { () throws(SQLiteError) in
-            try connection.integer("SELECT count(*) FROM ledger_transactions")
-        }
+        let count = try session.transactionCount()
         let cutoff = PendingFinishAge.overdueCutoffMilliseconds(now: now, warningAgeSeconds: finishWarningAgeSeconds)
-        let pendingCount = try session.pendingFinishCount(in: queries)
-        let overdueCount = try session.pendingFinishCount(enqueuedAtOrBefore: cutoff, in: queries)
+        let (pendingCount, overdueCount) = try session.pendingFinishCounts(enqueuedAtOrBefore: cutoff, in: queries)
         let ages = pending.map { PendingFinishAge($0, now: now, cutoffMilliseconds: cutoff) }
         return LedgerHealthReport(
             path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
@@ -109,4 +108,12 @@ public enum LedgerDoctor {
             finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: overdueCount,
             healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
     }
+}
+
+extension PendingFinishesQueries {
+    /// The outbox of schemas 1 to 5 (`pending_finishes`), which the doctor still reads in a
+    /// file not yet migrated.
+    static let legacy = PendingFinishesQueries(
+        table: "pending_finishes", since: "enqueued_at_ms", attempts: "attempt_count", error: "last_error",
+        pendingFilter: "1")
 }

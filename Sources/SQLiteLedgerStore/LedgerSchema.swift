@@ -13,51 +13,51 @@ package enum LedgerSchema {
     /// Migration N (1-based) brings the schema from version N-1 to N.
     static let migrations: [String] = [
         [
-            TransactionsTable.createSQL,
-            BalancesTable.createSQL,
-            InventoryTable.createSQL,
-            EntitlementsTable.createSQL,
-            PurchaseCountsTable.createSQL,
-            PendingFinishesTable.createSQL,
-            EconomyOperationsTable.createSQL,
-            EventsTable.createSQL,
+            SQLiteSchemaHistory.TransactionsTable.createSQL,
+            SQLiteSchemaHistory.BalancesTable.createSQL,
+            SQLiteSchemaHistory.InventoryTable.createSQL,
+            SQLiteSchemaHistory.EntitlementsTable.createSQL,
+            SQLiteSchemaHistory.PurchaseCountsTable.createSQL,
+            SQLiteSchemaHistory.PendingFinishesTable.createSQL,
+            SQLiteSchemaHistory.EconomyOperationsTable.createSQL,
+            SQLiteSchemaHistory.EventsTable.createSQL,
             "PRAGMA application_id = \(applicationID);",
         ].joined(separator: "\n"),
         // 2: refunds and revocations.
         [
-            RevocationEventsTable.createSQL,
-            RefundStatesTable.createSQL,
-            PlayerFlagsTable.createSQL,
-            EntitlementVersionsTable.createSQL,
-            EventsTable.createTransactionIndexSQL,
+            SQLiteSchemaHistory.RevocationEventsTable.createSQL,
+            SQLiteSchemaHistory.RefundStatesTable.createSQL,
+            SQLiteSchemaHistory.PlayerFlagsTable.createSQL,
+            SQLiteSchemaHistory.EntitlementVersionsTable.createSQL,
+            SQLiteSchemaHistory.EventsTable.createTransactionIndexSQL,
         ].joined(separator: "\n"),
         // 3: store server notifications, applied once.
-        StoreNotificationsTable.createSQL,
+        SQLiteSchemaHistory.StoreNotificationsTable.createSQL,
         // 4: named sync cursors (the voided-purchases watermark).
-        SyncCursorsTable.createSQL,
+        SQLiteSchemaHistory.SyncCursorsTable.createSQL,
         // 5: purchase identity (a key per purchase, the granted delivery's ID beside it),
         // entitlements owned by purchase, and per-player values (entitlement version, last reset).
         [
-            TransactionsTable.addDeliveryIDSQL,
-            RevocationEventsTable.addPurchaseSQL,
-            EntitlementsTable.payersSQL,
-            PlayersTable.createSQL,
-            AbsorbedDebtsTable.createSQL,
+            SQLiteSchemaHistory.TransactionsTable.addDeliveryIDSQL,
+            SQLiteSchemaHistory.RevocationEventsTable.addPurchaseSQL,
+            SQLiteSchemaHistory.EntitlementsTable.payersSQL,
+            SQLiteSchemaHistory.PlayersTable.createSQL,
+            SQLiteSchemaHistory.AbsorbedDebtsTable.createSQL,
         ].joined(separator: "\n"),
         // 6: the lean write path: a pending finish is a column of its ledger row, not a row of
         // its own, and the event log appends without an `AUTOINCREMENT` counter.
         [
-            TransactionsTable.addPendingFinishSQL,
-            EventsTable.rebuildSQL,
+            SQLiteSchemaHistory.TransactionsTable.addPendingFinishSQL,
+            SQLiteSchemaHistory.EventsTable.rebuildSQL,
         ].joined(separator: "\n"),
         // 7: auto-renewable subscriptions: a row per chain and per paid period granted.
-        SubscriptionsTable.createSQL,
+        SQLiteSchemaHistory.SubscriptionsTable.createSQL,
         // 8: support: the attempts journal, and the store order ID of each granted delivery.
         [
-            AttemptsTable.createSQL,
-            TransactionsTable.addOrderIDSQL,
+            SQLiteSchemaHistory.AttemptsTable.createSQL,
+            SQLiteSchemaHistory.TransactionsTable.addOrderIDSQL,
         ].joined(separator: "\n"),
         // 9: the balance history: a player's economy operations by time.
-        EconomyOperationsTable.createPlayerIndexSQL,
+        SQLiteSchemaHistory.EconomyOperationsTable.createPlayerIndexSQL,
     ]
 }

@@ -1,4 +1,5 @@
 import FulfillmentLedger
+import LedgerSQL
 import Synchronization
 
 /// A SQLite ledger file's raw rows, for copying it to another engine (`ledger migrate`).
@@ -127,6 +128,7 @@ package final class SQLiteLedgerRowSource: LedgerRowSource, @unchecked Sendable 
         case .null: .null
         case .integer(let integer): .integer(integer)
         case .text(let text): .text(text)
+        case .bool(let flag): .integer(flag ? 1 : 0)
         case nil: throw LedgerError.integrityCheckFailed(location: location, detail: "\(table) holds a real or a blob value")
         }
     }

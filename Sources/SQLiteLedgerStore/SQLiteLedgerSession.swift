@@ -1,16 +1,35 @@
 import FulfillmentLedger
+import LedgerSQL
 
-/// The store port's reader and writer over one SQLite connection, valid only inside one
-/// `read` or `write` call. Each table's SQL lives in the file named after that table.
-final class SQLiteLedgerSession: LedgerWriter {
+/// The SQLite half of the ledger's data layer: one SQLite connection inside one transaction,
+/// for `SQLLedgerSession`, valid only inside one `read` or `write` call. Statements are
+/// prepared once per connection and cached by their text (`SQLiteConnection.statement`).
+final class SQLiteLedgerSession: SQLSession {
     let connection: SQLiteConnection
-    /// Finish marks carried but not yet committed, shown by the reads of ledger records and
-    /// pending finishes. Empty in a write: a transaction runs the carried marks first.
-    let unsettledFinishMarks: UnsettledFinishMarks
 
-    init(connection: SQLiteConnection, unsettledFinishMarks: UnsettledFinishMarks = .none) {
+    init(connection: SQLiteConnection) {
         self.connection = connection
-        self.unsettledFinishMarks = unsettledFinishMarks
+    }
+
+    var dialect: SQLDialect { .sqlite }
+
+    var location: String { connection.path }
+
+    func query(_ sql: String, _ parameters: [SQLValue], rowCountMax: Int) throws(LedgerError) -> [SQLRow] {
+        let location = connection.path
+        return try self.sql { () throws(SQLiteError) in
+            try connection.statement(sql).query(parameters, rowCountMax: rowCountMax) { row in
+                SQLRow(values: row.values, location: location)
+            }
+        }
+    }
+
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [SQLValue]) throws(LedgerError) -> Int {
+        try self.sql { () throws(SQLiteError) in
+            try connection.statement(sql).run(parameters)
+            return connection.changes
+        }
     }
 
     /// Runs SQLite calls and reports their errors in the core's terms.
@@ -18,8 +37,14 @@ final class SQLiteLedgerSession: LedgerWriter {
         do { return try body() } catch { throw error.ledgerError }
     }
 
-    /// Reports a stored value that does not decode: the file was changed outside the ledger.
-    func corrupt(_ what: String) -> LedgerError {
-        .integrityCheckFailed(location: connection.path, detail: "unreadable \(what)")
+    /// The data layer over a connection, with the carried finish marks a read lays over its snapshot.
+    static func ledger(_ connection: SQLiteConnection, unsettledFinishMarks: UnsettledFinishMarks = .none) -> SQLLedgerSession {
+        SQLLedgerSession(engine: SQLiteLedgerSession(connection: connection), unsettledFinishMarks: unsettledFinishMarks)
+    }
+
+    /// The SQLite session under a reader or writer of a SQLite store, for code that needs the
+    /// connection itself (tests, pragmas); nil for another store's.
+    package static func of(_ reader: any LedgerReader) -> SQLiteLedgerSession? {
+        (reader as? SQLLedgerSession)?.engine as? SQLiteLedgerSession
     }
 }

@@ -1,5 +1,6 @@
 import CSQLite
 import FulfillmentLedger
+import LedgerSQL
 import Foundation
 import Synchronization
 
@@ -206,7 +207,7 @@ public final class SQLiteLedgerStore: LedgerStore {
         do throws(SQLiteError) { try connection.executeCached("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
         defer { connection.rollbackIfOpen() }
         do throws(LedgerError) {
-            return .success(try body(SQLiteLedgerSession(connection: connection, unsettledFinishMarks: marks)))
+            return .success(try body(SQLiteLedgerSession.ledger(connection, unsettledFinishMarks: marks)))
         } catch {
             return .failure(error)
         }

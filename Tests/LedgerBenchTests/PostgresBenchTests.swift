@@ -25,11 +25,11 @@ struct PostgresBenchTests {
             statements: [
                 PostgresStatementTap.Statement(
                     isPrepared: true, sql: "SELECT $1, $2, $3",
-                    parameters: [.text(RawPostgresLedgerWork.pilotTransactionID), .text("kept"), .int64(7)]),
+                    parameters: [.text(RawPostgresLedgerWork.pilotTransactionID), .text("kept"), .integer(7)]),
                 PostgresStatementTap.Statement(isPrepared: false, sql: "COMMIT", parameters: []),
             ], pilotPlayerID: "player-0")
         let swapped = work.statements(transactionID: "new-1", playerID: "player-9")
-        let expected: [PostgresValue] = [.text("new-1"), .text("kept"), .int64(7)]
+        let expected: [PostgresValue] = [.text("new-1"), .text("kept"), .integer(7)]
         #expect(swapped[0].parameters == expected)
         #expect(swapped[1] == work.statements[1])
         #expect(RawPostgresLedgerWork.transactions(swapped).map(\.count) == [2])

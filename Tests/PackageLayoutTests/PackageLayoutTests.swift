@@ -17,7 +17,7 @@ struct PackageLayoutTests {
     ]
     /// The production library products.
     static let productionProducts: Set = [
-        "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
+        "FulfillmentLedger", "LedgerSQL", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
         "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
     ]
     /// The testing library products.

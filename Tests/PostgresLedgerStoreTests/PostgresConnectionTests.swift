@@ -14,7 +14,7 @@ extension PostgresServerTests {
                     _ = try connection.execute("CREATE TABLE sample (id bigint PRIMARY KEY, label text, flag boolean)")
                     let inserted = try connection.query(
                         "INSERT INTO sample (id, label, flag) VALUES ($1, $2, $3), ($4, $5, $6)",
-                        [.int64(.max), .text(text), .bool(true), .int64(.min), .null, .bool(false)])
+                        [.integer(.max), .text(text), .bool(true), .integer(.min), .null, .bool(false)])
                     let rows = try connection.query("SELECT id, label, flag FROM sample ORDER BY id").rows
                     return (
                         inserted.affectedRowCount,
@@ -56,7 +56,7 @@ extension PostgresServerTests {
                     let before = connection.statementPrepareCount
                     var sums: [Int64] = []
                     for number in Int64(1)...5 {
-                        sums.append(try connection.queryOne("SELECT $1::bigint + 1", [.int64(number)])?.int64(0) ?? 0)
+                        sums.append(try connection.queryOne("SELECT $1::bigint + 1", [.integer(number)])?.int64(0) ?? 0)
                     }
                     let afterOne = connection.statementPrepareCount
                     _ = try connection.query("SELECT $1::text || '!'", [.text("hi")])
@@ -68,7 +68,7 @@ extension PostgresServerTests {
                 // The same connection comes back: the statements stay prepared.
                 let again = try await pool.withConnection { (connection) throws(PostgresError) in
                     let before = connection.statementPrepareCount
-                    _ = try connection.query("SELECT $1::bigint + 1", [.int64(9)])
+                    _ = try connection.query("SELECT $1::bigint + 1", [.integer(9)])
                     return connection.statementPrepareCount - before
                 }
                 #expect(again == 0)
@@ -76,8 +76,8 @@ extension PostgresServerTests {
                 let side = try await pool.withConnection { (_) throws(PostgresError) in
                     let side = try schema.openSideConnection()
                     defer { side.close() }
-                    _ = try side.query("SELECT $1::bigint + 1", [.int64(9)])
-                    _ = try side.query("SELECT $1::bigint + 1", [.int64(10)])
+                    _ = try side.query("SELECT $1::bigint + 1", [.integer(9)])
+                    _ = try side.query("SELECT $1::bigint + 1", [.integer(10)])
                     return side.statementPrepareCount
                 }
                 #expect(side == 1)
@@ -93,11 +93,11 @@ extension PostgresServerTests {
                     defer { connection.close() }
                     var values: [Int64] = []
                     for offset in Int64(0)..<4 {
-                        values.append(try connection.queryOne("SELECT \(offset)::bigint + $1", [.int64(10)])?.int64(0) ?? -1)
+                        values.append(try connection.queryOne("SELECT \(offset)::bigint + $1", [.integer(10)])?.int64(0) ?? -1)
                     }
                     let cached = connection.cachedStatementCount
                     // The first statement was evicted, so it is prepared again.
-                    values.append(try connection.queryOne("SELECT 0::bigint + $1", [.int64(10)])?.int64(0) ?? -1)
+                    values.append(try connection.queryOne("SELECT 0::bigint + $1", [.integer(10)])?.int64(0) ?? -1)
                     return (values, cached, connection.statementPrepareCount)
                 }
                 #expect(outcome.0 == [10, 11, 12, 13, 10])
@@ -134,8 +134,8 @@ extension PostgresServerTests {
                 let pool = try schema.makePool(connectionCountMax: 1)
                 let (refused, fitting) = try await pool.withConnection { (connection) throws(PostgresError) in
                     let sql = "SELECT generate_series(1, $1::int)"
-                    let refused = Result { () throws(PostgresError) in try connection.query(sql, [.int64(5)], rowCountMax: 4) }
-                    return (refused, try connection.query(sql, [.int64(5)], rowCountMax: 5).rows.count)
+                    let refused = Result { () throws(PostgresError) in try connection.query(sql, [.integer(5)], rowCountMax: 4) }
+                    return (refused, try connection.query(sql, [.integer(5)], rowCountMax: 5).rows.count)
                 }
                 guard let error = expectFailure(refused, "5 rows were returned under a limit of 4") else { return }
                 #expect(error.kind == .rowCountExceeded)

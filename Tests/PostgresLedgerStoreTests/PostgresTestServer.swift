@@ -110,7 +110,7 @@ struct PostgresTestSchema: Sendable {
     func terminateBackend(_ pid: Int32) throws(PostgresError) -> Bool {
         let side = try openSideConnection()
         defer { side.close() }
-        return try side.queryOne("SELECT pg_terminate_backend($1::int, 30000)", [.int64(Int64(pid))])?.bool(0) ?? false
+        return try side.queryOne("SELECT pg_terminate_backend($1::int, 30000)", [.integer(Int64(pid))])?.bool(0) ?? false
     }
 }
 

@@ -11,11 +11,11 @@ extension PostgresServerTests {
                 try await schema.execute("CREATE TABLE balance (player text PRIMARY KEY, gems bigint NOT NULL)", on: pool)
                 let insert = "INSERT INTO balance (player, gems) VALUES ($1, $2)"
                 try await pool.transaction(isolation: .readCommitted) { (connection) throws(PostgresError) in
-                    _ = try connection.query(insert, [.text("kept"), .int64(100)])
+                    _ = try connection.query(insert, [.text("kept"), .integer(100)])
                 }
                 let rolledBack = await asyncResult { () async throws(BodyFailure) in
                     try await pool.transaction(isolation: .readCommitted) { (connection) throws(BodyFailure) in
-                        do throws(PostgresError) { _ = try connection.query(insert, [.text("dropped"), .int64(5)]) } catch {
+                        do throws(PostgresError) { _ = try connection.query(insert, [.text("dropped"), .integer(5)]) } catch {
                             throw BodyFailure(postgresError: error)
                         }
                         throw BodyFailure.barrierTimedOut
@@ -171,12 +171,12 @@ extension PostgresServerTests {
                         "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted")?.int64(0)
                     let side = try schema.openSideConnection()
                     defer { side.close() }
-                    return (held, try side.queryOne(tryLock, [.int64(key)])?.bool(0))
+                    return (held, try side.queryOne(tryLock, [.integer(key)])?.bool(0))
                 }
                 #expect(held == 1)
                 #expect(freeElsewhere == false)
                 let freeAfter = try await pool.withConnection { (connection) throws(PostgresError) in
-                    try connection.queryOne(tryLock, [.int64(key)])?.bool(0)
+                    try connection.queryOne(tryLock, [.integer(key)])?.bool(0)
                 }
                 #expect(freeAfter == true)
                 let outside = await pool.outcome { (connection) throws(PostgresError) in try connection.lockAdvisory(key: key) }

@@ -15,9 +15,9 @@ struct GrantEncodingTests {
         let grants = awkward.enumerated().map { index, id in
             GrantLine(kind: AssetKind.allCases[index % AssetKind.allCases.count], id: id, quantity: Int64(index) - 3)
         }
-        let text = TransactionsTable.encodeGrants(grants)
+        let text = StoredForm.grantsText(grants)
         #expect(try JSONDecoder().decode([GrantLine].self, from: Data(text.utf8)) == grants)
-        #expect(TransactionsTable.encodeGrants([]) == "[]")
+        #expect(StoredForm.grantsText([]) == "[]")
         var record = Rows.record("awkward")
         record.grants = grants
         let stored = record

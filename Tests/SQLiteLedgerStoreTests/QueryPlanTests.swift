@@ -4,6 +4,7 @@ import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
 
+@testable import LedgerSQL
 @testable import SQLiteLedgerStore
 
 /// The statements a fulfillment runs search an index for exactly the rows they want: a plan
@@ -19,11 +20,11 @@ struct QueryPlanTests {
             "USING INDEX ledger_transactions_by_delivery (store=? AND store_transaction_id=?)"
         ),
         (
-            "refunds waiting for a purchase", RevocationEventsTable.selectByTransactionSQL,
+            "refunds waiting for a purchase", RevocationEventsTable.selectByPurchaseSQL,
             "(store=? AND purchase_id=?"
         ),
         ("a transaction's events", EventsTable.byTransactionSQL, "USING INDEX events_by_transaction (store=? AND transaction_id=?"),
-        ("a balance", BalancesTable.selectAmountSQL, "(player_id=? AND currency_id=?)"),
+        ("a spend of a balance", BalancesTable.spendSQL, "(player_id=? AND currency_id=?)"),
     ]
 
     @Test("each lookup searches its index by the whole condition and scans nothing")

@@ -1,8 +1,9 @@
 import Foundation
 import FulfillmentLedger
+import LedgerSQL
 import SQLiteLedgerStore
 
-/// Writes the rows of one `LedgerPrefill` load with the store's own statements (`Tables/`),
+/// Writes the rows of one `LedgerPrefill` load with the data layer's own statements (`LedgerSQL/Tables/`),
 /// prepared once. What every purchase shares (store, product, grants) is made into values once.
 final class LedgerPrefillWriter {
     private let plan: LedgerPrefill.Plan
@@ -39,13 +40,13 @@ final class LedgerPrefillWriter {
         insertTransaction = try connection.statement(TransactionsTable.insertSQL)
         insertEvent = try connection.statement(EventsTable.insertSQL)
         incrementPurchaseCount = try connection.statement(PurchaseCountsTable.incrementSQL)
-        upsertBalance = try connection.statement(BalancesTable.upsertSQL)
+        upsertBalance = try connection.statement(BalancesTable.creditSQL)
         store = .text(plan.store.rawValue)
         product = .text(plan.productID)
         recordProduct = [
             product, .text(plan.storeProductID), .text(plan.productKind.rawValue), .integer(1), .text(plan.environment.rawValue),
         ]
-        recordCatalog = [.text(plan.catalogVersion), .text(TransactionsTable.encodeGrants(plan.grants))]
+        recordCatalog = [.text(plan.catalogVersion), .text(StoredForm.grantsText(plan.grants))]
         let summary = plan.grants.isEmpty ? "nothing new (already owned)" : plan.grants.map(\.description).joined(separator: ", ")
         grantedDetail = .text("\(plan.productID) x1: \(summary)")
     }

@@ -1,9 +1,10 @@
 import Foundation
 import FulfillmentLedger
+import LedgerSQL
 import SQLiteLedgerStore
 
 /// Benchmark R1L: every statement one fulfillment of the bench's product runs, in the
-/// order the library runs them, on the ledger's own schema: the store's own SQL (`Tables/`)
+/// order the library runs them, on the ledger's own schema: the data layer's own SQL (`LedgerSQL`)
 /// on its own connection and prepared statements (with the transaction control prepared
 /// too), without the ledger, its pipeline and group commit around them. Where R1 is the least a grant could write, R1L is the same
 /// work the library does, so R2/R1L is what the library itself costs on top of its SQL,
@@ -14,7 +15,7 @@ import SQLiteLedgerStore
 /// 1. read: `BEGIN`; look the purchase up by key and by delivery ID; `ROLLBACK`;
 /// 2. grant, synced: `BEGIN IMMEDIATE`; stamp the previous fulfillment's ledger row
 ///    finished (its finish mark, carried into this transaction as the store carries it);
-///    look the purchase up again; read and upsert the balance; insert the ledger row
+///    look the purchase up again; add to the balance (one upsert returning the sum); insert the ledger row
 ///    (pending its finish); append the event; read waiting refund events; `COMMIT` (the
 ///    product has no limit, so no purchase count is written).
 ///
@@ -27,18 +28,17 @@ public enum RawSQLiteLedgerWork {
     /// The store's statements of one fulfillment, and the transaction control around them,
     /// prepared once.
     private struct Statements {
-        let selectTransaction, selectDelivery, selectBalance, upsertBalance, insertTransaction: SQLiteStatement
+        let selectTransaction, selectDelivery, creditBalance, insertTransaction: SQLiteStatement
         let insertEvent, selectRevocations, stampFinished: SQLiteStatement
         let begin, beginImmediate, commit, rollback, synchronousDurable, synchronousNormal: SQLiteStatement
 
         init(_ db: SQLiteConnection, durable: SQLiteLedgerStore.Synchronous) throws(SQLiteError) {
             selectTransaction = try db.statement(TransactionsTable.selectOneSQL)
             selectDelivery = try db.statement(TransactionsTable.selectByDeliverySQL)
-            selectBalance = try db.statement(BalancesTable.selectAmountSQL)
-            upsertBalance = try db.statement(BalancesTable.upsertSQL)
+            creditBalance = try db.statement(BalancesTable.creditSQL)
             insertTransaction = try db.statement(TransactionsTable.insertSQL)
             insertEvent = try db.statement(EventsTable.insertSQL)
-            selectRevocations = try db.statement(RevocationEventsTable.selectByTransactionSQL)
+            selectRevocations = try db.statement(RevocationEventsTable.selectByPurchaseSQL)
             stampFinished = try db.statement(TransactionsTable.stampFinishedSQL)
             begin = try db.statement("BEGIN DEFERRED")
             beginImmediate = try db.statement("BEGIN IMMEDIATE")
@@ -53,7 +53,7 @@ public enum RawSQLiteLedgerWork {
     /// bind for the bench's product.
     private struct Constants {
         let catalogVersion: String
-        let grants = TransactionsTable.encodeGrants(BenchWorkloads.grants)
+        let grants = StoredForm.grantsText(BenchWorkloads.grants)
         let grantedDetail =
             "\(BenchWorkloads.productID) x1: " + BenchWorkloads.grants.map(\.description).joined(separator: ", ")
         let revocationCountMax = LedgerConfiguration.sandbox.revocationEventCountMax
@@ -112,8 +112,7 @@ public enum RawSQLiteLedgerWork {
         if let previous { try s.stampFinished.run([now, store, previous]) }
         try lookUp(store, transaction, s)
         for line in BenchWorkloads.grants {
-            let balance = try s.selectBalance.queryOne([player, .text(line.id)]) { $0.int64(0) } ?? 0
-            try s.upsertBalance.run([player, .text(line.id), .integer(balance + line.quantity)])
+            try s.creditBalance.run([player, .text(line.id), .integer(line.quantity)])
         }
         try s.insertTransaction.run([
             store, transaction, player, product, .text(BenchWorkloads.storeProductID), .text(ProductKind.consumable.rawValue),

@@ -75,7 +75,7 @@ extension PostgresConnection {
         guard transactionState == .inTransaction else {
             throw transactionStateError("pg_advisory_xact_lock outside a transaction would be released at once")
         }
-        try query("SELECT pg_advisory_xact_lock($1::bigint)", [.int64(key)])
+        try query("SELECT pg_advisory_xact_lock($1::bigint)", [.integer(key)])
     }
 
     /// Reads the settings a doctor report shows.

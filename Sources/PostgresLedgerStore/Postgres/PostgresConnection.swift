@@ -1,4 +1,5 @@
 import CLibPQ
+import LedgerSQL
 
 /// One libpq connection. Not Sendable: it is owned by a single serial owner (a pool slot's serial
 /// queue), which is what makes the statement cache and transactions safe. Every call blocks its
@@ -27,6 +28,8 @@ package final class PostgresConnection {
     let statementCacheCountMax: Int
     /// Statement names by SQL text.
     private var statements: [String: String] = [:]
+    /// Statements in PostgreSQL's form by the data layer's text, bounded like `statements`.
+    private var renderedStatements: [String: String] = [:]
     /// The number of the next statement name.
     private var nextStatementNumber = 1
     /// Set when the connection is left in a state no call can recover (an unsupported COPY).
@@ -177,6 +180,15 @@ package final class PostgresConnection {
             if let state = error.sqlState, Self.statementInvalidatingStates.contains(state) { statements[sql] = nil }
             throw error
         }
+    }
+
+    /// `sql` as `dialect` renders it, rendered once per connection and cached by its text.
+    package func rendered(_ sql: String, dialect: SQLDialect) -> String {
+        if let rendered = renderedStatements[sql] { return rendered }
+        if renderedStatements.count >= statementCacheCountMax { renderedStatements.removeAll() }
+        let rendered = dialect.render(sql)
+        renderedStatements[sql] = rendered
+        return rendered
     }
 
     /// The first row of `query(sql, parameters)`, if any.

@@ -1,5 +1,6 @@
 import CSQLite
 import FulfillmentLedger
+import LedgerSQL
 
 /// One batch of group-commit requests run on the writer connection: as few shared
 /// transactions as possible, one savepoint per request, one commit each.
@@ -71,7 +72,7 @@ struct GroupCommitBatch {
             for index in start..<batch.count { outcomes.errors[index] = error.ledgerError }
             return batch.count
         }
-        let session = SQLiteLedgerSession(connection: connection)
+        let session = SQLiteLedgerSession.ledger(connection)
         var ran: [Int] = []
         for index in start..<batch.count {
             let request = batch[index]
@@ -110,7 +111,7 @@ struct GroupCommitBatch {
     /// A request that needs no savepoint: a one-statement request, which SQLite undoes by
     /// itself when it fails, or the one request of its transaction, which the caller rolls back
     /// whole when it fails.
-    private func runDirectly(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
+    private func runDirectly(_ request: GroupWriteRequest, session: SQLLedgerSession) -> LedgerError? {
         do throws(LedgerError) {
             try request.perform(session)
             return nil
@@ -120,7 +121,7 @@ struct GroupCommitBatch {
     }
 
     /// A request sharing its transaction: a failure rolls back to its savepoint only.
-    private func runInSavepoint(_ request: GroupWriteRequest, session: SQLiteLedgerSession) -> LedgerError? {
+    private func runInSavepoint(_ request: GroupWriteRequest, session: SQLLedgerSession) -> LedgerError? {
         do throws(SQLiteError) {
             try connection.executeCached(Self.savepointSQL)
         } catch {

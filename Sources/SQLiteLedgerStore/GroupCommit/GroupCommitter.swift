@@ -1,6 +1,7 @@
 import CSQLite
 import Dispatch
 import FulfillmentLedger
+import LedgerSQL
 import Foundation
 import Synchronization
 
@@ -104,7 +105,7 @@ final class GroupCommitter: Sendable {
         let (carried, startDrain, setTimer) = state.withLock { (state: inout State) -> (Bool, Bool, Bool) in
             guard !state.isClosed, state.carried.count < limits.queueCountMax else { return (false, false, false) }
             // A mark already on its way for this record stamps it first; this one adds nothing.
-            guard state.unsettled.insert(mark) else { return (true, false, false) }
+            guard state.unsettled.insert(mark.key, finishedAtMilliseconds: mark.finishedAtMilliseconds) else { return (true, false, false) }
             state.carried.append(mark)
             state.statistics.carriedFinishMarkCount += 1
             if state.carried.count >= limits.batchCountMax { state.carriedAreDue = true }

@@ -1,4 +1,5 @@
 import FulfillmentLedger
+import LedgerSQL
 
 /// One caller's body in a group commit, and the way back to that caller.
 struct GroupWriteRequest: Sendable {

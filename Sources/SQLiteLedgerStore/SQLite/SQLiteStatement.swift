@@ -1,4 +1,5 @@
 import CSQLite
+import LedgerSQL
 
 /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -37,6 +38,7 @@ package final class SQLiteStatement {
             case .null: code = sqlite3_bind_null(handle, index)
             case .integer(let number): code = sqlite3_bind_int64(handle, index, number)
             case .text(let text): code = sqlite3_bind_text(handle, index, text, -1, transientDestructor)
+            case .bool(let flag): code = sqlite3_bind_int64(handle, index, flag ? 1 : 0)
             }
             guard code == SQLITE_OK else { throw SQLiteError(connection: connection.handle, code: code, sql: sql) }
         }
@@ -113,6 +115,16 @@ package struct SQLiteRow {
 
     /// Column `index` as text, or nil for NULL.
     func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+
+    /// Every column, by stored type; a real or a blob (which the ledger never stores) as its
+    /// text, so a typed read of it fails as an integrity problem instead of reading a number.
+    var values: [SQLValue] {
+        let count = sqlite3_column_count(statement)
+        var values: [SQLValue] = []
+        values.reserveCapacity(Int(count))
+        for index in 0..<count { values.append(storedValue(index) ?? .text(text(index))) }
+        return values
+    }
 
     /// Column `index` as an integer or text by its stored type; nil for a real or a blob,
     /// which the ledger never stores.

@@ -1,12 +1,5 @@
-/// A value bound to or read from a SQLite statement.
-package enum SQLiteValue: Hashable, Sendable {
-    case null
-    case integer(Int64)
-    case text(String)
+import LedgerSQL
 
-    /// An optional text value, `null` when absent.
-    package static func text(_ value: String?) -> SQLiteValue { value.map { .text($0) } ?? .null }
-
-    /// An optional integer value, `null` when absent.
-    package static func integer(_ value: Int64?) -> SQLiteValue { value.map { .integer($0) } ?? .null }
-}
+/// A value bound to or read from a SQLite statement: the data layer's own values. SQLite
+/// binds a boolean as the integer 0 or 1 and never reads one back as a boolean.
+package typealias SQLiteValue = SQLValue

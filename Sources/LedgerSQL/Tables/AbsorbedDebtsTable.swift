@@ -1,0 +1,36 @@
+import FulfillmentLedger
+
+/// `absorbed_debts`: per player and currency, restored debt that the player's other currency
+/// covered at once, which a later floor refund may take back into debt (see
+/// `LedgerReader.absorbedDebt`). Written only by refunds and reversals; kept by a reset.
+enum AbsorbedDebtsTable {
+    static let selectSQL = "SELECT amount FROM absorbed_debts WHERE player_id = ? AND currency_id = ?"
+    static let upsertSQL = """
+        INSERT INTO absorbed_debts (player_id, currency_id, amount) VALUES (?, ?, ?)
+        ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = excluded.amount
+        """
+    static let deleteSQL = "DELETE FROM absorbed_debts WHERE player_id = ? AND currency_id = ?"
+}
+
+extension SQLLedgerSession {
+    public func absorbedDebt(playerID: String, currencyID: String) throws(LedgerError) -> Int64 {
+        try one(AbsorbedDebtsTable.selectSQL, [.text(playerID), .text(currencyID)]) { (row) throws(LedgerError) in
+            try row.int64(0)
+        } ?? 0
+    }
+
+    // Read, then write: one writer at a time (SQLite) or a SERIALIZABLE transaction
+    // (PostgreSQL), where a concurrent change of the same row fails one of the two and it runs again.
+    public func addToAbsorbedDebt(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
+        let current = try absorbedDebt(playerID: playerID, currencyID: currencyID)
+        let (sum, overflow) = current.addingReportingOverflow(delta)
+        guard !overflow else { throw LedgerError.amountOverflow(playerID: playerID, assetID: currencyID) }
+        let value = max(0, sum)
+        if value > 0 {
+            try run(AbsorbedDebtsTable.upsertSQL, [.text(playerID), .text(currencyID), .integer(value)])
+        } else {
+            try run(AbsorbedDebtsTable.deleteSQL, [.text(playerID), .text(currencyID)])
+        }
+        return value
+    }
+}

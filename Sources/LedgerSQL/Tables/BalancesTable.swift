@@ -1,0 +1,96 @@
+import FulfillmentLedger
+
+/// `balances`: each player's currency balances. Purchases and the game's own operations both
+/// write here, so balances have one source of truth. Cleared by a game reset, except debt.
+public enum BalancesTable {
+    static let selectByPlayerSQL = """
+        SELECT currency_id, amount FROM balances WHERE player_id = ? AND amount != 0 ORDER BY currency_id LIMIT ?
+        """
+    /// One statement adds to the stored value (`AssetTables.creditGuard`).
+    public static let creditSQL = """
+        INSERT INTO balances AS b (player_id, currency_id, amount) VALUES (?1, ?2, ?3)
+        ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = b.amount + excluded.amount
+        WHERE \(AssetTables.creditGuard(alias: "b", column: "amount"))
+        RETURNING amount
+        """
+    /// Takes the amount only where enough is held, in the same statement as the check.
+    static let spendSQL = """
+        UPDATE balances SET amount = amount - ?1 WHERE player_id = ?2 AND currency_id = ?3 AND amount >= ?1
+        RETURNING amount
+        """
+    /// Players holding a positive balance of each currency, for `ledger catalog diff`.
+    static let holderCountsSQL = """
+        SELECT currency_id, count(*) FROM balances WHERE amount > 0 GROUP BY currency_id ORDER BY currency_id LIMIT ?
+        """
+    /// A reset keeps debt: it must not erase what a clawback left owed.
+    static let resetSQL = "DELETE FROM balances WHERE player_id = ? AND amount >= 0"
+}
+
+/// What the per-player asset tables (`balances`, `inventory`) share.
+enum AssetTables {
+    /// Most balances or item stacks read for one player.
+    static let rowCountMax = 10_000
+
+    /// The condition of a credit's update: the sum stays inside a 64-bit integer. Without it
+    /// SQLite would silently turn an overflowing sum into a REAL and PostgreSQL would fail the
+    /// transaction; with it an overflowing credit changes nothing and returns no row, which
+    /// `credit` reports as `.amountOverflow`. Each bound is computed without overflowing.
+    static func creditGuard(alias: String, column: String) -> String {
+        """
+        (excluded.\(column) >= 0 AND \(alias).\(column) <= 9223372036854775807 - excluded.\(column))
+            OR (excluded.\(column) < 0 AND \(alias).\(column) >= -9223372036854775807 - 1 - excluded.\(column))
+        """
+    }
+}
+
+extension SQLLedgerSession {
+    public func balances(playerID: String) throws(LedgerError) -> [String: Int64] {
+        try amounts(BalancesTable.selectByPlayerSQL, playerID: playerID)
+    }
+
+    public func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
+        try credit(BalancesTable.creditSQL, playerID: playerID, assetID: currencyID, delta: delta)
+    }
+
+    /// A player's non-zero amounts from a two-column query, by asset ID.
+    func amounts(_ statement: String, playerID: String) throws(LedgerError) -> [String: Int64] {
+        let found = try rows(statement, [.text(playerID), .count(AssetTables.rowCountMax)], limit: AssetTables.rowCountMax) {
+            (row) throws(LedgerError) in (try row.text(0), try row.int64(1))
+        }
+        return Dictionary(found, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Runs an atomic credit statement returning the new amount; no row back means the sum
+    /// would overflow (the statement's guard refused it), which is `.amountOverflow`.
+    func credit(_ statement: String, playerID: String, assetID: String, delta: Int64) throws(LedgerError) -> Int64 {
+        guard let amount = try one(statement, [.text(playerID), .text(assetID), .integer(delta)], { (row) throws(LedgerError) in
+            try row.int64(0)
+        }) else { throw LedgerError.amountOverflow(playerID: playerID, assetID: assetID) }
+        return amount
+    }
+
+    public func spend(playerID: String, asset: AssetKind, assetID: String, amount: Int64) throws(LedgerError) -> Int64? {
+        let statement: String
+        switch asset {
+        case .currency: statement = BalancesTable.spendSQL
+        case .item: statement = InventoryTable.spendSQL
+        case .entitlement: throw LedgerError.invalidArgument("an entitlement is not spent")
+        }
+        guard amount > 0 else { throw LedgerError.invalidArgument("a spend takes a positive amount, not \(amount)") }
+        return try one(statement, [.integer(amount), .text(playerID), .text(assetID)]) { (row) throws(LedgerError) in
+            try row.int64(0)
+        }
+    }
+
+    public func ownerCounts(of kind: AssetKind, limit: Int) throws(LedgerError) -> [String: Int] {
+        let statement = switch kind {
+        case .entitlement: EntitlementsTable.ownerCountsSQL
+        case .currency: BalancesTable.holderCountsSQL
+        case .item: InventoryTable.holderCountsSQL
+        }
+        let counts = try rows(statement, [.count(limit)], limit: limit) { (row) throws(LedgerError) in
+            (try row.text(0), Int(try row.int64(1)))
+        }
+        return Dictionary(counts, uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import FulfillmentLedger
+
+/// `entitlements`: what each player owns (`remove_ads`), one row per purchase that pays for it;
+/// owned while at least one row is left. The source's ledger record is checked at commit (a
+/// deferred reference): the grant writes the entitlement before the record. Kept by a game reset.
+enum EntitlementsTable {
+    /// Most entitlements read for one player.
+    static let rowCountMax = 10_000
+
+    static let selectByPlayerSQL = """
+        SELECT entitlement_id, granted_at_ms, source_store, source_transaction_id FROM entitlements WHERE player_id = ?
+        ORDER BY entitlement_id, granted_at_ms, source_store, source_transaction_id LIMIT ?
+        """
+    static let insertSQL = """
+        INSERT INTO entitlements (player_id, entitlement_id, granted_at_ms, source_store, source_transaction_id)
+        VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
+        """
+    static let deleteSQL = """
+        DELETE FROM entitlements
+        WHERE player_id = ? AND entitlement_id = ? AND source_store = ? AND source_transaction_id = ?
+        """
+    /// Players owning each entitlement, for `ledger catalog diff`.
+    static let ownerCountsSQL = """
+        SELECT entitlement_id, count(DISTINCT player_id) FROM entitlements GROUP BY entitlement_id
+        ORDER BY entitlement_id LIMIT ?
+        """
+}
+
+extension SQLLedgerSession {
+    public func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord] {
+        try rows(
+            EntitlementsTable.selectByPlayerSQL, [.text(playerID), .count(EntitlementsTable.rowCountMax)],
+            limit: EntitlementsTable.rowCountMax
+        ) { (row) throws(LedgerError) in
+            EntitlementRecord(
+                entitlementID: try row.text(0), grantedAt: Date(ledgerMilliseconds: try row.int64(1)),
+                source: TransactionKey(store: PlatformStore(rawValue: try row.text(2)), transactionID: try row.text(3)))
+        }
+    }
+
+    public func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool {
+        try run(
+            EntitlementsTable.insertSQL,
+            [
+                .text(playerID), .text(record.entitlementID), .milliseconds(record.grantedAt),
+                .text(record.source.store.rawValue), .text(record.source.transactionID),
+            ]) == 1
+    }
+
+    public func releaseEntitlement(playerID: String, entitlementID: String, source: TransactionKey) throws(LedgerError) -> Bool {
+        try run(
+            EntitlementsTable.deleteSQL,
+            [.text(playerID), .text(entitlementID), .text(source.store.rawValue), .text(source.transactionID)]) == 1
+    }
+}

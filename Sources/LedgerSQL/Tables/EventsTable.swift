@@ -1,0 +1,85 @@
+import Foundation
+import FulfillmentLedger
+
+/// `events`: the append-only event log. The schema refuses UPDATE and DELETE (a trigger), so
+/// history cannot be rewritten through SQL either. Sequences only grow.
+///
+/// The change feed needs the sequences of player changes in commit order. Where writers commit
+/// one at a time (SQLite) the sequence order is the commit order. Where transactions run
+/// concurrently (PostgreSQL) two may take 10 and 11 and commit 11 first, and a reader that saw
+/// 11 would never go back for 10; so a transaction takes the dialect's feed lock before it
+/// appends its first change and holds it until it ends. Finish results (`isPlayerChange`
+/// false) are not in the feed and take no lock: their commits are not synced on their own.
+public enum EventsTable {
+    static let columns = "sequence, kind, player_id, store, transaction_id, at_ms, detail"
+    static let newestByPlayerSQL = "SELECT \(columns) FROM events WHERE player_id = ? ORDER BY sequence DESC LIMIT ?"
+    static let byPlayerAfterSQL =
+        "SELECT \(columns) FROM events WHERE player_id = ? AND sequence > ? ORDER BY sequence LIMIT ?"
+    /// A transaction's events after a sequence, oldest first, by `events_by_transaction`.
+    public static let byTransactionSQL = """
+        SELECT \(columns) FROM events WHERE store = ? AND transaction_id = ? AND sequence > ?
+        ORDER BY sequence LIMIT ?
+        """
+    /// The change feed after a sequence, by the primary key.
+    static let changesSQL = """
+        SELECT \(columns) FROM events
+        WHERE sequence > ? AND kind NOT IN ('\(LedgerEventKind.finishSucceeded.rawValue)', '\(LedgerEventKind.finishFailed.rawValue)')
+        ORDER BY sequence LIMIT ?
+        """
+    public static let insertSQL = """
+        INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)
+        RETURNING sequence
+        """
+
+    static func decode(_ row: SQLRow) throws(LedgerError) -> LedgerEvent {
+        let key = try row.optionalText(3).map { (store) throws(LedgerError) in
+            TransactionKey(store: PlatformStore(rawValue: store), transactionID: try row.text(4))
+        }
+        return LedgerEvent(
+            sequence: try row.int64(0), kind: LedgerEventKind(rawValue: try row.text(1)), playerID: try row.text(2),
+            transaction: key, at: Date(ledgerMilliseconds: try row.int64(5)), detail: try row.text(6))
+    }
+}
+
+extension SQLLedgerSession {
+    public func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try rows(EventsTable.newestByPlayerSQL, [.text(playerID), .count(limit)], limit: limit, EventsTable.decode)
+    }
+
+    public func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try events(transaction: key, afterSequence: 0, limit: limit)
+    }
+
+    public func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try rows(
+            EventsTable.byPlayerAfterSQL, [.text(playerID), .integer(sequence), .count(limit)], limit: limit, EventsTable.decode)
+    }
+
+    public func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try rows(
+            EventsTable.byTransactionSQL,
+            [.text(key.store.rawValue), .text(key.transactionID), .integer(sequence), .count(limit)], limit: limit,
+            EventsTable.decode)
+    }
+
+    public func changes(afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
+        try rows(EventsTable.changesSQL, [.integer(sequence), .count(limit)], limit: limit, EventsTable.decode)
+    }
+
+    @discardableResult
+    public func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64 {
+        if event.kind.isPlayerChange, !holdsFeedLock, let lock = dialect.changeFeedLockSQL {
+            _ = try engine.query(lock, [], rowCountMax: 1)
+            holdsFeedLock = true
+        }
+        let sequence = try one(
+            EventsTable.insertSQL,
+            [
+                .text(event.kind.rawValue), .text(event.playerID), .text(event.transaction?.store.rawValue),
+                .text(event.transaction?.transactionID), .milliseconds(event.at), .text(event.detail),
+            ]
+        ) { (row) throws(LedgerError) in try row.int64(0) }
+        guard let sequence else { throw corrupt("the sequence of a new event") }
+        return sequence
+    }
+}

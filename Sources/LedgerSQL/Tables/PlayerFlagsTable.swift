@@ -1,0 +1,35 @@
+import Foundation
+import FulfillmentLedger
+
+/// `player_flags`: notes for support about a player, such as a refund floored at zero. Only ever
+/// appended to; kept by a game reset.
+enum PlayerFlagsTable {
+    static let selectNewestSQL = """
+        SELECT flag, detail, store, transaction_id, at_ms FROM player_flags WHERE player_id = ?
+        ORDER BY sequence DESC LIMIT ?
+        """
+    static let insertSQL = """
+        INSERT INTO player_flags (player_id, flag, detail, store, transaction_id, at_ms) VALUES (?, ?, ?, ?, ?, ?)
+        """
+}
+
+extension SQLLedgerSession {
+    public func playerFlags(playerID: String, limit: Int) throws(LedgerError) -> [PlayerFlag] {
+        try rows(PlayerFlagsTable.selectNewestSQL, [.text(playerID), .count(limit)], limit: limit) { (row) throws(LedgerError) in
+            let key = try row.optionalText(2).map { (store) throws(LedgerError) in
+                TransactionKey(store: PlatformStore(rawValue: store), transactionID: try row.text(3))
+            }
+            return PlayerFlag(
+                flag: try row.text(0), detail: try row.text(1), transaction: key, at: Date(ledgerMilliseconds: try row.int64(4)))
+        }
+    }
+
+    public func insertPlayerFlag(_ flag: PlayerFlag, playerID: String) throws(LedgerError) {
+        try run(
+            PlayerFlagsTable.insertSQL,
+            [
+                .text(playerID), .text(flag.flag), .text(flag.detail), .text(flag.transaction?.store.rawValue),
+                .text(flag.transaction?.transactionID), .milliseconds(flag.at),
+            ])
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import FulfillmentLedger
+
+/// `revocation_events`: every refund, revoke and reversal received, keyed by the store's event
+/// ID so each applies once; `purchase_id` is the ledger key of the purchase it applies to, by
+/// which a purchase finds its events. No foreign key to the ledger: a store may report a refund
+/// before the purchase reaches the ledger, and the event waits for it.
+public enum RevocationEventsTable {
+    static let columns = """
+        event_id, store, transaction_id, kind, quantity, event_date_ms, reason, disposition, effect, debt_created,
+        received_at_ms, reversed, original_transaction_id, purchase_id, quantity_is_cumulative, absorbed_change
+        """
+    static let selectOneSQL = "SELECT \(columns) FROM revocation_events WHERE event_id = ?"
+    public static let selectByPurchaseSQL = """
+        SELECT \(columns) FROM revocation_events WHERE store = ? AND purchase_id = ?
+        ORDER BY event_date_ms, received_at_ms, event_id LIMIT ?
+        """
+    static let insertSQL = """
+        INSERT INTO revocation_events (\(columns))
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let updateSQL = """
+        UPDATE revocation_events SET disposition = ?, effect = ?, debt_created = ?, reversed = ?, absorbed_change = ?
+        WHERE event_id = ?
+        """
+
+    /// A row of `columns` as read.
+    static func row(_ row: SQLRow) throws(LedgerError) -> StoredRevocationRow {
+        StoredRevocationRow(
+            eventID: try row.text(0), store: try row.text(1), transactionID: try row.text(2), kind: try row.text(3),
+            quantity: try row.optionalInt64(4), eventDateMilliseconds: try row.int64(5),
+            reason: try row.optionalText(6), disposition: try row.text(7), effect: try row.text(8),
+            debt: try row.text(9), receivedMilliseconds: try row.int64(10), reversed: try row.bool(11),
+            originalTransactionID: try row.optionalText(12), purchaseID: try row.text(13),
+            quantityIsCumulative: try row.optionalBool(14) == true, absorbedChange: try row.optionalText(15))
+    }
+}
+
+extension SQLLedgerSession {
+    public func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord? {
+        try one(RevocationEventsTable.selectOneSQL, [.text(id)]) { (row) throws(LedgerError) in
+            try RevocationEventsTable.row(row).record(corrupt: corrupt)
+        }
+    }
+
+    public func revocationEvents(for key: TransactionKey, limit: Int) throws(LedgerError) -> [RevocationRecord] {
+        try rows(
+            RevocationEventsTable.selectByPurchaseSQL, [.text(key.store.rawValue), .text(key.transactionID), .count(limit)],
+            limit: limit
+        ) { (row) throws(LedgerError) in try RevocationEventsTable.row(row).record(corrupt: corrupt) }
+    }
+
+    public func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
+        let event = record.event
+        try run(
+            RevocationEventsTable.insertSQL,
+            [
+                .text(event.eventID), .text(event.store.rawValue), .text(event.transactionID), .text(event.kind.rawValue),
+                .integer(event.quantity.map(Int64.init)), .milliseconds(event.eventDate), .text(event.reason),
+                .text(record.disposition.rawValue), .text(StoredForm.grantsText(record.effect)),
+                .text(StoredForm.amountsText(record.debtCreated)), .milliseconds(record.receivedAt), .bool(record.reversed),
+                .text(event.originalTransactionID), .text(record.purchase.transactionID),
+                .bool(event.quantityIsCumulative ? true : nil),
+                .text(record.absorbedChange.isEmpty ? nil : StoredForm.amountsText(record.absorbedChange)),
+            ])
+    }
+
+    public func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
+        try run(
+            RevocationEventsTable.updateSQL,
+            [
+                .text(record.disposition.rawValue), .text(StoredForm.grantsText(record.effect)),
+                .text(StoredForm.amountsText(record.debtCreated)), .bool(record.reversed),
+                .text(record.absorbedChange.isEmpty ? nil : StoredForm.amountsText(record.absorbedChange)),
+                .text(record.event.eventID),
+            ])
+    }
+}
