@@ -17,6 +17,8 @@ public struct SQLDialect: Sendable {
     /// its first player change and held until it ends; nil where writers commit one at a time
     /// (SQLite), so a sequence taken is always committed before the next is taken.
     public let changeFeedLockSQL: String?
+    /// How this engine writes the schema's tables (`createStatements(_:)`).
+    public let schemaForms: SQLSchemaForms
 
     /// How an engine writes statement parameters.
     public enum PlaceholderStyle: Sendable {
@@ -27,16 +29,20 @@ public struct SQLDialect: Sendable {
     }
 
     /// A dialect with these properties.
-    public init(engine: String, placeholderStyle: PlaceholderStyle, keepsIndexHints: Bool, changeFeedLockSQL: String?) {
+    public init(
+        engine: String, placeholderStyle: PlaceholderStyle, keepsIndexHints: Bool, changeFeedLockSQL: String?,
+        schemaForms: SQLSchemaForms
+    ) {
         self.engine = engine
         self.placeholderStyle = placeholderStyle
         self.keepsIndexHints = keepsIndexHints
         self.changeFeedLockSQL = changeFeedLockSQL
+        self.schemaForms = schemaForms
     }
 
     /// SQLite: the ledger's SQL as written.
     public static let sqlite = SQLDialect(
-        engine: "sqlite", placeholderStyle: .question, keepsIndexHints: true, changeFeedLockSQL: nil)
+        engine: "sqlite", placeholderStyle: .question, keepsIndexHints: true, changeFeedLockSQL: nil, schemaForms: .sqlite)
 
     /// The feed lock's advisory key: "FLDGFEED".
     public static let postgresFeedLockKey: Int64 = 0x464C_4447_4645_4544
@@ -45,7 +51,7 @@ public struct SQLDialect: Sendable {
     /// transaction-level advisory lock, since concurrent transactions take sequences.
     public static let postgresql = SQLDialect(
         engine: "postgresql", placeholderStyle: .dollar, keepsIndexHints: false,
-        changeFeedLockSQL: "SELECT pg_advisory_xact_lock(\(postgresFeedLockKey))")
+        changeFeedLockSQL: "SELECT pg_advisory_xact_lock(\(postgresFeedLockKey))", schemaForms: .postgresql)
 
     /// The statement in this engine's form: `?` becomes `$1`, `$2`, ... in order and `?N`
     /// becomes `$N` for `.dollar`; `INDEXED BY name` is dropped unless kept. Quoted text

@@ -1,9 +1,12 @@
 import FulfillmentLedger
+import LedgerSQL
 
-/// The ledger's PostgreSQL schema, as numbered migrations recorded in `ledger_meta`, the
-/// counterpart of SQLite's `user_version`. Each migration runs in one transaction, under an
-/// advisory lock, so servers starting together migrate once. A migration, once released, is
-/// never edited: add a new one.
+/// The ledger's PostgreSQL schema, versioned in `ledger_meta`, the counterpart of SQLite's
+/// `user_version`. A new database is created from the one description
+/// (`LedgerSchemaDescription`); an older one upgrades through PostgreSQL's own history
+/// (`migrations`, 1 to 4), then through the migrations both engines share (10 on: PostgreSQL's
+/// version goes from 4 to 10). Each runs in one transaction, under an advisory lock, so servers
+/// starting together migrate once. A step, once released, is never edited: add a new one.
 ///
 /// Version 1 is the lean shape of SQLite's schema 6: a pending finish is a column of its ledger
 /// row, one event per fulfillment, purchase counts only for limited products.
@@ -14,9 +17,11 @@ enum PostgresLedgerSchema {
     static let migrationLockKey: Int64 = 0x464C_4447_4D49_4752
 
     /// The schema version this build writes and reads.
-    static var versionSupported: Int { migrations.count }
+    static var versionSupported: Int { LedgerSchemaDescription.versionSupported(historyVersion: migrations.count) }
 
-    /// Migration N (1-based) brings the schema from version N-1 to N.
+    /// PostgreSQL's history: migration N (1-based) brings the schema from version N-1 to N.
+    /// Only databases older than version 4 run these; version 4 is the schema the description
+    /// describes.
     static let migrations: [String] = [
         [
             MetaTable.createSQL,
@@ -48,11 +53,7 @@ enum PostgresLedgerSchema {
 
     /// Every table the schema creates, for the check that a database without `ledger_meta`
     /// holds none of them (else it is not ours to initialise).
-    static let tableNames = [
-        "ledger_transactions", "balances", "inventory", "entitlements", "purchase_counts", "economy_operations",
-        "events", "revocation_events", "refund_states", "player_flags", "players", "absorbed_debts",
-        "store_notifications", "sync_cursors", "subscriptions", "subscription_periods", "attempts", "attempt_counts",
-    ]
+    static var tableNames: [String] { LedgerSchemaDescription.tables.map(\.name) }
 
     /// The schema version the database holds, or nil for a database without a ledger. Throws,
     /// reading only, `.newerSchema` for a version this build does not know and `.notALedger`
@@ -112,10 +113,24 @@ enum PostgresLedgerSchema {
             version = 0
         }
         guard version < versionSupported else { return version }
-        for migration in migrations[version...] {
-            try session.sql { () throws(PostgresError) in _ = try connection.execute(migration) }
+        for step in steps(from: version) {
+            try session.sql { () throws(PostgresError) in _ = try connection.execute(step) }
         }
         try MetaTable.setVersion(versionSupported, application: application, in: session)
         return version
+    }
+
+    /// The SQL that brings a database of `version` to `versionSupported`: the whole schema at
+    /// once for a new one (version 0, `ledger_meta` included).
+    static func steps(from version: Int) -> [String] {
+        guard version > 0 else {
+            return [SQLDialect.script([MetaTable.createSQL] + LedgerSchemaDescription.createStatements(.postgresql))]
+        }
+        var steps = Array(migrations.dropFirst(min(version, migrations.count)))
+        for (index, changes) in LedgerSchemaDescription.migrations.enumerated()
+        where LedgerSchemaDescription.firstSharedVersion + index > version {
+            steps.append(SQLDialect.script(changes.flatMap(SQLDialect.postgresql.statements)))
+        }
+        return steps
     }
 }

@@ -1,16 +1,38 @@
-/// The ledger's schema, as migrations by `PRAGMA user_version`. Each migration runs in
-/// one transaction. A migration, once released, is never edited: add a new one.
+import LedgerSQL
+
+/// The ledger's schema in SQLite, versioned by `PRAGMA user_version`: a new file is created from
+/// the one description (`LedgerSchemaDescription`); an older file upgrades through SQLite's own
+/// history (`migrations`, 1 to 9), then through the migrations both engines share (10 on). Each
+/// step runs in one transaction. A step, once released, is never edited: add a new one.
 package enum LedgerSchema {
     /// `application_id` stamped in the file header: "FLDG".
     package static let applicationID: Int32 = 0x464C_4447
 
     /// The schema version this build writes and reads.
-    package static var versionSupported: Int { migrations.count }
+    package static var versionSupported: Int { LedgerSchemaDescription.versionSupported(historyVersion: migrations.count) }
+
+    /// The steps that bring a file of `version` to `versionSupported`, each with the version it
+    /// stamps: the whole schema at once for an empty file (version 0).
+    static func steps(from version: Int) -> [(version: Int, sql: String)] {
+        guard version > 0 else {
+            let create = LedgerSchemaDescription.createStatements(.sqlite) + ["PRAGMA application_id = \(applicationID)"]
+            return [(versionSupported, SQLDialect.script(create))]
+        }
+        var steps: [(version: Int, sql: String)] = []
+        for (index, sql) in migrations.enumerated() where index + 1 > version { steps.append((index + 1, sql)) }
+        for (index, changes) in LedgerSchemaDescription.migrations.enumerated() {
+            let stepVersion = LedgerSchemaDescription.firstSharedVersion + index
+            guard stepVersion > version else { continue }
+            steps.append((stepVersion, SQLDialect.script(changes.flatMap(SQLDialect.sqlite.statements))))
+        }
+        return steps
+    }
 
     /// The first version whose pending finishes are columns of their ledger rows.
     static let pendingFinishOnRecordVersion = 6
 
-    /// Migration N (1-based) brings the schema from version N-1 to N.
+    /// SQLite's history: migration N (1-based) brings the schema from version N-1 to N. Only
+    /// files older than version 9 run these; version 9 is the schema the description describes.
     static let migrations: [String] = [
         [
             SQLiteSchemaHistory.TransactionsTable.createSQL,

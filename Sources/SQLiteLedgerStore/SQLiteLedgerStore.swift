@@ -361,12 +361,15 @@ public final class SQLiteLedgerStore: LedgerStore {
         }
     }
 
+    /// Brings the file to `LedgerSchema.versionSupported`: an empty file (version 0) is created
+    /// from the schema's one description, an older one runs SQLite's history steps it lacks and
+    /// then the shared migrations; each step in a transaction of its own.
     private static func migrate(_ connection: SQLiteConnection, from version: Int) throws(SQLiteError) {
-        for (index, sql) in LedgerSchema.migrations.enumerated() where index + 1 > version {
+        for step in LedgerSchema.steps(from: version) {
             try connection.immediateTransaction(
                 { () throws(SQLiteError) in
-                    try connection.execute(sql)
-                    try connection.execute("PRAGMA user_version = \(index + 1)")
+                    try connection.execute(step.sql)
+                    try connection.execute("PRAGMA user_version = \(step.version)")
                 }, mapError: { $0 })
         }
     }

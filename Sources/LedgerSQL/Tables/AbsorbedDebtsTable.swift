@@ -4,6 +4,12 @@ import FulfillmentLedger
 /// covered at once, which a later floor refund may take back into debt (see
 /// `LedgerReader.absorbedDebt`). Written only by refunds and reversals; kept by a reset.
 enum AbsorbedDebtsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "absorbed_debts",
+        columns: [SQLColumn("player_id", .key), SQLColumn("currency_id", .key), SQLColumn("amount", .integer, check: "amount > 0")],
+        primaryKey: ["player_id", "currency_id"])
+
     static let selectSQL = "SELECT amount FROM absorbed_debts WHERE player_id = ? AND currency_id = ?"
     static let upsertSQL = """
         INSERT INTO absorbed_debts (player_id, currency_id, amount) VALUES (?, ?, ?)

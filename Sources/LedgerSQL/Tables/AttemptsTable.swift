@@ -6,6 +6,31 @@ import FulfillmentLedger
 /// bound costs one row update, not a count of the table. Nothing here is read by a fulfillment.
 /// `verified` is an integer 0 or 1 on every engine.
 enum AttemptsTable {
+    /// The tables as they stand, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "attempts",
+        columns: [
+            SQLColumn("sequence", .sequence(neverReused: false)), SQLColumn("store", .key), SQLColumn("delivery_id", .key),
+            SQLColumn("purchase_id", .key, isNullable: true), SQLColumn("order_id", .key, isNullable: true),
+            SQLColumn("store_product_id", .key), SQLColumn("player_id", .key), SQLColumn("outcome", .text),
+            SQLColumn("code", .text), SQLColumn("reason", .text), SQLColumn("at_ms", .integer), SQLColumn("entry_point", .text),
+            SQLColumn("verified", .integer, check: "verified IN (0, 1)"),
+            SQLColumn("repeat_count", .integer, check: "repeat_count >= 1"), SQLColumn("last_at_ms", .integer),
+        ],
+        indexes: [
+            SQLIndex("attempts_by_budget", on: ["verified", "sequence"]),
+            SQLIndex("attempts_by_player", on: ["player_id", "sequence"]),
+            SQLIndex("attempts_by_delivery", on: ["delivery_id"]),
+            SQLIndex("attempts_by_purchase", on: ["purchase_id"], where: "purchase_id IS NOT NULL"),
+            SQLIndex("attempts_by_order", on: ["order_id"], where: "order_id IS NOT NULL"),
+        ])
+    static let countsSchema = SQLTable(
+        "attempt_counts",
+        columns: [
+            SQLColumn("verified", .integer, check: "verified IN (0, 1)"), SQLColumn("row_count", .integer, check: "row_count >= 0"),
+        ],
+        primaryKey: ["verified"])
+
     static let columns = """
         sequence, store, delivery_id, purchase_id, order_id, store_product_id, player_id, outcome, code, reason,
         at_ms, entry_point, verified, repeat_count, last_at_ms

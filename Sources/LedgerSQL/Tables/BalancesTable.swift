@@ -3,6 +3,11 @@ import FulfillmentLedger
 /// `balances`: each player's currency balances. Purchases and the game's own operations both
 /// write here, so balances have one source of truth. Cleared by a game reset, except debt.
 public enum BalancesTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    public static let schema = SQLTable(
+        "balances", columns: [SQLColumn("player_id", .key), SQLColumn("currency_id", .key), SQLColumn("amount", .integer)],
+        primaryKey: ["player_id", "currency_id"])
+
     static let selectByPlayerSQL = """
         SELECT currency_id, amount FROM balances WHERE player_id = ? AND amount != 0 ORDER BY currency_id LIMIT ?
         """

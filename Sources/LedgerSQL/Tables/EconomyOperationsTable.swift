@@ -5,6 +5,17 @@ import FulfillmentLedger
 /// operation applies once; by player and time (`economy_operations_by_player`) for the
 /// balance history.
 enum EconomyOperationsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "economy_operations",
+        columns: [
+            SQLColumn("operation_id", .key), SQLColumn("player_id", .key), SQLColumn("direction", .text),
+            SQLColumn("asset_kind", .text), SQLColumn("asset_id", .key), SQLColumn("amount", .integer, check: "amount > 0"),
+            SQLColumn("balance_after", .integer), SQLColumn("applied_at_ms", .integer),
+        ],
+        primaryKey: ["operation_id"],
+        indexes: [SQLIndex("economy_operations_by_player", on: ["player_id", "applied_at_ms"])])
+
     static let columns = "operation_id, player_id, direction, asset_kind, asset_id, amount, balance_after, applied_at_ms"
     static let selectOneSQL = "SELECT \(columns) FROM economy_operations WHERE operation_id = ?"
     static let selectByPlayerSQL = """

@@ -5,6 +5,18 @@ import FulfillmentLedger
 /// owned while at least one row is left. The source's ledger record is checked at commit (a
 /// deferred reference): the grant writes the entitlement before the record. Kept by a game reset.
 enum EntitlementsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`). PostgreSQL also
+    /// indexes the source, which its foreign key check reads.
+    static let schema = SQLTable(
+        "entitlements",
+        columns: [
+            SQLColumn("player_id", .key), SQLColumn("entitlement_id", .key), SQLColumn("source_store", .key),
+            SQLColumn("source_transaction_id", .key), SQLColumn("granted_at_ms", .integer),
+        ],
+        primaryKey: ["player_id", "entitlement_id", "source_store", "source_transaction_id"],
+        foreignKeys: [SQLForeignKey(["source_store", "source_transaction_id"], references: "ledger_transactions", ["store", "transaction_id"])],
+        indexes: [SQLIndex("entitlements_by_source", on: ["source_store", "source_transaction_id"], engines: ["postgresql"])])
+
     /// Most entitlements read for one player.
     static let rowCountMax = 10_000
 

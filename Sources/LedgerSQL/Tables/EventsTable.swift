@@ -11,6 +11,21 @@ import FulfillmentLedger
 /// appends its first change and holds it until it ends. Finish results (`isPlayerChange`
 /// false) are not in the feed and take no lock: their commits are not synced on their own.
 public enum EventsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`). Its largest
+    /// sequence is never deleted, so even a reusing sequence only grows.
+    static let schema = SQLTable(
+        "events",
+        columns: [
+            SQLColumn("sequence", .sequence(neverReused: false)), SQLColumn("kind", .text), SQLColumn("player_id", .key),
+            SQLColumn("store", .key, isNullable: true), SQLColumn("transaction_id", .key, isNullable: true),
+            SQLColumn("at_ms", .integer), SQLColumn("detail", .text),
+        ],
+        indexes: [
+            SQLIndex("events_by_player", on: ["player_id", "sequence"]),
+            SQLIndex("events_by_transaction", on: ["store", "transaction_id", "sequence"]),
+        ],
+        appendOnlyMessage: "the event log is append-only")
+
     static let columns = "sequence, kind, player_id, store, transaction_id, at_ms, detail"
     static let newestByPlayerSQL = "SELECT \(columns) FROM events WHERE player_id = ? ORDER BY sequence DESC LIMIT ?"
     static let byPlayerAfterSQL =

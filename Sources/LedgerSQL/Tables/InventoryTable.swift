@@ -2,6 +2,11 @@ import FulfillmentLedger
 
 /// `inventory`: each player's item stacks. Cleared by a game reset.
 enum InventoryTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "inventory", columns: [SQLColumn("player_id", .key), SQLColumn("item_id", .key), SQLColumn("quantity", .integer)],
+        primaryKey: ["player_id", "item_id"])
+
     static let selectByPlayerSQL = """
         SELECT item_id, quantity FROM inventory WHERE player_id = ? AND quantity != 0 ORDER BY item_id LIMIT ?
         """

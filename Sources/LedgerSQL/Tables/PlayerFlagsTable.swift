@@ -4,6 +4,16 @@ import FulfillmentLedger
 /// `player_flags`: notes for support about a player, such as a refund floored at zero. Only ever
 /// appended to; kept by a game reset.
 enum PlayerFlagsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "player_flags",
+        columns: [
+            SQLColumn("sequence", .sequence(neverReused: true)), SQLColumn("player_id", .key), SQLColumn("flag", .text),
+            SQLColumn("detail", .text), SQLColumn("store", .key, isNullable: true),
+            SQLColumn("transaction_id", .key, isNullable: true), SQLColumn("at_ms", .integer),
+        ],
+        indexes: [SQLIndex("player_flags_by_player", on: ["player_id", "sequence"])])
+
     static let selectNewestSQL = """
         SELECT flag, detail, store, transaction_id, at_ms FROM player_flags WHERE player_id = ?
         ORDER BY sequence DESC LIMIT ?

@@ -5,6 +5,16 @@ import FulfillmentLedger
 /// on every entitlement change so a game server can tell a cached list is stale, and the time
 /// of the last Reset Game. No row means version 0 and never reset.
 enum PlayersTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "players",
+        columns: [
+            SQLColumn("player_id", .key),
+            SQLColumn("entitlement_version", .integer, check: "entitlement_version >= 0", defaultSQL: "0"),
+            SQLColumn("reset_at_ms", .integer, isNullable: true),
+        ],
+        primaryKey: ["player_id"])
+
     static let selectVersionSQL = "SELECT entitlement_version FROM players WHERE player_id = ?"
     static let selectResetSQL = "SELECT reset_at_ms FROM players WHERE player_id = ?"
     /// RETURNING reads the new value in the same statement as the write.

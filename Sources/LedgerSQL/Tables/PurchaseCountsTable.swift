@@ -4,6 +4,15 @@ import FulfillmentLedger
 /// `purchase_counts`: purchases per player, product and limit period (`lifetime`, `2026-W48`),
 /// read by the eligibility check before payment. Cleared by a game reset.
 public enum PurchaseCountsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "purchase_counts",
+        columns: [
+            SQLColumn("player_id", .key), SQLColumn("product_id", .key), SQLColumn("period", .key),
+            SQLColumn("count", .integer, check: "count >= 0"),
+        ],
+        primaryKey: ["player_id", "product_id", "period"])
+
     static let selectSQL = "SELECT count FROM purchase_counts WHERE player_id = ? AND product_id = ? AND period = ?"
     /// One statement adds to the stored count, so concurrent purchases never lose one.
     public static let incrementSQL = """

@@ -5,6 +5,17 @@ import FulfillmentLedger
 /// exists only once an event has touched the transaction; its ledger record is checked at
 /// commit (a deferred reference). Kept by a game reset.
 enum RefundStatesTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "refund_states",
+        columns: [
+            SQLColumn("store", .key), SQLColumn("transaction_id", .key), SQLColumn("status", .text),
+            SQLColumn("refunded_quantity", .integer, check: "refunded_quantity >= 0"),
+            SQLColumn("last_take_back_ms", .integer, isNullable: true), SQLColumn("last_reversal_ms", .integer, isNullable: true),
+        ],
+        primaryKey: ["store", "transaction_id"],
+        foreignKeys: [SQLForeignKey(["store", "transaction_id"], references: "ledger_transactions", ["store", "transaction_id"])])
+
     static let selectOneSQL = """
         SELECT status, refunded_quantity, last_take_back_ms, last_reversal_ms
         FROM refund_states WHERE store = ? AND transaction_id = ?

@@ -6,6 +6,20 @@ import FulfillmentLedger
 /// which a purchase finds its events. No foreign key to the ledger: a store may report a refund
 /// before the purchase reaches the ledger, and the event waits for it.
 public enum RevocationEventsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "revocation_events",
+        columns: [
+            SQLColumn("event_id", .key), SQLColumn("store", .key), SQLColumn("transaction_id", .key), SQLColumn("kind", .text),
+            SQLColumn("quantity", .integer, isNullable: true), SQLColumn("event_date_ms", .integer),
+            SQLColumn("reason", .text, isNullable: true), SQLColumn("disposition", .text), SQLColumn("effect", .text),
+            SQLColumn("debt_created", .text), SQLColumn("received_at_ms", .integer), SQLColumn("reversed", .boolean),
+            SQLColumn("original_transaction_id", .key, isNullable: true), SQLColumn("purchase_id", .key),
+            SQLColumn("quantity_is_cumulative", .boolean, isNullable: true), SQLColumn("absorbed_change", .text, isNullable: true),
+        ],
+        primaryKey: ["event_id"],
+        indexes: [SQLIndex("revocation_events_by_purchase", on: ["store", "purchase_id", "event_date_ms"])])
+
     static let columns = """
         event_id, store, transaction_id, kind, quantity, event_date_ms, reason, disposition, effect, debt_created,
         received_at_ms, reversed, original_transaction_id, purchase_id, quantity_is_cumulative, absorbed_change

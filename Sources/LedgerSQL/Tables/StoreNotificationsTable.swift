@@ -4,6 +4,16 @@ import FulfillmentLedger
 /// `store_notifications`: store server notifications already processed, so each is applied
 /// once (App Store `notificationUUID`, a Play message ID).
 enum StoreNotificationsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "store_notifications",
+        columns: [
+            SQLColumn("notification_id", .key), SQLColumn("store", .key), SQLColumn("type", .text),
+            SQLColumn("transaction_store", .key, isNullable: true), SQLColumn("transaction_id", .key, isNullable: true),
+            SQLColumn("received_at_ms", .integer), SQLColumn("outcome", .text),
+        ],
+        primaryKey: ["notification_id"])
+
     static let columns = "notification_id, store, type, transaction_store, transaction_id, received_at_ms, outcome"
     static let selectOneSQL = "SELECT \(columns) FROM store_notifications WHERE notification_id = ?"
     static let insertSQL = "INSERT INTO store_notifications (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?)"

@@ -7,6 +7,30 @@ import FulfillmentLedger
 /// store's period ID, whose ledger record has the same ID (checked at commit). A ledger
 /// without subscriptions writes neither. `will_auto_renew` is an integer 0 or 1 on every engine.
 enum SubscriptionsTable {
+    /// The tables as they stand, for a new database (`LedgerSchemaDescription`).
+    static let schema = SQLTable(
+        "subscriptions",
+        columns: [
+            SQLColumn("store", .key), SQLColumn("chain_id", .key), SQLColumn("player_id", .key), SQLColumn("product_id", .key),
+            SQLColumn("store_product_id", .key), SQLColumn("subscription_group", .key), SQLColumn("state", .key),
+            SQLColumn("expires_at_ms", .integer), SQLColumn("grace_period_expires_at_ms", .integer, isNullable: true),
+            SQLColumn("will_auto_renew", .integer, isNullable: true, check: "will_auto_renew IN (0, 1)"),
+            SQLColumn("entitlement_ids", .text), SQLColumn("latest_period_id", .key),
+            SQLColumn("period_count", .integer, check: "period_count >= 0"), SQLColumn("state_signed_at_ms", .integer),
+            SQLColumn("updated_at_ms", .integer),
+        ],
+        primaryKey: ["store", "chain_id"],
+        indexes: [SQLIndex("subscriptions_by_player", on: ["player_id", "store", "chain_id"])])
+    static let periodsSchema = SQLTable(
+        "subscription_periods",
+        columns: [
+            SQLColumn("store", .key), SQLColumn("chain_id", .key), SQLColumn("period_id", .key),
+            SQLColumn("starts_at_ms", .integer), SQLColumn("expires_at_ms", .integer), SQLColumn("granted_at_ms", .integer),
+        ],
+        primaryKey: ["store", "period_id"],
+        foreignKeys: [SQLForeignKey(["store", "period_id"], references: "ledger_transactions", ["store", "transaction_id"])],
+        indexes: [SQLIndex("subscription_periods_by_chain", on: ["store", "chain_id", "starts_at_ms", "period_id"])])
+
     static let columns = """
         store, chain_id, player_id, product_id, store_product_id, subscription_group, state, expires_at_ms,
         grace_period_expires_at_ms, will_auto_renew, entitlement_ids, latest_period_id, period_count,

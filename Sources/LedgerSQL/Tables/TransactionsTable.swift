@@ -11,6 +11,28 @@ import FulfillmentLedger
 /// purchase pays for (rows of old schemas are NULL); `store_order_id` is the store's order ID
 /// (Google Play `orderId`).
 public enum TransactionsTable {
+    /// The table as it stands, for a new database (`LedgerSchemaDescription`).
+    public static let schema = SQLTable(
+        "ledger_transactions",
+        columns: [
+            SQLColumn("store", .key), SQLColumn("transaction_id", .key), SQLColumn("player_id", .key),
+            SQLColumn("product_id", .key), SQLColumn("store_product_id", .key), SQLColumn("product_kind", .text),
+            SQLColumn("quantity", .integer, check: "quantity >= 1"), SQLColumn("environment", .text),
+            SQLColumn("purchase_date_ms", .integer), SQLColumn("fulfilled_at_ms", .integer), SQLColumn("catalog_version", .text),
+            SQLColumn("grants", .text), SQLColumn("finished_at_ms", .integer, isNullable: true),
+            SQLColumn("store_transaction_id", .key, isNullable: true), SQLColumn("entitlements_listed", .boolean, isNullable: true),
+            SQLColumn("finish_attempts", .integer, isNullable: true), SQLColumn("finish_error", .text, isNullable: true),
+            SQLColumn("store_order_id", .key, isNullable: true),
+        ],
+        primaryKey: ["store", "transaction_id"],
+        indexes: [
+            SQLIndex("ledger_transactions_by_player", on: ["player_id", "fulfilled_at_ms"]),
+            SQLIndex("ledger_transactions_by_delivery", on: ["store", "store_transaction_id"], where: "store_transaction_id IS NOT NULL"),
+            SQLIndex(
+                "ledger_transactions_pending", on: ["fulfilled_at_ms", "store", "transaction_id"], where: "finished_at_ms IS NULL"),
+            SQLIndex("ledger_transactions_by_order", on: ["store", "store_order_id"], where: "store_order_id IS NOT NULL"),
+        ])
+
     public static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
         purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id,
