@@ -17,6 +17,10 @@ public struct SQLDialect: Sendable {
     /// its first player change and held until it ends; nil where writers commit one at a time
     /// (SQLite), so a sequence taken is always committed before the next is taken.
     public let changeFeedLockSQL: String?
+    /// Whether one write transaction runs at a time (SQLite), so a value read inside a write
+    /// cannot change before the write changes it; where writes run concurrently (PostgreSQL)
+    /// a read-modify-write is one statement instead.
+    public let serializesWrites: Bool
     /// How this engine writes the schema's tables (`createStatements(_:)`).
     public let schemaForms: SQLSchemaForms
 
@@ -31,8 +35,9 @@ public struct SQLDialect: Sendable {
     /// A dialect with these properties.
     public init(
         engine: String, placeholderStyle: PlaceholderStyle, keepsIndexHints: Bool, changeFeedLockSQL: String?,
-        schemaForms: SQLSchemaForms
+        serializesWrites: Bool, schemaForms: SQLSchemaForms
     ) {
+        self.serializesWrites = serializesWrites
         self.engine = engine
         self.placeholderStyle = placeholderStyle
         self.keepsIndexHints = keepsIndexHints
@@ -42,7 +47,8 @@ public struct SQLDialect: Sendable {
 
     /// SQLite: the ledger's SQL as written.
     public static let sqlite = SQLDialect(
-        engine: "sqlite", placeholderStyle: .question, keepsIndexHints: true, changeFeedLockSQL: nil, schemaForms: .sqlite)
+        engine: "sqlite", placeholderStyle: .question, keepsIndexHints: true, changeFeedLockSQL: nil, serializesWrites: true,
+        schemaForms: .sqlite)
 
     /// The feed lock's advisory key: "FLDGFEED".
     public static let postgresFeedLockKey: Int64 = 0x464C_4447_4645_4544
@@ -51,7 +57,8 @@ public struct SQLDialect: Sendable {
     /// transaction-level advisory lock, since concurrent transactions take sequences.
     public static let postgresql = SQLDialect(
         engine: "postgresql", placeholderStyle: .dollar, keepsIndexHints: false,
-        changeFeedLockSQL: "SELECT pg_advisory_xact_lock(\(postgresFeedLockKey))", schemaForms: .postgresql)
+        changeFeedLockSQL: "SELECT pg_advisory_xact_lock(\(postgresFeedLockKey))", serializesWrites: false,
+        schemaForms: .postgresql)
 
     /// The statement in this engine's form: `?` becomes `$1`, `$2`, ... in order and `?N`
     /// becomes `$N` for `.dollar`; `INDEXED BY name` is dropped unless kept. Quoted text

@@ -75,6 +75,13 @@ final class PostgresLedgerSession: SQLSession {
         }
     }
 
+    func insertReturningSequence(_ sql: String, _ parameters: [SQLValue], sequenceColumn: String) throws(LedgerError) -> Int64 {
+        guard let row = try query(sql + " RETURNING " + sequenceColumn, parameters, rowCountMax: 1).first else {
+            throw corrupt("the \(sequenceColumn) of a new row")
+        }
+        return try row.int64(0)
+    }
+
     /// The data layer over this session.
     var ledger: SQLLedgerSession { SQLLedgerSession(engine: self) }
 

@@ -32,6 +32,14 @@ final class SQLiteLedgerSession: SQLSession {
         }
     }
 
+    func insertReturningSequence(_ sql: String, _ parameters: [SQLValue], sequenceColumn: String) throws(LedgerError) -> Int64 {
+        // A sequence column is the rowid (`INTEGER PRIMARY KEY`), which SQLite hands back.
+        try self.sql { () throws(SQLiteError) in
+            try connection.statement(sql).run(parameters)
+            return connection.lastInsertRowID
+        }
+    }
+
     /// Runs SQLite calls and reports their errors in the core's terms.
     func sql<T>(_ body: () throws(SQLiteError) -> T) throws(LedgerError) -> T {
         do { return try body() } catch { throw error.ledgerError }

@@ -40,7 +40,7 @@ final class LedgerPrefillWriter {
         insertTransaction = try connection.statement(TransactionsTable.insertSQL)
         insertEvent = try connection.statement(EventsTable.insertSQL)
         incrementPurchaseCount = try connection.statement(PurchaseCountsTable.incrementSQL)
-        upsertBalance = try connection.statement(BalancesTable.creditSQL)
+        upsertBalance = try connection.statement(BalancesTable.setAmountSQL)
         store = .text(plan.store.rawValue)
         product = .text(plan.productID)
         recordProduct = [

@@ -15,7 +15,7 @@ import SQLiteLedgerStore
 /// 1. read: `BEGIN`; look the purchase up by key and by delivery ID; `ROLLBACK`;
 /// 2. grant, synced: `BEGIN IMMEDIATE`; stamp the previous fulfillment's ledger row
 ///    finished (its finish mark, carried into this transaction as the store carries it);
-///    look the purchase up again; add to the balance (one upsert returning the sum); insert the ledger row
+///    look the purchase up again; read and set the balance; insert the ledger row
 ///    (pending its finish); append the event; read waiting refund events; `COMMIT` (the
 ///    product has no limit, so no purchase count is written).
 ///
@@ -28,14 +28,15 @@ public enum RawSQLiteLedgerWork {
     /// The store's statements of one fulfillment, and the transaction control around them,
     /// prepared once.
     private struct Statements {
-        let selectTransaction, selectDelivery, creditBalance, insertTransaction: SQLiteStatement
+        let selectTransaction, selectDelivery, selectBalance, setBalance, insertTransaction: SQLiteStatement
         let insertEvent, selectRevocations, stampFinished: SQLiteStatement
         let begin, beginImmediate, commit, rollback, synchronousDurable, synchronousNormal: SQLiteStatement
 
         init(_ db: SQLiteConnection, durable: SQLiteLedgerStore.Synchronous) throws(SQLiteError) {
             selectTransaction = try db.statement(TransactionsTable.selectOneSQL)
             selectDelivery = try db.statement(TransactionsTable.selectByDeliverySQL)
-            creditBalance = try db.statement(BalancesTable.creditSQL)
+            selectBalance = try db.statement(BalancesTable.selectAmountSQL)
+            setBalance = try db.statement(BalancesTable.setAmountSQL)
             insertTransaction = try db.statement(TransactionsTable.insertSQL)
             insertEvent = try db.statement(EventsTable.insertSQL)
             selectRevocations = try db.statement(RevocationEventsTable.selectByPurchaseSQL)
@@ -112,7 +113,8 @@ public enum RawSQLiteLedgerWork {
         if let previous { try s.stampFinished.run([now, store, previous]) }
         try lookUp(store, transaction, s)
         for line in BenchWorkloads.grants {
-            try s.creditBalance.run([player, .text(line.id), .integer(line.quantity)])
+            let balance = try s.selectBalance.queryOne([player, .text(line.id)]) { $0.int64(0) } ?? 0
+            try s.setBalance.run([player, .text(line.id), .integer(balance + line.quantity)])
         }
         try s.insertTransaction.run([
             store, transaction, player, product, .text(BenchWorkloads.storeProductID), .text(ProductKind.consumable.rawValue),

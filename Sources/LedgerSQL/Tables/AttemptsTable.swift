@@ -38,7 +38,7 @@ enum AttemptsTable {
     static let insertSQL = """
         INSERT INTO attempts (store, delivery_id, purchase_id, order_id, store_product_id, player_id, outcome, code,
             reason, at_ms, entry_point, verified, repeat_count, last_at_ms)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?) RETURNING sequence
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
         """
     /// A budget without a row yet counts 0. On an engine with concurrent writers the row lock
     /// this takes orders the writers of one budget, so each sees the count the one before left.
@@ -98,16 +98,14 @@ extension SQLLedgerSession {
             return newest.sequence
         }
         let budget: SQLValue = .integer(record.isVerified ? 1 : 0)
-        let inserted = try one(
+        let sequence = try engine.insertReturningSequence(
             AttemptsTable.insertSQL,
             [
                 .text(record.store.rawValue), .text(record.deliveryID), .text(record.purchaseID), .text(record.orderID),
                 .text(record.storeProductID), .text(record.playerID), .text(record.outcome.rawValue), .text(record.code),
                 .text(record.reason), .milliseconds(record.at), .text(record.entryPoint.rawValue), budget,
                 .milliseconds(record.at),
-            ]
-        ) { (row) throws(LedgerError) in try row.int64(0) }
-        guard let sequence = inserted else { throw corrupt("attempt sequence") }
+            ], sequenceColumn: "sequence")
         let count = try one(AttemptsTable.addToCountSQL, [.integer(1), budget]) { (row) throws(LedgerError) in try row.int64(0) } ?? 0
         let excess = AttemptJournal.excess(count: count, retention: retention, verified: record.isVerified)
         var removed = 0

@@ -41,10 +41,8 @@ public enum EventsTable {
         WHERE sequence > ? AND kind NOT IN ('\(LedgerEventKind.finishSucceeded.rawValue)', '\(LedgerEventKind.finishFailed.rawValue)')
         ORDER BY sequence LIMIT ?
         """
-    public static let insertSQL = """
-        INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)
-        RETURNING sequence
-        """
+    /// Its sequence comes back through `SQLSession.insertReturningSequence`.
+    public static let insertSQL = "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)"
 
     static func decode(_ row: SQLRow) throws(LedgerError) -> LedgerEvent {
         let key = try row.optionalText(3).map { (store) throws(LedgerError) in
@@ -87,14 +85,11 @@ extension SQLLedgerSession {
             _ = try engine.query(lock, [], rowCountMax: 1)
             holdsFeedLock = true
         }
-        let sequence = try one(
+        return try engine.insertReturningSequence(
             EventsTable.insertSQL,
             [
                 .text(event.kind.rawValue), .text(event.playerID), .text(event.transaction?.store.rawValue),
                 .text(event.transaction?.transactionID), .milliseconds(event.at), .text(event.detail),
-            ]
-        ) { (row) throws(LedgerError) in try row.int64(0) }
-        guard let sequence else { throw corrupt("the sequence of a new event") }
-        return sequence
+            ], sequenceColumn: "sequence")
     }
 }

@@ -10,6 +10,11 @@ enum InventoryTable {
     static let selectByPlayerSQL = """
         SELECT item_id, quantity FROM inventory WHERE player_id = ? AND quantity != 0 ORDER BY item_id LIMIT ?
         """
+    static let selectQuantitySQL = "SELECT quantity FROM inventory WHERE player_id = ? AND item_id = ?"
+    static let setQuantitySQL = """
+        INSERT INTO inventory (player_id, item_id, quantity) VALUES (?, ?, ?)
+        ON CONFLICT (player_id, item_id) DO UPDATE SET quantity = excluded.quantity
+        """
     /// One statement adds to the stored value (`AssetTables.creditGuard`).
     static let creditSQL = """
         INSERT INTO inventory AS i (player_id, item_id, quantity) VALUES (?1, ?2, ?3)
@@ -35,6 +40,8 @@ extension SQLLedgerSession {
     }
 
     public func addToInventory(playerID: String, itemID: String, delta: Int64) throws(LedgerError) -> Int64 {
-        try credit(InventoryTable.creditSQL, playerID: playerID, assetID: itemID, delta: delta)
+        try credit(
+            AssetCredit(select: InventoryTable.selectQuantitySQL, set: InventoryTable.setQuantitySQL, add: InventoryTable.creditSQL),
+            playerID: playerID, assetID: itemID, delta: delta)
     }
 }
