@@ -57,7 +57,7 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
         case .sqlite(let path):
             var options = SQLiteLedgerStore.Options()
             options.createIfMissing = createIfMissing
-            return try SQLiteLedgerStore(path: path, options: options)
+            return try await SQLiteLedgerStore.open(path: path, options: options)
         case .postgres(let connectionString):
             var options = PostgresLedgerStore.Options(connectionString: connectionString)
             options.createIfMissing = createIfMissing
@@ -66,9 +66,10 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Closes a store `open` made, for a command that stops before the process exits: a
-    /// PostgreSQL pool closes its connections; a SQLite store closes its own when released.
+    /// PostgreSQL pool closes its connections; a SQLite store commits its carried marks and
+    /// closes its file, off the caller's thread.
     package static func close(_ store: any LedgerStore) async {
-        if let postgres = store as? PostgresLedgerStore { await postgres.close() }
+        await store.close()
     }
 
     /// The schema version this build writes on this engine.

@@ -53,7 +53,7 @@ enum DemoCommand {
             let narrator = DemoNarrator(io: io, json: arguments.flag("json"))
             do {
                 let catalog = try catalogChoice.load()
-                let store = try SQLiteLedgerStore(path: database)
+                let store = try await SQLiteLedgerStore.open(path: database)
                 let script = try DemoScript(catalog: catalog, store: store, narrator: narrator)
                 narrator.say("ledger demo: catalog \(catalogChoice.name), ledger \(database)")
                 try await script.run()

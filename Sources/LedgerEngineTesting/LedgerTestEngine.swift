@@ -30,7 +30,7 @@ public enum LedgerTestEngine: String, CaseIterable, Sendable, CustomStringConver
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fl-engine-tests-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            let store = try SQLiteLedgerStore(path: directory.appendingPathComponent("ledger.sqlite").path)
+            let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("ledger.sqlite").path)
             return (store, LedgerTestEngineLease(directory: directory))
         case .postgres:
             let schema = try PostgresScratchSchema.create(prefix: prefix)

@@ -1,3 +1,6 @@
+import Dispatch
+import SQLiteLedgerStore
+
 /// Everything a fault VFS changes at run time, guarded by one mutex so counting, failing,
 /// buffering and power loss never interleave.
 struct FaultVFSState: Sendable {
@@ -19,4 +22,15 @@ struct FaultVFSState: Sendable {
     var mainDatabasePaths: Set<String> = []
     /// Files open in the current generation.
     var openFileCount = 0
+    /// Whether each read, write, truncate and sync notes the store queue it runs on.
+    var recordsQueueRoles = false
+    /// Those calls by the role of the store queue they ran on (`StoreQueue.roleKey`), or
+    /// `SQLiteFaultVFS.elsewhereRole` off every store queue. A handful of keys.
+    var callCountsByQueueRole: [String: Int] = [:]
+
+    /// Notes the queue the current I/O call runs on, when recording.
+    mutating func noteQueueRole() {
+        guard recordsQueueRoles else { return }
+        callCountsByQueueRole[DispatchQueue.getSpecific(key: StoreQueue.roleKey) ?? SQLiteFaultVFS.elsewhereRole, default: 0] += 1
+    }
 }

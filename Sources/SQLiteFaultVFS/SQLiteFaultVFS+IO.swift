@@ -19,6 +19,7 @@ extension SQLiteFaultVFS {
     func read(_ file: FaultFileHandle, into buffer: UnsafeMutableRawPointer, count: Int32, offset: Int64) -> Int32 {
         state.withLock { state -> Int32 in
             guard file.generation == state.generation else { return Operation.read.ioErrorCode }
+            state.noteQueueRole()
             if let code = state.schedule.recordCall(.read) { return code }
             guard file.isDurable, let path = file.path, let unsynced = state.unsynced[path] else {
                 return file.realRead(buffer, count: count, offset: offset)
@@ -40,6 +41,7 @@ extension SQLiteFaultVFS {
     func write(_ file: FaultFileHandle, from buffer: UnsafeRawPointer, count: Int32, offset: Int64) -> Int32 {
         state.withLock { state -> Int32 in
             guard file.generation == state.generation else { return Operation.write.ioErrorCode }
+            state.noteQueueRole()
             if let code = state.schedule.recordCall(.write) { return code }
             guard let path = Self.bufferedPath(of: file, in: state) else {
                 return file.realWrite(buffer, count: count, offset: offset)
@@ -57,6 +59,7 @@ extension SQLiteFaultVFS {
     func truncate(_ file: FaultFileHandle, to size: Int64) -> Int32 {
         state.withLock { state -> Int32 in
             guard file.generation == state.generation else { return Operation.truncate.ioErrorCode }
+            state.noteQueueRole()
             if let code = state.schedule.recordCall(.truncate) { return code }
             guard let path = Self.bufferedPath(of: file, in: state) else { return file.realTruncate(size) }
             if let code = Self.startOverlay(for: file, path: path, in: &state) { return code }
@@ -77,7 +80,8 @@ extension SQLiteFaultVFS {
 
     private func syncLocked(_ file: FaultFileHandle, flags: Int32, state: inout FaultVFSState) -> Int32 {
         guard file.generation == state.generation else { return Operation.sync.ioErrorCode }
-        if let code = state.schedule.recordCall(.sync) { return code }
+        state.noteQueueRole()
+            if let code = state.schedule.recordCall(.sync) { return code }
         if file.isDurable, let path = file.path, let unsynced = state.unsynced[path] {
             // On failure the overlay stays: replaying it is idempotent, and until a sync
             // succeeds the data is as unsafe as a failed fsync leaves it.

@@ -135,6 +135,20 @@ public final class SQLiteFaultVFS: Sendable {
         set { state.withLock { $0.syncLatencyMicroseconds = min(max(newValue, 0), Self.syncLatencyMicrosecondsMax) } }
     }
 
+    /// The role noted for I/O that ran on no store queue: a caller's thread, the cooperative pool.
+    public static let elsewhereRole = "elsewhere"
+
+    /// Whether each read, write, truncate and sync notes which store queue it runs on (off by
+    /// default): how a test checks that no file I/O runs on the cooperative pool.
+    public var recordsQueueRoles: Bool {
+        get { state.withLock { $0.recordsQueueRoles } }
+        set { state.withLock { $0.recordsQueueRoles = newValue } }
+    }
+
+    /// The noted reads, writes, truncates and syncs by the role of the store queue they ran on
+    /// (`read`, `groupCommit`, `open`, `close`), or `elsewhereRole`.
+    public var callCountsByQueueRole: [String: Int] { state.withLock { $0.callCountsByQueueRole } }
+
     /// Bytes written but not yet synced, across all files.
     public var bufferedByteCount: Int { state.withLock { $0.bufferedByteCount } }
 

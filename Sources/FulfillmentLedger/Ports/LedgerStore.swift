@@ -12,12 +12,10 @@ import Foundation
 /// - `read` runs its body against one consistent snapshot; `write` runs its body as one atomic
 ///   transaction, fully rolled back when the body throws, and returns only once the commit is
 ///   as durable as `durability` asks. Concurrent writes to the same rows never lose an update.
-/// - Bodies are synchronous. Write bodies run on the store's own executor (a serialized writer
-///   queue, a pooled connection's thread), never on the caller's, so no network round trip,
-///   fsync or lock wait blocks a cooperative thread. A read body may run on the caller's thread
-///   only where it cannot wait for any of those (the SQLite store's read connection when it is
-///   free, with no busy wait); a store may then run a read body a second time on its own
-///   executor, so a read body only reads.
+/// - Bodies are synchronous and run on the store's own executor (a serialized writer or reader
+///   queue, a pooled connection's thread), never on the caller's, so no disk read, network
+///   round trip, fsync or lock wait blocks a thread of the cooperative pool. A read body only
+///   reads.
 /// - A write body may be run again after a retryable conflict (a serialization failure, a
 ///   deadlock, a race the body itself reports by throwing a retryable `StorageFailure`), up to
 ///   the store's bound, so a body must depend only on what it reads inside the transaction.
@@ -49,9 +47,18 @@ public protocol LedgerStore: Sendable {
     /// not only by power loss; either way the record stays pending and `recover()` finishes it
     /// again, which is harmless.
     func markFinished(_ key: TransactionKey, at date: Date) async throws(LedgerError)
+
+    /// Ends the store: commits what it carries (finish marks), closes its connections off the
+    /// caller's thread, and releases what it holds (a file, a pool). A `read` or `write` after
+    /// it fails with a storage error; a second call does nothing. A store with nothing to
+    /// release keeps the default, which does nothing.
+    func close() async
 }
 
 extension LedgerStore {
+    /// Nothing to release.
+    public func close() async {}
+
     /// Commits the mark in a deferred write of its own.
     public func markFinished(_ key: TransactionKey, at date: Date) async throws(LedgerError) {
         try await write(.deferred) { writer throws(LedgerError) in try writer.markFinished(key, at: date) }

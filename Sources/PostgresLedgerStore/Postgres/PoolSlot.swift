@@ -18,9 +18,14 @@ final class PoolSlot: @unchecked Sendable {
     let queue: DispatchQueue
     private var connection: PostgresConnection?
 
+    /// Tags each slot's queue with the role `connection`, so a statement tap can tell the
+    /// pool's threads from any other.
+    static let roleKey = DispatchSpecificKey<String>()
+
     /// A slot without a connection yet.
     init(label: String) {
         queue = DispatchQueue(label: label)
+        queue.setSpecific(key: Self.roleKey, value: "connection")
     }
 
     /// On `queue`: runs `body` on a usable connection, opening or replacing it first, then closes it

@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// A hook that sees every statement a pool's connections send, in order, with its parameters:
@@ -12,13 +13,20 @@ package final class PostgresStatementTap: Sendable {
         package var sql: String
         /// The values bound to `$1`...`$n` (none for the simple protocol).
         package var parameters: [PostgresValue]
+        /// The role of the pool queue it was sent from (`PoolSlot.roleKey`), or `elsewhereRole`.
+        package var queueRole: String
 
-        /// A statement as `execute` (simple protocol) or `query` (prepared) sends it.
+        /// A statement as `execute` (simple protocol) or `query` (prepared) sends it, from the
+        /// queue running the caller.
         package init(isPrepared: Bool, sql: String, parameters: [PostgresValue]) {
             self.isPrepared = isPrepared
             self.sql = sql
             self.parameters = parameters
+            self.queueRole = DispatchQueue.getSpecific(key: PoolSlot.roleKey) ?? Self.elsewhereRole
         }
+
+        /// The role of a statement sent from no pool queue: a caller's thread, the cooperative pool.
+        package static let elsewhereRole = "elsewhere"
     }
 
     private let handler = Mutex<(@Sendable (Statement) -> Void)?>(nil)

@@ -48,7 +48,7 @@ final class GroupCommitter: Sendable {
     private let writer: LockedConnection
     /// The synchronous level configured for durable commits.
     private let durableSynchronous: SQLiteLedgerStore.Synchronous
-    private let queue = DispatchQueue(label: "FulfillmentLedger.SQLiteLedgerStore.groupCommit", qos: .userInitiated)
+    private let queue = StoreQueue.make("groupCommit")
 
     init(writer: LockedConnection, limits: GroupCommitLimits, durableSynchronous: SQLiteLedgerStore.Synchronous) {
         precondition(limits.isValid, "group commit limits out of range: \(limits)")
@@ -65,7 +65,12 @@ final class GroupCommitter: Sendable {
 
     /// Queues a request, or refuses it when `queueCountMax` requests already wait.
     func enqueue(_ request: GroupWriteRequest) -> LedgerError? {
+        var closed = false
         let startDrain = state.withLock { (state: inout State) -> Bool? in
+            guard !state.isClosed else {
+                closed = true
+                return nil
+            }
             guard state.waiting.count < limits.queueCountMax else {
                 state.statistics.refusedCount += 1
                 return nil
@@ -76,6 +81,7 @@ final class GroupCommitter: Sendable {
             return true
         }
         guard let startDrain else {
+            if closed { return GroupCommitBatch.Outcomes.closed(count: 1).errors[0] }
             return .storage(
                 SQLiteError(extendedResultCode: SQLITE_BUSY, message: "\(limits.queueCountMax) writes already wait for a group commit (queueCountMax); retry later").storageFailure)
         }
