@@ -1,4 +1,5 @@
 import FulfillmentLedger
+import LedgerSQL
 
 /// What a copy of a ledger into PostgreSQL did (`ledger migrate`).
 public struct PostgresImportReport: Hashable, Sendable, Codable {
@@ -53,7 +54,9 @@ package enum PostgresLedgerImport {
         ("inventory", ["player_id", "item_id", "quantity"], ["player_id", "item_id"]),
     ]
     /// Tables whose `sequence` is an identity column, set past the copied rows.
-    static let sequencedTables = ["events", "player_flags", "attempts"]
+    static var sequencedTables: [String] {
+        LedgerSchemaDescription.tables.filter { table in table.columns.contains { $0.kind.isSequence } }.map(\.name)
+    }
 
     /// Copies `source` into the database at `connectionString`, creating the ledger's tables in
     /// an empty database. A database that already holds ledger rows is refused untouched

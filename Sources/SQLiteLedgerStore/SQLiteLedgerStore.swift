@@ -227,7 +227,11 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// concurrent callers (its own savepoint keeps a failure to itself). A body that fails
     /// retryably (busy, a conflict it reports) runs again, up to `writeRetryCountMax` times;
     /// a write refused because `queueCountMax` writes already wait fails at once.
-    /// Cancelling the calling task does not withdraw a queued write.
+    ///
+    /// Cancelling the calling task withdraws the write while it still waits in the queue: it
+    /// fails with a `cancelled` storage error (not retryable) and nothing of it runs. A write a
+    /// transaction already took runs to its end: it shares that transaction with other
+    /// callers' writes, which an interrupt would roll back too.
     @discardableResult
     public func write<T: Sendable>(
         _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
@@ -237,19 +241,31 @@ public final class SQLiteLedgerStore: LedgerStore {
         return try await Self.writeRetry.run(retryable: { !refused && WriteRetryPolicy.allowsRetry($0) }) {
             () async throws(LedgerError) -> T in
             let value = GroupWriteValue<T>()
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
-                let request = GroupWriteRequest(
-                    durability: durability,
-                    perform: { writer throws(LedgerError) in value.set(try body(writer)) },
-                    deliver: { error in continuation.resume(returning: value.result(error)) })
-                if let refusal = committer.enqueue(request) {
-                    refused = true
-                    continuation.resume(returning: .failure(refusal))
+            let id = Self.nextRequestID.add(1, ordering: .relaxed).newValue
+            let committer = self.committer
+            let result = await withTaskCancellationHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
+                    let request = GroupWriteRequest(
+                        id: id, durability: durability,
+                        perform: { writer throws(LedgerError) in value.set(try body(writer)) },
+                        deliver: { error in continuation.resume(returning: value.result(error)) })
+                    if let refusal = committer.enqueue(request) {
+                        refused = true
+                        continuation.resume(returning: .failure(refusal))
+                    } else if Task.isCancelled {
+                        // Cancelled before the handler was installed: withdraw it now.
+                        committer.withdraw(id)
+                    }
                 }
+            } onCancel: {
+                committer.withdraw(id)
             }
             return try result.get()
         }
     }
+
+    /// The ID of the next write request, unique in the process.
+    private static let nextRequestID = Atomic<UInt64>(0)
 
     /// Stamps a record finished by carrying the mark into the committer's next transaction
     /// (`GroupCommitLimits.finishMarkWaitMicrosecondsMax`): reads through this store show it at

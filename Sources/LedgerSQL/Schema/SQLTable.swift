@@ -51,7 +51,8 @@ public struct SQLColumn: Sendable {
         /// without it SQLite may reuse the largest one after a delete.
         case sequence(neverReused: Bool)
 
-        var isSequence: Bool { if case .sequence = self { true } else { false } }
+        /// Whether the engine assigns the column's values (`.sequence`).
+        public var isSequence: Bool { if case .sequence = self { true } else { false } }
     }
 
     /// The column's name.

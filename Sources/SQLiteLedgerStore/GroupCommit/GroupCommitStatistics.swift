@@ -11,6 +11,8 @@ public struct GroupCommitStatistics: Hashable, Sendable {
     public var batchCountPeak = 0
     /// Requests refused because the queue was full.
     public var refusedCount = 0
+    /// Requests withdrawn before a transaction took them, their tasks cancelled.
+    public var withdrawnCount = 0
     /// Finish marks carried into a later transaction instead of committing alone.
     public var carriedFinishMarkCount = 0
     /// Carried finish marks that rode in a transaction with other requests (the rest

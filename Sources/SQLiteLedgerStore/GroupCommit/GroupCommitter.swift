@@ -89,6 +89,26 @@ final class GroupCommitter: Sendable {
         return nil
     }
 
+    /// Takes a request out of the queue before a transaction took it and answers it with
+    /// `cancelled`; false when it is no longer waiting (it runs, or ran, to its end).
+    @discardableResult
+    func withdraw(_ id: UInt64) -> Bool {
+        let withdrawn = state.withLock { (state: inout State) -> GroupWriteRequest? in
+            guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+            state.statistics.withdrawnCount += 1
+            return state.waiting.remove(at: index)
+        }
+        withdrawn?.deliver(Self.cancelled)
+        return withdrawn != nil
+    }
+
+    /// The answer of a write withdrawn because its task was cancelled: not retryable, and
+    /// nothing of it ran.
+    static let cancelled = LedgerError.storage(
+        StorageFailure(
+            engine: "sqlite", code: "cancelled", message: "the task was cancelled before its write ran; nothing was written",
+            sql: nil, kind: .other))
+
     private func record(_ outcomes: GroupCommitBatch.Outcomes, requestCount: Int) {
         state.withLock { state in
             state.statistics.transactionCount += outcomes.transactionCount

@@ -3,6 +3,8 @@ import LedgerSQL
 
 /// One caller's body in a group commit, and the way back to that caller.
 struct GroupWriteRequest: Sendable {
+    /// Tells the request apart in the queue, for a caller that withdraws it (`GroupCommitter.withdraw`).
+    var id: UInt64 = 0
     /// How durable the caller needs its commit to be.
     let durability: WriteDurability
     /// Runs the caller's body and keeps its value for `deliver`; called on the committer's
