@@ -10,14 +10,19 @@ extension PostgresServerTests {
     /// A new database is created from the schema's one description; an old one upgrades through
     /// PostgreSQL's history. Both must end in the same schema.
     @Suite struct SchemaDescriptionTests {
-        @Test("a new database and one upgraded through every history step have the same columns, constraints, indexes and triggers")
+        @Test("a new database and one of schema 1 upgraded through every later step have the same columns, constraints, indexes and triggers")
         func newAndUpgradedDatabasesMatch() async throws {
             let described = try PostgresScratchSchema.create(prefix: "ledger_described")
             defer { try? described.drop() }
             let upgraded = try PostgresScratchSchema.create(prefix: "ledger_history")
             defer { try? upgraded.drop() }
             await (try described.openStore()).close()
-            try upgraded.execute(PostgresLedgerSchema.migrations.joined(separator: "\n"))
+            // A database of PostgreSQL's first schema, which the store then upgrades through every
+            // later step of its history and every shared migration.
+            try upgraded.execute(
+                PostgresLedgerSchema.migrations[0]
+                    + "\nINSERT INTO ledger_meta (name, value) VALUES ('application', '\(PostgresLedgerSchema.application)'), ('schema_version', '1');")
+            await (try upgraded.openStore()).close()
             let new = try Self.schema(described)
             let old = try Self.schema(upgraded)
             #expect(new.count > 100)

@@ -20,17 +20,18 @@ struct SchemaDescriptionTests {
         "revocation_events check quantity_is_cumulative IN (0, 1)",
     ]
 
-    @Test("a new file and a file upgraded through every history step have the same tables, columns, keys, checks, indexes and triggers")
+    @Test("a new file and a file of schema 1 upgraded through every later step have the same tables, columns, keys, checks, indexes and triggers")
     func newAndUpgradedFilesMatch() throws {
         let directory = try ScratchDirectory()
         let newPath = directory.path("new.sqlite")
         _ = try SQLiteLedgerStore(path: newPath)
         let oldPath = directory.path("history.sqlite")
+        // A file of the first release's schema, which the store then upgrades through every
+        // later step of SQLite's history and every shared migration.
         let history = try SQLiteConnection(path: oldPath, mode: .readWriteCreate)
-        for (index, step) in LedgerSchema.migrations.enumerated() {
-            try history.execute("BEGIN; \(step) PRAGMA user_version = \(index + 1); COMMIT;")
-        }
+        try history.execute("BEGIN; \(LedgerSchema.migrations[0]) PRAGMA user_version = 1; COMMIT;")
         history.close()
+        _ = try SQLiteLedgerStore(path: oldPath)
         let described = try Self.schema(newPath)
         let upgraded = try Self.schema(oldPath)
         #expect(described.count > 100)
