@@ -155,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "LedgerCommandLineTests",
             dependencies: [
-                "LedgerCommandLine", "LedgerDevCommands", "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore",
+                "LedgerCommandLine", "LedgerDevCommands", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSQL", "SQLiteLedgerStore",
                 "PostgresLedgerStore", "PostgresLedgerStoreTesting", "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter",
                 "PlayStoreSimulator", "LedgerSimulation", "LedgerHTTP", "LedgerHTTPServer",
             ]
