@@ -26,16 +26,21 @@ struct WriteCancellationTests {
         }
         try await GroupCommitTests.waitUntilQueued(store, 2)
         cancelled.cancel()
+        // The withdrawn write leaves the queue at once, while the hold still blocks the writer.
+        var polls = 0
+        while store.committer.waitingCount > 1, polls < GroupCommitTests.pollCountMax / 10 {
+            polls += 1
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        #expect(store.committer.waitingCount == 1)
+        await release()
         let outcome = await cancelled.result
         guard case .failure(let error) = outcome, case .storage(let failure) = error as? LedgerError else {
             Issue.record("a cancelled queued write answered \(outcome)")
-            await release()
             return
         }
         #expect(failure.code == "cancelled")
         #expect(!failure.isRetryable)
-        #expect(store.committer.waitingCount == 1)
-        await release()
         try await kept.value
         #expect(try await GroupCommitTests.balance(store, "cancelled") == 0)
         #expect(try await GroupCommitTests.balance(store, "kept") == 7)
@@ -53,8 +58,9 @@ struct WriteCancellationTests {
                 _ = try writer.addToBalance(playerID: "early", currencyID: "gold", delta: 1)
             }
         }
-        await #expect(throws: LedgerError.self) { try await early.value }
+        // Released first: a write that was not withdrawn would run now, and succeed.
         await release()
+        await #expect(throws: LedgerError.self) { try await early.value }
 
         let started = DispatchSemaphore(value: 0)
         let proceed = DispatchSemaphore(value: 0)
