@@ -1,6 +1,8 @@
 import FulfillmentLedger
 
-/// A small command-line parser: positionals, `--name value` options (repeatable) and flags.
+/// A small command-line parser: positionals, `--name value` options (repeatable) and flags. A
+/// lone `--` ends the options: every argument after it is a positional, even one that starts
+/// with `--` (a player ID such as `--weird`).
 package struct Arguments {
     /// A command-line mistake, reported with exit code 64.
     package struct UsageError: Error {
@@ -24,6 +26,10 @@ package struct Arguments {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
+            if argument == "--" {
+                positionals += arguments[index...]
+                break
+            }
             guard argument.hasPrefix("--"), argument.count > 2 else {
                 positionals.append(argument)
                 continue

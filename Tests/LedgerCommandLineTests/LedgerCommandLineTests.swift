@@ -168,3 +168,26 @@ struct LedgerCommandLineTests {
         #expect(run.code == 66)
     }
 }
+
+/// `--` ends the options, so an ID that starts with `--` can be named.
+@Suite struct EndOfOptionsTests {
+    @Test("after a lone --, every argument is a positional, even one that starts with --")
+    func doubleDashEndsOptions() throws {
+        let parsed = try Arguments(
+            ["--db", "x.sqlite", "--", "--weird", "--json", "--"], valueOptions: ["db"], flagOptions: ["json"])
+        #expect(parsed.value("db") == "x.sqlite")
+        #expect(parsed.positionals == ["--weird", "--json", "--"])
+        #expect(!parsed.flag("json"))
+        #expect(throws: Arguments.UsageError.self) { try Arguments(["--weird"], valueOptions: ["db"], flagOptions: ["json"]) }
+    }
+
+    @Test("a player whose ID starts with -- is looked up after --")
+    func aPlayerIDAfterDoubleDash() async throws {
+        let directory = try ScratchDirectory()
+        let database = directory.path("ledger.sqlite")
+        #expect(await ledger(["init", "--db", database]).code == 0)
+        let run = await ledger(["player", "--db", database, "--", "--weird"])
+        #expect(run.code == 3, "\(run.output) \(run.error)")
+        #expect(run.error.contains("unknown player \"--weird\""), "\(run.error)")
+    }
+}
