@@ -105,6 +105,50 @@ import Testing
         return own.merging(SubscriptionCatalogFixtures.invalidSchemaFixtures) { first, _ in first }
     }()
 
+    /// Catalogs the loader refuses and the schema cannot: the known differences, listed in
+    /// Docs/Catalog.md ("What the schema cannot check") and nowhere else. Each names the rule.
+    static let knownDifferences: [String: String] = {
+        let base = (try? String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)) ?? ""
+        func replacing(_ old: String, _ new: String) -> String { base.replacingOccurrences(of: old, with: new) }
+        return [
+            // JSON Schema counts 100.0 as an integer; the loader wants the whole number written whole.
+            "wholeNumberWithFraction": replacing(#""amount": 100 }"#, #""amount": 100.0 }"#),
+            // The schema cannot say that no two lines of an array share an `id`.
+            "rewardListedTwice": replacing(
+                #"{ "id": "gems", "amount": 100 }"#, #"{ "id": "gems", "amount": 100 }, { "id": "gems", "amount": 5 }"#),
+            // A JSON parser keeps one of two equal keys before any schema sees the object.
+            "duplicateKey": replacing(#""amount": 100 }"#, #""amount": 100, "amount": 200 }"#),
+            // `maxLength` counts characters; a store product ID is limited to 255 bytes of UTF-8.
+            "storeProductIDOver255Bytes": replacing(#""test": "test.remove_ads""#, #""test": "\#(String(repeating: "é", count: 200))""#),
+            // Cross-references: the schema sees one value at a time, never the file as a whole.
+            "duplicateProductID": replacing(#""id": "gems_large""#, #""id": "gems_small""#),
+            "undeclaredCurrency": replacing(#"{ "id": "gems", "amount": 1200 }"#, #"{ "id": "rubies", "amount": 1200 }"#),
+            "storeProductIDOnTwoProducts": replacing(#""test": "test.gems_large""#, #""test": "test.gems_small""#),
+        ]
+    }()
+
+    @Test(arguments: knownDifferences.keys.sorted())
+    func loaderRefusesEveryKnownDifference(name: String) throws {
+        let text = try #require(Self.knownDifferences[name])
+        #expect(text != (try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)), "fixture \(name) changed nothing")
+        guard case .failure = CatalogLoader.validate(Array(text.utf8)) else {
+            Issue.record("the loader accepted fixture \(name)")
+            return
+        }
+    }
+
+    @Test("Catalog.md lists every known difference, and names no other")
+    func catalogGuideListsTheKnownDifferences() throws {
+        let guide = try String(
+            contentsOf: URL(fileURLWithPath: LedgerHarness.catalogPath).deletingLastPathComponent()
+                .appendingPathComponent("Docs/Catalog.md"), encoding: .utf8)
+        let section = try #require(guide.components(separatedBy: "## What the schema cannot check").dropFirst().first)
+        let listed = section.components(separatedBy: "\n## ").first ?? ""
+        for name in Self.knownDifferences.keys { #expect(listed.contains("`\(name)`"), "\(name) is not in Catalog.md") }
+        let names = listed.components(separatedBy: "- **").dropFirst().count
+        #expect(names == Self.knownDifferences.count, "Catalog.md lists \(names) differences")
+    }
+
     /// Catalogs besides the sample that both the loader and the schema must accept.
     static let validFixtures = SubscriptionCatalogFixtures.validSchemaFixtures
 
@@ -135,6 +179,7 @@ import Testing
         let directory = try LedgerHarness.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var fixtures = Self.invalidFixtures.merging(Self.validFixtures) { first, _ in first }
+            .merging(Self.knownDifferences) { first, _ in first }
         fixtures["valid"] = try String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)
         for (name, text) in fixtures {
             try text.write(to: directory.appendingPathComponent("\(name).json"), atomically: true, encoding: .utf8)
@@ -164,6 +209,11 @@ import Testing
         }
         for name in Self.invalidFixtures.keys.sorted() {
             #expect(verdicts[name] == false, "the schema accepted invalid fixture \(name)")
+        }
+        // What the schema cannot express: it accepts these, the loader refuses them. A schema
+        // that learns to refuse one moves it to `invalidFixtures`.
+        for name in Self.knownDifferences.keys.sorted() {
+            #expect(verdicts[name] == true, "the schema now refuses \(name): move it to invalidFixtures and out of Catalog.md")
         }
     }
 }

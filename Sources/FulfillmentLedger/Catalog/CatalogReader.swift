@@ -74,13 +74,13 @@ struct CatalogReader {
         return text
     }
 
-    /// Returns a store product ID at `path`: 1 to 255 printable characters without spaces.
+    /// Returns a store product ID at `path`: 1 to 255 bytes of UTF-8, printable, without spaces.
     mutating func storeProductID(_ value: JSONValue, at path: String) -> String? {
         guard let text = string(value, at: path) else { return nil }
         let valid = !text.isEmpty && text.utf8.count <= 255
             && text.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
         guard valid else {
-            report(path, "\"\(text)\" is not a valid store product ID (1 to 255 characters, no spaces)", at: value)
+            report(path, "\"\(text)\" is not a valid store product ID (1 to 255 bytes of UTF-8, no spaces or control characters)", at: value)
             return nil
         }
         return text
