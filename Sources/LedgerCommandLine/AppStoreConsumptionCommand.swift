@@ -24,8 +24,10 @@ enum AppStoreConsumptionCommand {
             the share of the granted units the player no longer holds, in milliunits) and sends
             it to the App Store Server API, once: the answer is recorded in the ledger, and a
             second run prints it as alreadySent without sending. Nothing is sent without
-            --customer-consented. Answer within 12 hours of Apple's CONSUMPTION_REQUEST (this
-            command has no notification to check the deadline against). The database must exist.
+            --customer-consented, and nothing once Apple decided the request (a REFUND_DECLINED or
+            REFUND the ledger processed closes the case). Answer within 12 hours of Apple's
+            CONSUMPTION_REQUEST (this command has no notification to check the deadline against).
+            The database must exist.
 
             options:
               --transaction-id ID  the transactionId of the CONSUMPTION_REQUEST
@@ -35,10 +37,10 @@ enum AppStoreConsumptionCommand {
             \(AppStoreAPIOptions.help)
 
             prints: {"outcome": "sent" | "alreadySent", "answer": {"transactionID", "sentAt",
-              "body"}}, {"outcome": "notConsented", "transactionID"} or {"outcome": "refused",
-              "transactionID", "code", "detail"}
+              "body"}}, {"outcome": "notConsented", "transactionID"}, {"outcome": "refused",
+              "transactionID", "code", "detail"} or {"outcome": "caseClosed", "closure": {...}}
 
-            exit codes: 0 sent or already sent, 3 not consented or refused by Apple, 1 infrastructure
+            exit codes: 0 sent or already sent, 3 not consented, refused by Apple or case closed, 1 infrastructure
               error (Apple unavailable included), 64 usage, 65 invalid catalog, 66 database or
               catalog missing
             """,
@@ -74,7 +76,7 @@ enum AppStoreConsumptionCommand {
             io.printJSON(outcome)
             switch outcome {
             case .sent, .alreadySent: return .ok
-            case .pastDeadline, .notConsented, .refused: return .rejected
+            case .pastDeadline, .notConsented, .refused, .caseClosed: return .rejected
             }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore consumption")

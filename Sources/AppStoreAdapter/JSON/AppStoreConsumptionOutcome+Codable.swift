@@ -7,7 +7,8 @@ import FulfillmentLedger
 ///   the V2 `ConsumptionRequest` sent);
 /// - `pastDeadline`: `transactionID`, `deadline`;
 /// - `notConsented`: `transactionID`;
-/// - `refused`: `transactionID`, `code` (7201–7209), `detail`.
+/// - `refused`: `transactionID`, `code` (7201–7209), `detail`;
+/// - `caseClosed`: `closure` (`transactionID`, `notificationType`, `notificationUUID`?, `closedAt`).
 extension AppStoreConsumptionOutcome: Codable {
     /// Encodes the flat form.
     public func encode(to encoder: any Encoder) throws {
@@ -23,6 +24,7 @@ extension AppStoreConsumptionOutcome: Codable {
             try container.encode(transactionID, forKey: "transactionID")
             try container.encode(code, forKey: "code")
             try container.encode(detail, forKey: "detail")
+        case .caseClosed(let closure): try container.encode(closure, forKey: "closure")
         }
     }
 
@@ -42,6 +44,7 @@ extension AppStoreConsumptionOutcome: Codable {
             self = .refused(
                 transactionID: try transactionID(), code: try container.decode(Int.self, forKey: "code"),
                 detail: try container.decode(String.self, forKey: "detail"))
+        case "caseClosed": self = .caseClosed(try container.decode(Closure.self, forKey: "closure"))
         default:
             throw DecodingError.dataCorruptedError(
                 forKey: "outcome", in: container, debugDescription: "unknown consumption outcome \(outcome)")

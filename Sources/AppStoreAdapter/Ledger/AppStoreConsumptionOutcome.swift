@@ -17,6 +17,29 @@ public enum AppStoreConsumptionOutcome: Hashable, Sendable {
     /// (`code`: the `AppStoreServerAPIError` code, 7201–7209); nothing was recorded, so a
     /// corrected configuration can send it.
     case refused(transactionID: String, code: Int, detail: String)
+    /// Apple closed this refund request (`REFUND_DECLINED`, or `REFUND` when it refunded) before
+    /// an answer was sent: answering now would inform a decision already made.
+    case caseClosed(Closure)
+
+    /// How a refund request's consumption case closed, as the ledger records it.
+    public struct Closure: Hashable, Sendable, Codable {
+        /// The transaction whose refund request closed.
+        public var transactionID: String
+        /// The notification that closed it: `REFUND_DECLINED` or `REFUND`.
+        public var notificationType: String
+        /// That notification's `notificationUUID`.
+        public var notificationUUID: String?
+        /// When the ledger recorded the closure.
+        public var closedAt: Date
+
+        /// Creates a closure.
+        public init(transactionID: String, notificationType: String, notificationUUID: String?, closedAt: Date) {
+            self.transactionID = transactionID
+            self.notificationType = notificationType
+            self.notificationUUID = notificationUUID
+            self.closedAt = closedAt
+        }
+    }
 
     /// An answer sent to Apple, as the ledger records it.
     public struct Answer: Hashable, Sendable, Codable {
@@ -38,7 +61,7 @@ public enum AppStoreConsumptionOutcome: Hashable, Sendable {
         }
     }
 
-    /// `sent`, `alreadySent`, `pastDeadline`, `notConsented` or `refused`.
+    /// `sent`, `alreadySent`, `pastDeadline`, `notConsented`, `refused` or `caseClosed`.
     public var name: String {
         switch self {
         case .sent: "sent"
@@ -46,6 +69,7 @@ public enum AppStoreConsumptionOutcome: Hashable, Sendable {
         case .pastDeadline: "pastDeadline"
         case .notConsented: "notConsented"
         case .refused: "refused"
+        case .caseClosed: "caseClosed"
         }
     }
 

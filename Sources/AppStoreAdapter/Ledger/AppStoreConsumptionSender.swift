@@ -85,6 +85,7 @@ public struct AppStoreConsumptionSender: Sendable {
         // Read first: it checks the transaction ID before it becomes part of a cursor name.
         let record = try await ledger.purchaseRecord(key)?.0
         if let sent = try await sentAnswer(transactionID: transactionID) { return .alreadySent(sent) }
+        if let closure = try await Self.closure(transactionID: transactionID, ledger: ledger) { return .caseClosed(closure) }
         let now = ledger.clock.now()
         if let signedDate, now > Self.deadline(signedDate: signedDate) {
             return .pastDeadline(transactionID: transactionID, deadline: Self.deadline(signedDate: signedDate))
@@ -106,6 +107,45 @@ public struct AppStoreConsumptionSender: Sendable {
         let value = String(decoding: LedgerJSON.encode(answer), as: UTF8.self)
         try await ledger.saveSyncCursor(name: Self.cursorName(transactionID: transactionID), value: value)
         return .sent(answer)
+    }
+
+    /// The prefix of each closed case's sync cursor name.
+    public static let closedCursorNamePrefix = "appstore.consumption.closed."
+
+    /// The notification types that close a transaction's consumption case: Apple declined the
+    /// refund, or refunded it.
+    public static let closingNotificationTypes: Set<NotificationTypeV2> = [.refundDeclined, .refund]
+
+    /// Records that Apple closed the refund request of `transactionID` (`notificationType`, one
+    /// of `closingNotificationTypes`), so that no answer is sent for it from now on, and returns
+    /// the closure in force: the first one recorded stands.
+    @discardableResult
+    public static func closeCase(
+        transactionID: String, notificationType: NotificationTypeV2, notificationUUID: String?, ledger: Ledger
+    ) async throws(LedgerError) -> AppStoreConsumptionOutcome.Closure {
+        // Checks the transaction ID before it becomes part of a cursor name.
+        _ = try await ledger.purchaseRecord(TransactionKey(store: .appStore, transactionID: transactionID))
+        if let closed = try await closure(transactionID: transactionID, ledger: ledger) { return closed }
+        let closure = AppStoreConsumptionOutcome.Closure(
+            transactionID: transactionID, notificationType: notificationType.rawValue, notificationUUID: notificationUUID,
+            closedAt: ledger.clock.now())
+        let value = String(decoding: LedgerJSON.encode(closure), as: UTF8.self)
+        try await ledger.saveSyncCursor(name: closedCursorNamePrefix + transactionID, value: value)
+        return closure
+    }
+
+    /// How the consumption case of `transactionID` closed, if it did. A record that does not
+    /// decode throws `configuration`, rather than let a closed case be answered.
+    public static func closure(
+        transactionID: String, ledger: Ledger
+    ) async throws(LedgerError) -> AppStoreConsumptionOutcome.Closure? {
+        let name = closedCursorNamePrefix + transactionID
+        guard let value = try await ledger.syncCursor(name: name) else { return nil }
+        do {
+            return try LedgerJSON.decoder().decode(AppStoreConsumptionOutcome.Closure.self, from: Data(value.utf8))
+        } catch {
+            throw .configuration("sync cursor \(name) does not hold a consumption case's closure: \(error)")
+        }
     }
 
     /// The answer recorded for `transactionID`, if one was sent. A record that does not decode

@@ -130,7 +130,14 @@ public struct AppStoreNotificationProcessor: Sendable {
                 signedDate: notification.signedDate?.date, now: ledger.clock.now())
         {
             switch decision {
-            case .apply(let event): return await .revocation(try ledger.applyRevocation(event))
+            case .apply(let event):
+                let outcome = try await ledger.applyRevocation(event)
+                // A refund settles the refund request: no consumption answer is sent for it after this.
+                if type == .refund, outcome.rejection == nil {
+                    try await AppStoreConsumptionSender.closeCase(
+                        transactionID: key.transactionID, notificationType: type, notificationUUID: uuid, ledger: ledger)
+                }
+                return .revocation(outcome)
             case .refuse(let error): return .rejected(AppStoreVerificationError(error))
             case .nothingToTake(let note): return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
             }
@@ -138,6 +145,12 @@ public struct AppStoreNotificationProcessor: Sendable {
         if let outcome = try await subscriptionOutcome(notification, type: type) { return outcome }
         if type == .consumptionRequest, let key {
             return .consumptionRequest(try await question(notification, key: key, uuid: uuid))
+        }
+        if type == .refundDeclined, let key {
+            let closure = try await AppStoreConsumptionSender.closeCase(
+                transactionID: key.transactionID, notificationType: type, notificationUUID: uuid, ledger: ledger)
+            let note = "refund declined: consumption case closed (by \(closure.notificationType) \(closure.notificationUUID ?? ""))"
+            return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
         }
         return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: "logged"))
     }
