@@ -19,6 +19,7 @@ enum AbsorbedDebtsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.absorbedDebt` on this table.
     public func absorbedDebt(playerID: String, currencyID: String) throws(LedgerError) -> Int64 {
         try one(AbsorbedDebtsTable.selectSQL, [.text(playerID), .text(currencyID)]) { (row) throws(LedgerError) in
             try row.int64(0)
@@ -27,6 +28,7 @@ extension SQLLedgerSession {
 
     // Read, then write: one writer at a time (SQLite) or a SERIALIZABLE transaction
     // (PostgreSQL), where a concurrent change of the same row fails one of the two and it runs again.
+    /// `LedgerWriter.addToAbsorbedDebt` on this table.
     public func addToAbsorbedDebt(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
         let current = try absorbedDebt(playerID: playerID, currencyID: currencyID)
         let (sum, overflow) = current.addingReportingOverflow(delta)

@@ -79,18 +79,22 @@ enum AttemptsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.attempts` on this table.
     public func attempts(playerID: String, limit: Int) throws(LedgerError) -> [AttemptRecord] {
         try attemptRows(AttemptsTable.selectByPlayerSQL, [.text(playerID), .count(limit)], limit: limit)
     }
 
+    /// `LedgerReader.attempts` on this table.
     public func attempts(matchingID id: String, limit: Int) throws(LedgerError) -> [AttemptRecord] {
         try attemptRows(AttemptsTable.selectMatchingSQL, [.text(id), .count(limit)], limit: limit)
     }
 
+    /// `LedgerReader.attemptCount` on this table.
     public func attemptCount(verified: Bool) throws(LedgerError) -> Int {
         Int(try one(AttemptsTable.countSQL, [.integer(verified ? 1 : 0)]) { (row) throws(LedgerError) in try row.int64(0) } ?? 0)
     }
 
+    /// `LedgerWriter.appendAttempt` on this table.
     public func appendAttempt(_ record: AttemptRecord, retention: AttemptRetention) throws(LedgerError) -> Int64 {
         let newest = try attemptRows(AttemptsTable.selectNewestOfDeliverySQL, [.text(record.deliveryID)], limit: 1).first
         if let newest, newest.isRepeated(by: record) {

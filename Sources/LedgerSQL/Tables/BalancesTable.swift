@@ -2,9 +2,9 @@ import FulfillmentLedger
 
 /// `balances`: each player's currency balances. Purchases and the game's own operations both
 /// write here, so balances have one source of truth. Cleared by a game reset, except debt.
-public enum BalancesTable {
+package enum BalancesTable {
     /// The table as it stands, for a new database (`LedgerSchemaDescription`).
-    public static let schema = SQLTable(
+    package static let schema = SQLTable(
         "balances", columns: [SQLColumn("player_id", .key), SQLColumn("currency_id", .key), SQLColumn("amount", .integer)],
         primaryKey: ["player_id", "currency_id"])
 
@@ -12,14 +12,14 @@ public enum BalancesTable {
         SELECT currency_id, amount FROM balances WHERE player_id = ? AND amount != 0 ORDER BY currency_id LIMIT ?
         """
     /// A credit where writes run one at a time: read, add in Swift (refusing an overflow), set.
-    public static let selectAmountSQL = "SELECT amount FROM balances WHERE player_id = ? AND currency_id = ?"
-    public static let setAmountSQL = """
+    package static let selectAmountSQL = "SELECT amount FROM balances WHERE player_id = ? AND currency_id = ?"
+    package static let setAmountSQL = """
         INSERT INTO balances (player_id, currency_id, amount) VALUES (?, ?, ?)
         ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = excluded.amount
         """
     /// A credit where writes run concurrently: one statement adds to the stored value
     /// (`AssetTables.creditGuard`).
-    public static let creditSQL = """
+    package static let creditSQL = """
         INSERT INTO balances AS b (player_id, currency_id, amount) VALUES (?1, ?2, ?3)
         ON CONFLICT (player_id, currency_id) DO UPDATE SET amount = b.amount + excluded.amount
         WHERE \(AssetTables.creditGuard(alias: "b", column: "amount"))
@@ -66,10 +66,12 @@ enum AssetTables {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.balances` on this table.
     public func balances(playerID: String) throws(LedgerError) -> [String: Int64] {
         try amounts(BalancesTable.selectByPlayerSQL, playerID: playerID)
     }
 
+    /// `LedgerWriter.addToBalance` on this table.
     public func addToBalance(playerID: String, currencyID: String, delta: Int64) throws(LedgerError) -> Int64 {
         try credit(
             AssetCredit(select: BalancesTable.selectAmountSQL, set: BalancesTable.setAmountSQL, add: BalancesTable.creditSQL),
@@ -106,6 +108,7 @@ extension SQLLedgerSession {
         return sum
     }
 
+    /// `LedgerWriter.spend` on this table.
     public func spend(playerID: String, asset: AssetKind, assetID: String, amount: Int64) throws(LedgerError) -> Int64? {
         let statement: String
         switch asset {
@@ -119,6 +122,7 @@ extension SQLLedgerSession {
         }
     }
 
+    /// `LedgerReader.ownerCounts` on this table.
     public func ownerCounts(of kind: AssetKind, limit: Int) throws(LedgerError) -> [String: Int] {
         let statement = switch kind {
         case .entitlement: EntitlementsTable.ownerCountsSQL

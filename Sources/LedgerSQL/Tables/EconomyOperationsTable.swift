@@ -26,10 +26,12 @@ enum EconomyOperationsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.operation` on this table.
     public func operation(id: String) throws(LedgerError) -> OperationRecord? {
         try operationRows(EconomyOperationsTable.selectOneSQL, [.text(id)], limit: 1, what: "economy operation \(id)").first
     }
 
+    /// `LedgerReader.operations` on this table.
     public func operations(playerID: String, limit: Int) throws(LedgerError) -> [OperationRecord] {
         let limit = max(0, limit)
         return try operationRows(
@@ -37,6 +39,7 @@ extension SQLLedgerSession {
             what: "economy operation of \(playerID)")
     }
 
+    /// `LedgerWriter.insertOperation` on this table.
     public func insertOperation(_ record: OperationRecord) throws(LedgerError) {
         let operation = record.operation
         try run(

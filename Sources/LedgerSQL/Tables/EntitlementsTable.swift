@@ -40,6 +40,7 @@ enum EntitlementsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.entitlements` on this table.
     public func entitlements(playerID: String) throws(LedgerError) -> [EntitlementRecord] {
         try rows(
             EntitlementsTable.selectByPlayerSQL, [.text(playerID), .count(EntitlementsTable.rowCountMax)],
@@ -51,6 +52,7 @@ extension SQLLedgerSession {
         }
     }
 
+    /// `LedgerWriter.grantEntitlement` on this table.
     public func grantEntitlement(_ record: EntitlementRecord, playerID: String) throws(LedgerError) -> Bool {
         try run(
             EntitlementsTable.insertSQL,
@@ -60,6 +62,7 @@ extension SQLLedgerSession {
             ]) == 1
     }
 
+    /// `LedgerWriter.releaseEntitlement` on this table.
     public func releaseEntitlement(playerID: String, entitlementID: String, source: TransactionKey) throws(LedgerError) -> Bool {
         try run(
             EntitlementsTable.deleteSQL,

@@ -10,7 +10,7 @@ import FulfillmentLedger
 /// 11 would never go back for 10; so a transaction takes the dialect's feed lock before it
 /// appends its first change and holds it until it ends. Finish results (`isPlayerChange`
 /// false) are not in the feed and take no lock: their commits are not synced on their own.
-public enum EventsTable {
+package enum EventsTable {
     /// The table as it stands, for a new database (`LedgerSchemaDescription`). Its largest
     /// sequence is never deleted, so even a reusing sequence only grows.
     static let schema = SQLTable(
@@ -31,7 +31,7 @@ public enum EventsTable {
     static let byPlayerAfterSQL =
         "SELECT \(columns) FROM events WHERE player_id = ? AND sequence > ? ORDER BY sequence LIMIT ?"
     /// A transaction's events after a sequence, oldest first, by `events_by_transaction`.
-    public static let byTransactionSQL = """
+    package static let byTransactionSQL = """
         SELECT \(columns) FROM events WHERE store = ? AND transaction_id = ? AND sequence > ?
         ORDER BY sequence LIMIT ?
         """
@@ -42,7 +42,7 @@ public enum EventsTable {
         ORDER BY sequence LIMIT ?
         """
     /// Its sequence comes back through `SQLSession.insertReturningSequence`.
-    public static let insertSQL = "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)"
+    package static let insertSQL = "INSERT INTO events (kind, player_id, store, transaction_id, at_ms, detail) VALUES (?, ?, ?, ?, ?, ?)"
 
     static func decode(_ row: SQLRow) throws(LedgerError) -> LedgerEvent {
         let key = try row.optionalText(3).map { (store) throws(LedgerError) in
@@ -55,19 +55,23 @@ public enum EventsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.events` on this table.
     public func events(playerID: String, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try rows(EventsTable.newestByPlayerSQL, [.text(playerID), .count(limit)], limit: limit, EventsTable.decode)
     }
 
+    /// `LedgerReader.events` on this table.
     public func events(transaction key: TransactionKey, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try events(transaction: key, afterSequence: 0, limit: limit)
     }
 
+    /// `LedgerReader.events` on this table.
     public func events(playerID: String, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try rows(
             EventsTable.byPlayerAfterSQL, [.text(playerID), .integer(sequence), .count(limit)], limit: limit, EventsTable.decode)
     }
 
+    /// `LedgerReader.events` on this table.
     public func events(transaction key: TransactionKey, afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try rows(
             EventsTable.byTransactionSQL,
@@ -75,10 +79,12 @@ extension SQLLedgerSession {
             EventsTable.decode)
     }
 
+    /// `LedgerReader.changes` on this table.
     public func changes(afterSequence sequence: Int64, limit: Int) throws(LedgerError) -> [LedgerEvent] {
         try rows(EventsTable.changesSQL, [.integer(sequence), .count(limit)], limit: limit, EventsTable.decode)
     }
 
+    /// `LedgerWriter.appendEvent` on this table.
     @discardableResult
     public func appendEvent(_ event: LedgerEvent) throws(LedgerError) -> Int64 {
         if event.kind.isPlayerChange, !holdsFeedLock, let lock = dialect.changeFeedLockSQL {

@@ -35,10 +35,12 @@ enum InventoryTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.inventory` on this table.
     public func inventory(playerID: String) throws(LedgerError) -> [String: Int64] {
         try amounts(InventoryTable.selectByPlayerSQL, playerID: playerID)
     }
 
+    /// `LedgerWriter.addToInventory` on this table.
     public func addToInventory(playerID: String, itemID: String, delta: Int64) throws(LedgerError) -> Int64 {
         try credit(
             AssetCredit(select: InventoryTable.selectQuantitySQL, set: InventoryTable.setQuantitySQL, add: InventoryTable.creditSQL),

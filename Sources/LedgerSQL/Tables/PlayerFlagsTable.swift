@@ -24,6 +24,7 @@ enum PlayerFlagsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.playerFlags` on this table.
     public func playerFlags(playerID: String, limit: Int) throws(LedgerError) -> [PlayerFlag] {
         try rows(PlayerFlagsTable.selectNewestSQL, [.text(playerID), .count(limit)], limit: limit) { (row) throws(LedgerError) in
             let key = try row.optionalText(2).map { (store) throws(LedgerError) in
@@ -34,6 +35,7 @@ extension SQLLedgerSession {
         }
     }
 
+    /// `LedgerWriter.insertPlayerFlag` on this table.
     public func insertPlayerFlag(_ flag: PlayerFlag, playerID: String) throws(LedgerError) {
         try run(
             PlayerFlagsTable.insertSQL,

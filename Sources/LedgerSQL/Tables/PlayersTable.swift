@@ -30,16 +30,19 @@ enum PlayersTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.entitlementVersion` on this table.
     public func entitlementVersion(playerID: String) throws(LedgerError) -> Int64 {
         try one(PlayersTable.selectVersionSQL, [.text(playerID)]) { (row) throws(LedgerError) in try row.int64(0) } ?? 0
     }
 
+    /// `LedgerWriter.bumpEntitlementVersion` on this table.
     public func bumpEntitlementVersion(playerID: String) throws(LedgerError) -> Int64 {
         guard let version = try one(PlayersTable.bumpSQL, [.text(playerID)], { (row) throws(LedgerError) in try row.int64(0) })
         else { throw corrupt("entitlement version of \(playerID)") }
         return version
     }
 
+    /// `LedgerReader.lastReset` on this table.
     public func lastReset(playerID: String) throws(LedgerError) -> Date? {
         let milliseconds = try one(PlayersTable.selectResetSQL, [.text(playerID)]) { (row) throws(LedgerError) in
             try row.optionalInt64(0)

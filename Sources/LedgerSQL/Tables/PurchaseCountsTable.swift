@@ -3,7 +3,7 @@ import FulfillmentLedger
 
 /// `purchase_counts`: purchases per player, product and limit period (`lifetime`, `2026-W48`),
 /// read by the eligibility check before payment. Cleared by a game reset.
-public enum PurchaseCountsTable {
+package enum PurchaseCountsTable {
     /// The table as it stands, for a new database (`LedgerSchemaDescription`).
     static let schema = SQLTable(
         "purchase_counts",
@@ -15,7 +15,7 @@ public enum PurchaseCountsTable {
 
     static let selectSQL = "SELECT count FROM purchase_counts WHERE player_id = ? AND product_id = ? AND period = ?"
     /// One statement adds to the stored count, so concurrent purchases never lose one.
-    public static let incrementSQL = """
+    package static let incrementSQL = """
         INSERT INTO purchase_counts AS c (player_id, product_id, period, count) VALUES (?, ?, ?, ?)
         ON CONFLICT (player_id, product_id, period) DO UPDATE SET count = c.count + excluded.count
         """
@@ -23,6 +23,7 @@ public enum PurchaseCountsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.purchaseCount` on this table.
     public func purchaseCount(playerID: String, productID: String, period: String) throws(LedgerError) -> Int {
         let count = try one(PurchaseCountsTable.selectSQL, [.text(playerID), .text(productID), .text(period)]) {
             (row) throws(LedgerError) in try row.int64(0)
@@ -30,6 +31,7 @@ extension SQLLedgerSession {
         return Int(count ?? 0)
     }
 
+    /// `LedgerWriter.incrementPurchaseCount` on this table.
     public func incrementPurchaseCount(playerID: String, productID: String, period: String, by count: Int) throws(LedgerError) {
         try run(PurchaseCountsTable.incrementSQL, [.text(playerID), .text(productID), .text(period), .count(count)])
     }

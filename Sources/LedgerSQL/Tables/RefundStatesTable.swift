@@ -30,6 +30,7 @@ enum RefundStatesTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.refundState` on this table.
     public func refundState(_ key: TransactionKey) throws(LedgerError) -> RefundState? {
         let row = try one(RefundStatesTable.selectOneSQL, [.text(key.store.rawValue), .text(key.transactionID)]) {
             (row) throws(LedgerError) in
@@ -42,6 +43,7 @@ extension SQLLedgerSession {
             lastReversalDate: row.3.map(Date.init(ledgerMilliseconds:)))
     }
 
+    /// `LedgerWriter.upsertRefundState` on this table.
     public func upsertRefundState(_ state: RefundState) throws(LedgerError) {
         try run(
             RefundStatesTable.upsertSQL,

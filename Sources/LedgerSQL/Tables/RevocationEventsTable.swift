@@ -5,7 +5,7 @@ import FulfillmentLedger
 /// ID so each applies once; `purchase_id` is the ledger key of the purchase it applies to, by
 /// which a purchase finds its events. No foreign key to the ledger: a store may report a refund
 /// before the purchase reaches the ledger, and the event waits for it.
-public enum RevocationEventsTable {
+package enum RevocationEventsTable {
     /// The table as it stands, for a new database (`LedgerSchemaDescription`).
     static let schema = SQLTable(
         "revocation_events",
@@ -25,7 +25,7 @@ public enum RevocationEventsTable {
         received_at_ms, reversed, original_transaction_id, purchase_id, quantity_is_cumulative, absorbed_change
         """
     static let selectOneSQL = "SELECT \(columns) FROM revocation_events WHERE event_id = ?"
-    public static let selectByPurchaseSQL = """
+    package static let selectByPurchaseSQL = """
         SELECT \(columns) FROM revocation_events WHERE store = ? AND purchase_id = ?
         ORDER BY event_date_ms, received_at_ms, event_id LIMIT ?
         """
@@ -51,12 +51,14 @@ public enum RevocationEventsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.revocationEvent` on this table.
     public func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord? {
         try one(RevocationEventsTable.selectOneSQL, [.text(id)]) { (row) throws(LedgerError) in
             try RevocationEventsTable.row(row).record(corrupt: corrupt)
         }
     }
 
+    /// `LedgerReader.revocationEvents` on this table.
     public func revocationEvents(for key: TransactionKey, limit: Int) throws(LedgerError) -> [RevocationRecord] {
         try rows(
             RevocationEventsTable.selectByPurchaseSQL, [.text(key.store.rawValue), .text(key.transactionID), .count(limit)],
@@ -64,6 +66,7 @@ extension SQLLedgerSession {
         ) { (row) throws(LedgerError) in try RevocationEventsTable.row(row).record(corrupt: corrupt) }
     }
 
+    /// `LedgerWriter.insertRevocationEvent` on this table.
     public func insertRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
         let event = record.event
         try run(
@@ -79,6 +82,7 @@ extension SQLLedgerSession {
             ])
     }
 
+    /// `LedgerWriter.updateRevocationEvent` on this table.
     public func updateRevocationEvent(_ record: RevocationRecord) throws(LedgerError) {
         try run(
             RevocationEventsTable.updateSQL,

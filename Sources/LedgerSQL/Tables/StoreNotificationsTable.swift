@@ -20,6 +20,7 @@ enum StoreNotificationsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.storeNotification` on this table.
     public func storeNotification(id: String) throws(LedgerError) -> StoreNotificationRecord? {
         try one(StoreNotificationsTable.selectOneSQL, [.text(id)]) { (row) throws(LedgerError) in
             StoreNotificationRecord(
@@ -31,6 +32,7 @@ extension SQLLedgerSession {
         }
     }
 
+    /// `LedgerWriter.insertStoreNotification` on this table.
     public func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError) {
         try run(
             StoreNotificationsTable.insertSQL,

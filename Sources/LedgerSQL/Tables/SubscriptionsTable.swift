@@ -81,30 +81,35 @@ enum SubscriptionsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.subscription` on this table.
     public func subscription(_ chain: TransactionKey) throws(LedgerError) -> SubscriptionRecord? {
         try one(SubscriptionsTable.selectSQL, [.text(chain.store.rawValue), .text(chain.transactionID)]) {
             (row) throws(LedgerError) in try subscriptionRecord(try SubscriptionsTable.subscriptionRow(row))
         }
     }
 
+    /// `LedgerReader.subscriptions` on this table.
     public func subscriptions(playerID: String, limit: Int) throws(LedgerError) -> [SubscriptionRecord] {
         try rows(SubscriptionsTable.selectByPlayerSQL, [.text(playerID), .count(limit)], limit: limit) {
             (row) throws(LedgerError) in try subscriptionRecord(try SubscriptionsTable.subscriptionRow(row))
         }
     }
 
+    /// `LedgerReader.subscriptionPeriods` on this table.
     public func subscriptionPeriods(_ chain: TransactionKey, limit: Int) throws(LedgerError) -> [SubscriptionPeriodRecord] {
         try rows(
             SubscriptionsTable.selectPeriodsSQL, [.text(chain.store.rawValue), .text(chain.transactionID), .count(limit)],
             limit: limit, SubscriptionsTable.periodRecord)
     }
 
+    /// `LedgerReader.subscriptionPeriod` on this table.
     public func subscriptionPeriod(_ recordKey: TransactionKey) throws(LedgerError) -> SubscriptionPeriodRecord? {
         try one(
             SubscriptionsTable.selectPeriodSQL, [.text(recordKey.store.rawValue), .text(recordKey.transactionID)],
             SubscriptionsTable.periodRecord)
     }
 
+    /// `LedgerWriter.upsertSubscription` on this table.
     public func upsertSubscription(_ record: SubscriptionRecord) throws(LedgerError) {
         let row = StoredSubscriptionRow(record)
         try run(
@@ -118,6 +123,7 @@ extension SQLLedgerSession {
             ])
     }
 
+    /// `LedgerWriter.insertSubscriptionPeriod` on this table.
     public func insertSubscriptionPeriod(_ period: SubscriptionPeriodRecord) throws(LedgerError) -> Bool {
         try run(
             SubscriptionsTable.insertPeriodSQL,

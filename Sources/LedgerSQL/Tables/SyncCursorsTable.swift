@@ -14,10 +14,12 @@ enum SyncCursorsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.syncCursor` on this table.
     public func syncCursor(name: String) throws(LedgerError) -> String? {
         try one(SyncCursorsTable.selectSQL, [.text(name)]) { (row) throws(LedgerError) in try row.text(0) }
     }
 
+    /// `LedgerWriter.setSyncCursor` on this table.
     public func setSyncCursor(name: String, value: String) throws(LedgerError) {
         try run(SyncCursorsTable.upsertSQL, [.text(name), .text(value)])
     }

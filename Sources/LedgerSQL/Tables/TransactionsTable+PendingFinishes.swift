@@ -5,9 +5,9 @@ import FulfillmentLedger
 /// read through the partial index `ledger_transactions_pending`, oldest first. A store whose
 /// old schemas kept them elsewhere (SQLite's `pending_finishes` outbox before schema 6) reads
 /// those with queries of its own shape.
-public struct PendingFinishesQueries: Sendable {
+package struct PendingFinishesQueries: Sendable {
     /// The rows of `ledger_transactions` whose finish is pending.
-    public static let current = PendingFinishesQueries(
+    package static let current = PendingFinishesQueries(
         table: "ledger_transactions", since: "fulfilled_at_ms", attempts: "finish_attempts", error: "finish_error",
         pendingFilter: "finished_at_ms IS NULL")
 
@@ -20,7 +20,7 @@ public struct PendingFinishesQueries: Sendable {
 
     /// Queries over `table`, whose pending rows match `pendingFilter`, queued at `since`, with
     /// failed attempts counted in `attempts` and the last failure in `error`.
-    public init(table: String, since: String, attempts: String, error: String, pendingFilter: String) {
+    package init(table: String, since: String, attempts: String, error: String, pendingFilter: String) {
         let columns = "store, transaction_id, player_id, \(since), \(attempts), \(error)"
         let pending = "FROM \(table) WHERE \(pendingFilter)"
         let order = "ORDER BY \(since), store, transaction_id"
@@ -44,6 +44,7 @@ public struct PendingFinishesQueries: Sendable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.pendingFinish` on this table.
     public func pendingFinish(_ key: TransactionKey) throws(LedgerError) -> PendingFinish? {
         // A carried mark ends the pending finish once `markFinished` returned.
         guard !unsettledFinishMarks.contains(key) else { return nil }
@@ -52,6 +53,7 @@ extension SQLLedgerSession {
             PendingFinishesQueries.decode)
     }
 
+    /// `LedgerReader.pendingFinishes` on this table.
     public func pendingFinishes(limit: Int) throws(LedgerError) -> [PendingFinish] {
         guard !unsettledFinishMarks.isEmpty else { return try pendingFinishes(after: nil, limit: limit) }
         // Carried marks end pending finishes the snapshot still holds: read past them, at most
@@ -62,7 +64,7 @@ extension SQLLedgerSession {
     }
 
     /// At most `limit` pending finishes after `cursor` (from the oldest without one), oldest first.
-    public func pendingFinishes(
+    package func pendingFinishes(
         after cursor: PendingFinishCursor?, limit: Int, in queries: PendingFinishesQueries = .current
     ) throws(LedgerError) -> [PendingFinish] {
         guard let cursor else {
@@ -76,7 +78,7 @@ extension SQLLedgerSession {
     }
 
     /// How many finishes are pending, and how many were queued at or before `cutoffMilliseconds`.
-    public func pendingFinishCounts(
+    package func pendingFinishCounts(
         enqueuedAtOrBefore cutoffMilliseconds: Int64, in queries: PendingFinishesQueries = .current
     ) throws(LedgerError) -> (all: Int64, overdue: Int64) {
         try one(queries.countsSQL, [.integer(cutoffMilliseconds)]) { (row) throws(LedgerError) in
@@ -84,6 +86,7 @@ extension SQLLedgerSession {
         } ?? (0, 0)
     }
 
+    /// `LedgerWriter.recordFinishFailure` on this table.
     public func recordFinishFailure(_ key: TransactionKey, message: String) throws(LedgerError) {
         try run(PendingFinishesQueries.recordFailureSQL, [.text(message), .text(key.store.rawValue), .text(key.transactionID)])
     }

@@ -10,9 +10,9 @@ import FulfillmentLedger
 /// those rows; `entitlements_listed` is true on rows whose grants list every entitlement the
 /// purchase pays for (rows of old schemas are NULL); `store_order_id` is the store's order ID
 /// (Google Play `orderId`).
-public enum TransactionsTable {
+package enum TransactionsTable {
     /// The table as it stands, for a new database (`LedgerSchemaDescription`).
-    public static let schema = SQLTable(
+    package static let schema = SQLTable(
         "ledger_transactions",
         columns: [
             SQLColumn("store", .key), SQLColumn("transaction_id", .key), SQLColumn("player_id", .key),
@@ -33,16 +33,16 @@ public enum TransactionsTable {
             SQLIndex("ledger_transactions_by_order", on: ["store", "store_order_id"], where: "store_order_id IS NOT NULL"),
         ])
 
-    public static let columns = """
+    package static let columns = """
         store, transaction_id, player_id, product_id, store_product_id, product_kind, quantity, environment,
         purchase_date_ms, fulfilled_at_ms, catalog_version, grants, finished_at_ms, store_transaction_id,
         entitlements_listed, store_order_id
         """
-    public static let selectOneSQL = "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
+    package static let selectOneSQL = "SELECT \(columns) FROM ledger_transactions WHERE store = ? AND transaction_id = ?"
     /// `INDEXED BY`: without statistics SQLite's planner prefers the primary key's `store`
     /// prefix, which scans every record of the store (a full scan per fulfillment on a large
     /// ledger), over the partial index whose leading columns match the whole condition.
-    public static let selectByDeliverySQL = """
+    package static let selectByDeliverySQL = """
         SELECT \(columns) FROM ledger_transactions INDEXED BY ledger_transactions_by_delivery
         WHERE store = ? AND store_transaction_id = ?
         """
@@ -56,11 +56,11 @@ public enum TransactionsTable {
         ORDER BY fulfilled_at_ms DESC, store DESC, transaction_id DESC LIMIT ?
         """
     /// A key already taken inserts nothing (no row changed): a concurrent delivery won.
-    public static let insertSQL = """
+    package static let insertSQL = """
         INSERT INTO ledger_transactions (\(columns))
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING
         """
-    public static let stampFinishedSQL = """
+    package static let stampFinishedSQL = """
         UPDATE ledger_transactions SET finished_at_ms = ?
         WHERE store = ? AND transaction_id = ? AND finished_at_ms IS NULL
         """
@@ -74,7 +74,7 @@ public enum TransactionsTable {
     static let countAllSQL = "SELECT count(*) FROM ledger_transactions"
 
     /// The values of `columns` for a record, in order.
-    public static func values(_ record: TransactionRecord) -> [SQLValue] {
+    package static func values(_ record: TransactionRecord) -> [SQLValue] {
         [
             .text(record.key.store.rawValue), .text(record.key.transactionID), .text(record.playerID),
             .text(record.productID), .text(record.storeProductID), .text(record.productKind.rawValue),
@@ -99,24 +99,29 @@ public enum TransactionsTable {
 }
 
 extension SQLLedgerSession {
+    /// `LedgerReader.transaction` on this table.
     public func transaction(_ key: TransactionKey) throws(LedgerError) -> TransactionRecord? {
         try record(TransactionsTable.selectOneSQL, [.text(key.store.rawValue), .text(key.transactionID)])
     }
 
+    /// `LedgerReader.transaction` on this table.
     public func transaction(store: PlatformStore, deliveryID: String) throws(LedgerError) -> TransactionRecord? {
         try record(TransactionsTable.selectByDeliverySQL, [.text(store.rawValue), .text(deliveryID)])
     }
 
+    /// `LedgerReader.transaction` on this table.
     public func transaction(store: PlatformStore, orderID: String) throws(LedgerError) -> TransactionRecord? {
         try record(TransactionsTable.selectByOrderSQL, [.text(store.rawValue), .text(orderID)])
     }
 
+    /// `LedgerReader.transactions` on this table.
     public func transactions(playerID: String, limit: Int) throws(LedgerError) -> [TransactionRecord] {
         try rows(TransactionsTable.selectByPlayerSQL, [.text(playerID), .count(limit)], limit: limit) {
             (row) throws(LedgerError) in try decodeTransaction(try TransactionsTable.row(row))
         }
     }
 
+    /// `LedgerReader.saleCountsByProduct` on this table.
     public func saleCountsByProduct(limit: Int) throws(LedgerError) -> [String: Int] {
         let counts = try rows(TransactionsTable.saleCountsSQL, [.count(limit)], limit: limit) { (row) throws(LedgerError) in
             (try row.text(0), Int(try row.int64(1)))
@@ -124,6 +129,7 @@ extension SQLLedgerSession {
         return Dictionary(counts, uniquingKeysWith: { first, _ in first })
     }
 
+    /// `LedgerReader.saleCountsByStoreProduct` on this table.
     public func saleCountsByStoreProduct(limit: Int) throws(LedgerError) -> [StoreProductSaleCount] {
         try rows(TransactionsTable.storeProductSaleCountsSQL, [.count(limit)], limit: limit) { (row) throws(LedgerError) in
             StoreProductSaleCount(
@@ -134,18 +140,21 @@ extension SQLLedgerSession {
     }
 
     /// How many ledger records there are, pending or finished, for a doctor's report.
-    public func transactionCount() throws(LedgerError) -> Int64 {
+    package func transactionCount() throws(LedgerError) -> Int64 {
         try one(TransactionsTable.countAllSQL, []) { (row) throws(LedgerError) in try row.int64(0) } ?? 0
     }
 
+    /// `LedgerWriter.insertTransaction` on this table.
     public func insertTransaction(_ record: TransactionRecord) throws(LedgerError) -> Bool {
         try run(TransactionsTable.insertSQL, TransactionsTable.values(record)) == 1
     }
 
+    /// `LedgerWriter.markFinished` on this table.
     public func markFinished(_ key: TransactionKey, at date: Date) throws(LedgerError) {
         try run(TransactionsTable.stampFinishedSQL, [.milliseconds(date), .text(key.store.rawValue), .text(key.transactionID)])
     }
 
+    /// `LedgerWriter.reassignTransaction` on this table.
     public func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError) {
         try run(TransactionsTable.reassignSQL, [.text(playerID), .text(key.store.rawValue), .text(key.transactionID)])
     }
