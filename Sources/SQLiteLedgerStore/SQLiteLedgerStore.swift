@@ -249,11 +249,13 @@ public final class SQLiteLedgerStore: LedgerStore {
                         id: id, durability: durability,
                         perform: { writer throws(LedgerError) in value.set(try body(writer)) },
                         deliver: { error in continuation.resume(returning: value.result(error)) })
-                    if let refusal = committer.enqueue(request) {
+                    if Task.isCancelled {
+                        continuation.resume(returning: .failure(committer.withdrawBeforeQueueing()))
+                    } else if let refusal = committer.enqueue(request) {
                         refused = true
                         continuation.resume(returning: .failure(refusal))
                     } else if Task.isCancelled {
-                        // Cancelled before the handler was installed: withdraw it now.
+                        // Cancelled between the check and the queue: withdraw it now.
                         committer.withdraw(id)
                     }
                 }

@@ -102,6 +102,13 @@ final class GroupCommitter: Sendable {
         return withdrawn != nil
     }
 
+    /// Counts a write whose task was cancelled before it reached the queue, and answers it
+    /// as withdrawn: it is never queued, so a writer freed meanwhile cannot take it.
+    func withdrawBeforeQueueing() -> LedgerError {
+        state.withLock { $0.statistics.withdrawnCount += 1 }
+        return Self.cancelled
+    }
+
     /// The answer of a write withdrawn because its task was cancelled: not retryable, and
     /// nothing of it ran.
     static let cancelled = LedgerError.storage(
