@@ -120,14 +120,20 @@ public final class PostgresLedgerStore: LedgerStore {
     }
 
     /// Runs a body on a session. A PostgreSQL failure that lets the whole transaction run again
-    /// goes to the pool as itself, so the pool retries it; anything else goes as the body's error.
+    /// goes to the pool as itself, so the pool retries it, and so does a cancelled statement, so
+    /// the pool can tell a cancel request's answer from a statement timeout's (both 57014);
+    /// anything else goes as the body's error.
     private static func run<T>(
         _ body: (any LedgerWriter) throws(LedgerError) -> T, on session: PostgresLedgerSession
     ) throws(TransactionFailure) -> T {
         do throws(LedgerError) {
             return try body(session.ledger)
         } catch {
-            if let failure = session.firstFailure, failure.allowsTransactionRetry { throw .postgres(failure) }
+            if let failure = session.firstFailure,
+                failure.allowsTransactionRetry || failure.kind == .cancelled || failure.sqlState == PostgresError.queryCanceledState
+            {
+                throw .postgres(failure)
+            }
             throw .ledger(error)
         }
     }

@@ -6,9 +6,14 @@ import LedgerSQL
 /// prepared once per connection and cached by their text (`SQLiteConnection.statement`).
 final class SQLiteLedgerSession: SQLSession {
     let connection: SQLiteConnection
+    /// Whether each statement first checks the calling task for cancellation: a read's session
+    /// does, because its body runs in the reading task. A write's body runs in the committer's
+    /// batch, shared with other callers, and runs to its end.
+    let checksCancellation: Bool
 
-    init(connection: SQLiteConnection) {
+    init(connection: SQLiteConnection, checksCancellation: Bool = false) {
         self.connection = connection
+        self.checksCancellation = checksCancellation
     }
 
     var dialect: SQLDialect { .sqlite }
@@ -42,6 +47,8 @@ final class SQLiteLedgerSession: SQLSession {
 
     /// Runs SQLite calls and reports their errors in the core's terms.
     func sql<T>(_ body: () throws(SQLiteError) -> T) throws(LedgerError) -> T {
+        // An interrupt that came between two statements is cleared when the next one starts.
+        if checksCancellation, Task.isCancelled { throw SQLiteReadConnection.cancelled }
         do { return try body() } catch { throw error.ledgerError }
     }
 

@@ -67,11 +67,10 @@ public final class SQLiteLedgerStore: LedgerStore {
     private let claimOwner = UUID()
     /// The one connection that writes; `write` and the group committer take turns on it.
     private let writer: LockedConnection
-    /// A read-only connection: in WAL mode it reads the last commit while the writer works.
-    let reader: LockedConnection
+    /// A read-only connection on its own queue: in WAL mode it reads the last commit while the
+    /// writer works.
+    let reader: SQLiteReadConnection
     let committer: GroupCommitter
-    /// Where every read runs.
-    private let readQueue = StoreQueue.make("read")
     private let readCounts = Mutex(ReadStatistics())
     /// Set once by `close()` (or `deinit` for a store nobody closed).
     private let isClosed = Mutex(false)
@@ -107,7 +106,7 @@ public final class SQLiteLedgerStore: LedgerStore {
             let writing = try Self.open(path: path, options: options)
             let reading = try Self.openReader(path: path, options: options)
             self.writer = LockedConnection(writing)
-            self.reader = LockedConnection(reading)
+            self.reader = SQLiteReadConnection(reading)
         } catch {
             Self.release(identity, owner: claimOwner)
             throw error
@@ -147,7 +146,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// so no second store opens the file while this one still holds it.
     private func shutDown() {
         committer.close()
-        reader.mutex.withLock { $0.close() }
+        reader.close()
         writer.mutex.withLock { $0.close() }
         Self.release(fileIdentity, owner: claimOwner)
     }
@@ -180,45 +179,23 @@ public final class SQLiteLedgerStore: LedgerStore {
     /// while another connection rebuilds the WAL index), and neither may hold a thread of the
     /// cooperative pool. The round trip costs 11,000 instructions and two context switches per
     /// read (measured against running free reads on the caller's thread).
+    ///
+    /// Cancelling the calling task stops the read: one not yet started never runs, and one
+    /// running is interrupted (`sqlite3_interrupt`) at its statement. It fails with a
+    /// `cancelled` storage error (not retryable); the body's result, if any, is dropped.
     public func read<T: Sendable>(
         _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         guard !isClosed.withLock({ $0 }) else { throw closedError }
         let reader = self.reader
-        let committer = self.committer
         readCounts.withLock { $0.queuedCount += 1 }
-        // The body may hold the caller's objects (a ledger, this store): it is taken out and
-        // released before the caller resumes, so a caller that then lets go of the store
-        // finds it closed, never still alive on this queue.
-        let job = TakeOnce(body)
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, LedgerError>, Never>) in
-            readQueue.async {
-                guard let body = job.take() else { preconditionFailure("a read body runs once") }
-                let outcome = reader.mutex.withLock { (connection: inout SQLiteConnection) in
-                    Self.runRead(body, on: connection, committer: committer)
-                }
-                continuation.resume(returning: outcome)
-            }
+        let id = Self.nextRequestID.add(1, ordering: .relaxed).newValue
+        let result = await withTaskCancellationHandler {
+            await reader.run(id, body, committer: committer)
+        } onCancel: {
+            reader.interrupt(id)
         }
         return try result.get()
-    }
-
-    /// Runs one read body in a read transaction on `connection`, with the carried finish marks
-    /// laid over its snapshot.
-    private static func runRead<T: Sendable>(
-        _ body: @Sendable (any LedgerReader) throws(LedgerError) -> T, on connection: SQLiteConnection,
-        committer: GroupCommitter
-    ) -> Result<T, LedgerError> {
-        // Taken before the snapshot starts (at the body's first statement): a mark that
-        // left it since had committed before, so the snapshot holds it.
-        let marks = committer.unsettledFinishMarks
-        do throws(SQLiteError) { try connection.executeCached("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
-        defer { connection.rollbackIfOpen() }
-        do throws(LedgerError) {
-            return .success(try body(SQLiteLedgerSession.ledger(connection, unsettledFinishMarks: marks)))
-        } catch {
-            return .failure(error)
-        }
     }
 
     /// Queues `body` for the group committer and suspends until its transaction has committed

@@ -26,16 +26,6 @@ import Testing
         return try session.sql { () throws(SQLiteError) in try session.connection.integer("PRAGMA busy_timeout") }
     }
 
-    /// Waits on a thread of its own, never on a cooperative one.
-    static func wait(_ semaphore: DispatchSemaphore) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            Thread {
-                semaphore.wait()
-                continuation.resume()
-            }.start()
-        }
-    }
-
     @Test("every read runs on the reader's queue with the busy timeout, and one that finds the connection taken waits its turn")
     func whereAReadRuns() async throws {
         let directory = try ScratchDirectory()
@@ -43,25 +33,26 @@ import Testing
         #expect(try await store.read { reader throws(LedgerError) in try Self.busyTimeout(reader) } == Int64(Self.busyTimeoutMilliseconds))
         #expect(store.readStatistics == ReadStatistics(queuedCount: 1))
 
-        // Another read holds the connection (here, a thread holding its lock).
+        // Another read holds the connection: its body waits on the reader's queue.
         let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        Thread {
-            store.reader.mutex.withLock { _ in
+        let holding = Task {
+            try await store.read { _ throws(LedgerError) in
                 held.signal()
                 release.wait()
             }
-        }.start()
-        await Self.wait(held)
+        }
+        try await onOwnThread { held.wait() }
         let queued = Task { try await store.read { reader throws(LedgerError) in try Self.busyTimeout(reader) } }
         var polls = 0
-        while store.readStatistics.queuedCount == 1, polls < Self.pollCountMax {
+        while store.readStatistics.queuedCount == 2, polls < Self.pollCountMax {
             polls += 1
             try await Task.sleep(for: .milliseconds(1))
         }
         release.signal()
+        try await holding.value
         #expect(try await queued.value == Int64(Self.busyTimeoutMilliseconds), "the queue waits up to the busy timeout")
-        #expect(store.readStatistics == ReadStatistics(queuedCount: 2))
+        #expect(store.readStatistics == ReadStatistics(queuedCount: 3))
     }
 
     @Test("a read body runs once: its error, a lock included, is the answer")

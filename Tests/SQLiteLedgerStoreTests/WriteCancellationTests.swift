@@ -71,7 +71,7 @@ struct WriteCancellationTests {
                 _ = try writer.addToBalance(playerID: "running", currencyID: "gold", delta: 3)
             }
         }
-        await SQLiteReadTests.wait(started)
+        try await onOwnThread { started.wait() }
         running.cancel()
         proceed.signal()
         try await running.value

@@ -40,6 +40,10 @@ package final class PostgresConnection {
     package private(set) var statementPrepareCount = 0
     /// Sees every statement this connection sends, when set (the benchmark's recording).
     var tap: PostgresStatementTap?
+    /// Whether each statement first checks the calling task for cancellation: set by the pool
+    /// while a caller's body runs, which is in the caller's task. A cancel request sent between
+    /// two statements reaches no statement, so the next one is refused here instead.
+    var checksCancellation = false
 
     /// Connects, blocking for at most `connectTimeoutSeconds` per host. The connection string reaches
     /// libpq untouched; only the connect timeout and the client encoding (UTF-8, which the result
@@ -222,6 +226,7 @@ package final class PostgresConnection {
                 kind: .connectionLost, message: "the connection is closed or broken", sql: sql, statementSent: false,
                 connectionBroken: true)
         }
+        if checksCancellation, Task.isCancelled { throw PostgresError.cancelled(statementSent: false, sql: sql) }
         guard send(handle) == 1 else {
             // libpq refused to dispatch the request, so the server never received it.
             throw PostgresError(

@@ -4,8 +4,9 @@ import Synchronization
 /// A bounded pool of PostgreSQL connections for async code.
 ///
 /// libpq blocks its thread, so no call runs on Swift's cooperative thread pool: each of at most
-/// `connectionCountMax` connections lives on its own serial DispatchQueue, the pool runs a caller's
-/// body there and resumes the caller through a continuation. Callers beyond the connections wait in
+/// `connectionCountMax` connections lives in a slot, an actor whose executor is a serial queue of
+/// its own, and the pool runs a caller's body there. Cancelling the caller's task cancels its
+/// statement (`PQcancel`). Callers beyond the connections wait in
 /// a FIFO queue of at most `waiterCountMax`, each for at most `acquireTimeoutMilliseconds`; past the
 /// queue's limit a caller is refused at once with `poolBusy`. A connection that failed at the
 /// connection level is closed and replaced, never handed out again.
@@ -44,7 +45,7 @@ package final class PostgresConnectionPool: Sendable {
 
     deinit {
         let slots = state.withLock { state in state.idle }
-        for slot in slots { slot.queue.async { slot.close() } }
+        for slot in slots { slot.closeLater() }
     }
 
     /// Counters for tests and doctor reports.
@@ -57,7 +58,8 @@ package final class PostgresConnectionPool: Sendable {
         }
     }
 
-    /// Runs `body` with a connection on that connection's own queue and returns its result. Throws
+    /// Runs `body` with a connection on that connection's own queue and returns its result; a
+    /// cancelled task's body stops at its running statement or before its next one. Throws
     /// `poolBusy`, `acquireTimeout`, `poolClosed` or `cancelled` (wrapped in `E`) when no connection
     /// could be had, a `connectFailed` error when one could not be opened, or `body`'s error.
     package func withConnection<T: Sendable, E: PostgresErrorConvertible>(
@@ -70,8 +72,10 @@ package final class PostgresConnectionPool: Sendable {
         }
         let configuration = configuration
         let tap = statementTap
-        let (result, report) = await withCheckedContinuation { continuation in
-            slot.queue.async { continuation.resume(returning: slot.use(configuration, tap: tap, body)) }
+        let (result, report) = await withTaskCancellationHandler {
+            await slot.use(configuration, tap: tap, body)
+        } onCancel: {
+            slot.cancelRunningUse()
         }
         release(slot, report: report)
         return try result.get()
@@ -86,14 +90,7 @@ package final class PostgresConnectionPool: Sendable {
             return (state.idle, state.waiters)
         }
         for waiter in waiters { waiter.continuation.resume(returning: .failure(Self.closedError)) }
-        for slot in slots {
-            await withCheckedContinuation { continuation in
-                slot.queue.async {
-                    slot.close()
-                    continuation.resume()
-                }
-            }
-        }
+        for slot in slots { await slot.close() }
     }
 
     private static let closedError = PostgresError(kind: .poolClosed, message: "the pool is closed", statementSent: false)
@@ -174,6 +171,7 @@ package final class PostgresConnectionPool: Sendable {
         let waiter = state.withLock { state -> Waiter?? in
             if report.opened { state.statistics.connectionOpenCount += 1 }
             if report.discarded { state.statistics.connectionDiscardCount += 1 }
+            if report.cancelSent { state.statistics.cancelRequestCount += 1 }
             if state.isClosed {
                 state.slotCount -= 1
                 return .none
@@ -183,7 +181,7 @@ package final class PostgresConnectionPool: Sendable {
             return .some(nil)
         }
         switch waiter {
-        case .none: slot.queue.async { slot.close() }
+        case .none: slot.closeLater()
         case .some(let waiter?): waiter.continuation.resume(returning: .success(slot))
         case .some(nil): break
         }
@@ -203,6 +201,8 @@ package struct PostgresPoolStatistics: Hashable, Sendable {
     package var connectionOpenCount = 0
     /// Connections closed because they failed or were left unusable.
     package var connectionDiscardCount = 0
+    /// Cancel requests sent for a running statement whose task was cancelled (`PQcancel`).
+    package var cancelRequestCount = 0
     /// Callers refused at once because the waiter queue was full.
     package var busyRefusalCount = 0
     /// Callers that gave up waiting after `acquireTimeoutMilliseconds`.

@@ -43,7 +43,8 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         case acquireTimeout
         /// The pool was closed.
         case poolClosed
-        /// The task waiting for a pool connection was cancelled.
+        /// The task was cancelled: while it waited for a pool connection, before a statement
+        /// was sent, or while one ran (the server was asked to cancel it, `PQcancel`).
         case cancelled
     }
 
@@ -57,6 +58,8 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
     /// transaction was rolled back and the next attempt may finish in time. A caller may retry;
     /// the pool does not by itself, since each attempt may take the whole timeout again.
     static let timeoutStates: Set<String> = ["57014", "55P03"]
+    /// query_canceled: a statement timeout, or a cancel request.
+    static let queryCanceledState = "57014"
     /// unique_violation.
     static let uniqueViolationState = "23505"
     /// SQLSTATE class 23: integrity constraint violation.
@@ -96,6 +99,14 @@ public struct PostgresError: Error, Hashable, Sendable, CustomStringConvertible 
         self.sql = sql
         self.statementSent = statementSent
         self.connectionBroken = connectionBroken
+    }
+
+    /// The error of a task cancelled before its statement was sent, or while it ran.
+    static func cancelled(statementSent: Bool, sql: String? = nil) -> PostgresError {
+        PostgresError(
+            kind: .cancelled,
+            message: statementSent ? "the task was cancelled; the server stopped its statement" : "the task was cancelled; the statement was not sent",
+            sql: sql, statementSent: statementSent)
     }
 
     /// Whether the connection itself failed: connecting, a lost connection, SQLSTATE class 08, a

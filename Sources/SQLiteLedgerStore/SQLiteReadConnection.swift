@@ -1,0 +1,112 @@
+import CSQLite
+import FulfillmentLedger
+import LedgerSQL
+import Synchronization
+
+/// The store's read-only connection, as an actor whose executor is the connection's own queue:
+/// every read runs there, one at a time, never on a thread of the cooperative pool (a read may
+/// read cold pages from disk, or wait up to the busy timeout for a lock).
+///
+/// Cancelling the reading task stops the read: before it starts, it does not run; while it
+/// runs, `sqlite3_interrupt` stops its statement, and the session checks for cancellation
+/// before each further statement. Either way the read answers `cancelled` and returns nothing.
+actor SQLiteReadConnection {
+    private nonisolated let executor: QueueExecutor
+    private let connection: SQLiteConnection
+    /// Which read runs now, so a late cancellation interrupts that read and no other.
+    private nonisolated let interrupter: SQLiteInterrupter
+
+    /// The connection's executor: its own queue, tagged `read`.
+    nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
+
+    init(_ connection: sending SQLiteConnection) {
+        executor = QueueExecutor(StoreQueue.make("read"))
+        interrupter = SQLiteInterrupter(handle: connection.handle)
+        self.connection = connection
+    }
+
+    /// Runs one read body in a read transaction, with the carried finish marks laid over its
+    /// snapshot. `id` names the read for `interrupt`.
+    func run<T: Sendable>(
+        _ id: UInt64, _ body: @Sendable (any LedgerReader) throws(LedgerError) -> T, committer: GroupCommitter
+    ) -> Result<T, LedgerError> {
+        interrupter.begin(id)
+        // Ended before the rollback, which an interrupt must not reach.
+        defer { connection.rollbackIfOpen() }
+        defer { interrupter.end() }
+        // Checked after `begin`: a cancellation before it is seen here, one after it interrupts.
+        guard !Task.isCancelled else { return .failure(Self.cancelled) }
+        // Taken before the snapshot starts (at the body's first statement): a mark that
+        // left it since had committed before, so the snapshot holds it.
+        let marks = committer.unsettledFinishMarks
+        do throws(SQLiteError) { try connection.executeCached("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
+        do throws(LedgerError) {
+            let session = SQLiteLedgerSession(connection: connection, checksCancellation: true)
+            return .success(try body(SQLLedgerSession(engine: session, unsettledFinishMarks: marks)))
+        } catch {
+            // An interrupted statement fails with SQLITE_INTERRUPT; the caller asked for it.
+            return .failure(Task.isCancelled ? Self.cancelled : error)
+        }
+    }
+
+    /// Interrupts read `id` if it is the one running; any other read, or none, is left alone.
+    /// Safe from any thread.
+    nonisolated func interrupt(_ id: UInt64) {
+        interrupter.interrupt(id)
+    }
+
+    /// Closes the connection on its queue, after the read running there; reads after this fail.
+    nonisolated func close() {
+        interrupter.close()
+        guard !executor.isCurrent else {
+            // The last reference to the store went away inside a read, on this queue.
+            assumeIsolated { $0.connection.close() }
+            return
+        }
+        executor.queue.sync { self.assumeIsolated { $0.connection.close() } }
+    }
+
+    /// Reads interrupted while a statement ran.
+    nonisolated var interruptCount: Int { interrupter.interruptCount }
+
+    /// The answer of a read whose task was cancelled: not retryable, and it returned nothing.
+    static let cancelled = LedgerError.storage(
+        StorageFailure(
+            engine: "sqlite", code: "cancelled", message: "the task was cancelled; the read stopped and returned nothing",
+            sql: nil, kind: .other))
+}
+
+/// The read running on a connection, and the one call allowed on that connection from another
+/// thread: `sqlite3_interrupt`, never on a closed connection.
+final class SQLiteInterrupter: Sendable {
+    private struct State {
+        var running: UInt64?
+        var isClosed = false
+        var interruptCount = 0
+    }
+
+    /// Touched only by `sqlite3_interrupt`, which SQLite allows from any thread while the
+    /// connection is open; the lock keeps `close` from overtaking it.
+    private nonisolated(unsafe) let handle: OpaquePointer
+    private let state = Mutex(State())
+
+    init(handle: OpaquePointer) {
+        self.handle = handle
+    }
+
+    func begin(_ id: UInt64) { state.withLock { $0.running = id } }
+
+    func end() { state.withLock { $0.running = nil } }
+
+    func interrupt(_ id: UInt64) {
+        state.withLock { state in
+            guard !state.isClosed, state.running == id else { return }
+            state.interruptCount += 1
+            sqlite3_interrupt(handle)
+        }
+    }
+
+    func close() { state.withLock { $0.isClosed = true } }
+
+    var interruptCount: Int { state.withLock { $0.interruptCount } }
+}
