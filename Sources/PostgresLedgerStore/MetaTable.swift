@@ -22,9 +22,9 @@ enum MetaTable {
     }
 
     static func stamp(in session: PostgresLedgerSession) throws(LedgerError) -> Stamp {
-        let exists = try session.one(existsSQL, []) { (row) throws(PostgresError) in try row.bool(0) } ?? false
+        let exists = try session.query(existsSQL, [], rowCountMax: 1).first?.bool(0) ?? false
         guard exists else { return .absent }
-        let values = try session.rows(selectSQL, [], limit: 2) { (row) throws(PostgresError) in
+        let values = try session.query(selectSQL, [], rowCountMax: 2).map { (row) throws(LedgerError) in
             (try row.text(0), try row.text(1))
         }
         let stamp = Dictionary(values, uniquingKeysWith: { first, _ in first })
@@ -37,7 +37,7 @@ enum MetaTable {
     }
 
     static func setVersion(_ version: Int, application: String, in session: PostgresLedgerSession) throws(LedgerError) {
-        try session.run(upsertSQL, [.text("application"), .text(application)])
-        try session.run(upsertSQL, [.text("schema_version"), .text(String(version))])
+        try session.execute(upsertSQL, [.text("application"), .text(application)])
+        try session.execute(upsertSQL, [.text("schema_version"), .text(String(version))])
     }
 }

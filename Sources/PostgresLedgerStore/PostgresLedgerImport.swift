@@ -48,6 +48,8 @@ package enum PostgresLedgerImport {
     static let batchRowCountMax = 1_000
     /// Most rows copied from one table.
     static let tableRowCountMax: Int64 = 1_000_000_000
+    /// Most columns read for one table: far more than any ledger table has.
+    static let columnCountMax = 64
     /// The tables compared row by row, with the columns that order them bytewise on both engines.
     static let comparedTables: [(name: String, columns: [String], key: [String])] = [
         ("balances", ["player_id", "currency_id", "amount"], ["player_id", "currency_id"]),
@@ -140,10 +142,9 @@ package enum PostgresLedgerImport {
                                 refused: false))
                     }
                     for table in sequencedTables {
-                        _ = try session.one(
+                        _ = try session.query(
                             "SELECT setval(pg_get_serial_sequence('\(table)', 'sequence'), coalesce(max(sequence), 0) + 1, false) FROM \(table)",
-                            []
-                        ) { (row) throws(PostgresError) in try row.int64(0) }
+                            [], rowCountMax: 1)
                     }
                     return counts
                 } catch {
@@ -157,10 +158,10 @@ package enum PostgresLedgerImport {
 
     /// Copies one table, after checking the source has exactly the target's columns.
     private static func copyTable(_ table: String, from source: any LedgerRowSource, into session: PostgresLedgerSession) throws(LedgerError) {
-        let columns = try session.rows(
+        let columns = try session.query(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position",
-            [.text(table)], limit: 64
-        ) { (row) throws(PostgresError) in try row.text(0) }
+            [.text(table)], rowCountMax: columnCountMax
+        ).map { (row) throws(LedgerError) in try row.text(0) }
         let sourceColumns = try source.columnNames(table: table)
         guard Set(columns) == Set(sourceColumns), columns.count == sourceColumns.count else {
             throw LedgerError.configuration(
@@ -175,7 +176,7 @@ package enum PostgresLedgerImport {
         try source.forEachBatch(
             table: table, columns: columns, orderedBy: [], batchRowCountMax: batchRowCountMax, rowCountMax: tableRowCountMax
         ) { (rows) throws(LedgerError) in
-            _ = try session.run(insert, [.text(json(rows, columns: columns))])
+            try session.execute(insert, [.text(json(rows, columns: columns))])
         }
     }
 
@@ -200,7 +201,7 @@ package enum PostgresLedgerImport {
     }
 
     private static func count(_ table: String, in session: PostgresLedgerSession) throws(LedgerError) -> Int64 {
-        try session.one("SELECT count(*) FROM \(table)", []) { (row) throws(PostgresError) in try row.int64(0) } ?? 0
+        try session.query("SELECT count(*) FROM \(table)", [], rowCountMax: 1).first?.int64(0) ?? 0
     }
 
     /// The source's balance checksum.

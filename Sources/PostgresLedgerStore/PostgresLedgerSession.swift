@@ -31,30 +31,6 @@ final class PostgresLedgerSession: SQLSession {
         }
     }
 
-    /// Rows of a query, at most `limit` (the SQL must say `LIMIT` as well), each mapped.
-    func rows<T>(
-        _ statement: String, _ parameters: [PostgresValue], limit: Int, _ map: (PostgresRow) throws(PostgresError) -> T
-    ) throws(LedgerError) -> [T] {
-        try sql { () throws(PostgresError) -> [T] in
-            var mapped: [T] = []
-            for row in try connection.query(statement, parameters, rowCountMax: limit).rows { mapped.append(try map(row)) }
-            return mapped
-        }
-    }
-
-    /// The first row of a query that returns at most one, mapped.
-    func one<T>(
-        _ statement: String, _ parameters: [PostgresValue], _ map: (PostgresRow) throws(PostgresError) -> T
-    ) throws(LedgerError) -> T? {
-        try rows(statement, parameters, limit: 1, map).first
-    }
-
-    /// Runs a statement and returns how many rows it changed.
-    @discardableResult
-    func run(_ statement: String, _ parameters: [PostgresValue]) throws(LedgerError) -> Int64 {
-        try sql { () throws(PostgresError) in try connection.query(statement, parameters, rowCountMax: 0).affectedRowCount }
-    }
-
     var dialect: SQLDialect { .postgresql }
 
     func query(_ sql: String, _ parameters: [SQLValue], rowCountMax: Int) throws(LedgerError) -> [SQLRow] {
