@@ -21,9 +21,24 @@ actor SQLiteReadConnection {
 
     init(_ connection: sending SQLiteConnection) {
         executor = QueueExecutor(StoreQueue.make("read"))
-        interrupter = SQLiteInterrupter(handle: connection.handle)
+        let interrupter = SQLiteInterrupter(handle: connection.handle)
+        // `sqlite3_interrupt` alone can be lost: SQLite clears it when a statement starts with
+        // none running, so one that lands just before the statement's first step is forgotten.
+        // The progress handler sees the request for as long as the read runs. It is called
+        // only inside `sqlite3_step`, while `run` holds this actor, and so the interrupter.
+        sqlite3_progress_handler(
+            connection.handle, Self.progressInstructionCount,
+            { context in
+                guard let context else { return 0 }
+                return Unmanaged<SQLiteInterrupter>.fromOpaque(context).takeUnretainedValue().isRequested ? 1 : 0
+            }, Unmanaged.passUnretained(interrupter).toOpaque())
+        self.interrupter = interrupter
         self.connection = connection
     }
+
+    /// How many virtual-machine instructions a statement runs between two looks at an
+    /// interrupt request: a few microseconds of work, and a look costs one atomic load.
+    static let progressInstructionCount: Int32 = 1_000
 
     /// Runs one read body in a read transaction, with the carried finish marks laid over its
     /// snapshot. `id` names the read for `interrupt`.
@@ -85,6 +100,10 @@ final class SQLiteInterrupter: Sendable {
         var interruptCount = 0
     }
 
+    /// Set by `interrupt` for the running read, cleared when a read begins or ends: the
+    /// progress handler stops the statement while it is set.
+    private let requested = Atomic(false)
+
     /// Touched only by `sqlite3_interrupt`, which SQLite allows from any thread while the
     /// connection is open; the lock keeps `close` from overtaking it.
     private nonisolated(unsafe) let handle: OpaquePointer
@@ -94,14 +113,28 @@ final class SQLiteInterrupter: Sendable {
         self.handle = handle
     }
 
-    func begin(_ id: UInt64) { state.withLock { $0.running = id } }
+    func begin(_ id: UInt64) {
+        state.withLock { state in
+            state.running = id
+            requested.store(false, ordering: .relaxed)
+        }
+    }
 
-    func end() { state.withLock { $0.running = nil } }
+    func end() {
+        state.withLock { state in
+            state.running = nil
+            requested.store(false, ordering: .relaxed)
+        }
+    }
+
+    /// Whether the running read was asked to stop; the progress handler's look.
+    var isRequested: Bool { requested.load(ordering: .relaxed) }
 
     func interrupt(_ id: UInt64) {
         state.withLock { state in
             guard !state.isClosed, state.running == id else { return }
             state.interruptCount += 1
+            requested.store(true, ordering: .relaxed)
             sqlite3_interrupt(handle)
         }
     }
