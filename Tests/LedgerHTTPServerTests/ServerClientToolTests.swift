@@ -4,7 +4,7 @@ import Testing
 
 /// The server driven by real clients: curl and Python's `http.client`. Both must be installed:
 /// a missing one fails the test with a message saying so.
-@Suite("HTTP server with real clients")
+@Suite("HTTP server with real clients", .onTestServerExecutor)
 struct ServerClientToolTests {
     /// The path of `tool`, or nil after recording an issue that says to install it.
     static func require(_ tool: String) -> String? {

@@ -5,7 +5,7 @@ import LedgerHTTPServer
 import Testing
 
 /// Requests that reach the handler, over raw sockets: framing, keep-alive and the counters.
-@Suite("HTTP server connections")
+@Suite("HTTP server connections", .onTestServerExecutor)
 struct ServerConnectionTests {
     @Test func twoRequestsShareOneKeptAliveConnection() async throws {
         try await TestServer.with { server, port in

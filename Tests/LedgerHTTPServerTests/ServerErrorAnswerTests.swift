@@ -6,7 +6,7 @@ import Testing
 
 /// The answers the server gives itself, over raw sockets: each is short JSON, closes the
 /// connection and never reaches the handler.
-@Suite("HTTP server error answers")
+@Suite("HTTP server error answers", .onTestServerExecutor)
 struct ServerErrorAnswerTests {
     /// A request the server must refuse, the status and the stable code it must answer.
     struct Case: Sendable, CustomTestStringConvertible {

@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// Graceful shutdown: requests in flight finish, new connections are refused, it returns.
-@Suite("HTTP server shutdown")
+@Suite("HTTP server shutdown", .onTestServerExecutor)
 struct ServerShutdownTests {
     /// A handler that holds `/slow` requests at `gate` and echoes the rest.
     static func handler(_ gate: Gate) -> LedgerHTTPServer.Handler {
@@ -23,10 +23,10 @@ struct ServerShutdownTests {
         let gate = Gate()
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits), handler: Self.handler(gate))
         let port = try server.start()
-        let inFlight = Task { try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
+        let inFlight = Task(executorPreference: TestServer.executor) { try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
         await gate.waitUntilEntered()
         let started = ContinuousClock.now
-        let shutdown = Task { await server.shutdown() }
+        let shutdown = Task(executorPreference: TestServer.executor) { await server.shutdown() }
         #expect(await TestServer.eventually { RawHTTPClient.isRefused(port: port) })
         #expect(server.isShuttingDown)
         gate.release()
@@ -61,7 +61,7 @@ struct ServerShutdownTests {
                 try client.send("GET /\(index) HTTP/1.1\r\n\r\n")
                 clients.append(client)
             }
-            Task { await server.shutdown() }
+            Task(executorPreference: TestServer.executor) { await server.shutdown() }
             return try clients.map { try $0.readResponse()?.status }
         }
         #expect(statuses == Array(repeating: 200, count: clientCount))
@@ -74,7 +74,7 @@ struct ServerShutdownTests {
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
         let port = try server.start()
         // The client stays connected, idle and kept alive, until the server closes it.
-        let client = Task {
+        let client = Task(executorPreference: TestServer.executor) {
             try await onOwnThread { () -> Bool in
                 let client = try RawHTTPClient(port: port)
                 try client.send("GET / HTTP/1.1\r\n\r\n")
@@ -99,7 +99,7 @@ struct ServerShutdownTests {
         let limits = LedgerHTTPServerLimits(readTimeoutMilliseconds: TestServer.patientMilliseconds, shutdownGraceMilliseconds: 200)
         let server = LedgerHTTPServer(configuration: .init(limits: limits), handler: Self.handler(gate))
         let port = try server.start()
-        let inFlight = Task { try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
+        let inFlight = Task(executorPreference: TestServer.executor) { try await onOwnThread { try RawHTTPClient.exchange(port: port, "GET /slow HTTP/1.1\r\n\r\n") } }
         await gate.waitUntilEntered()
         let started = ContinuousClock.now
         await server.shutdown()
@@ -124,7 +124,7 @@ struct ServerShutdownTests {
         signal(SIGTERM, SIG_IGN)
         let server = LedgerHTTPServer(configuration: .init(limits: TestServer.limits)) { TestServer.echo($0) }
         let port = try server.start()
-        let running = Task { await server.runUntilSignalled([SIGTERM]) }
+        let running = Task(executorPreference: TestServer.executor) { await server.runUntilSignalled([SIGTERM]) }
         var stopped = false
         let deadline = ContinuousClock.now + .milliseconds(TestServer.hangMilliseconds)
         while !stopped, ContinuousClock.now < deadline {

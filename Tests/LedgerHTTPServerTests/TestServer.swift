@@ -117,3 +117,31 @@ final class Gate: Sendable {
         for waiter in waiters { waiter.resume() }
     }
 }
+
+extension TestServer {
+    /// Where these suites' tasks run: serial queues of their own, not the shared concurrency
+    /// pool. Swift Testing starts every suite's tests at once, and for the first minute the
+    /// pool's few threads (as many as the machine has cores) have hundreds of tasks queued, so a
+    /// test whose task waited there would measure that queue, not the server (seen as a 200 ms
+    /// idle timeout taking 44 s, and a SIGTERM watcher installed only after the test gave up).
+    /// Tried again without it once no store I/O ran on the pool: 2 of 4 full runs on two cores
+    /// failed three of these tests the same way (a 200 ms idle timeout taking 38 to 45 s), so it stays.
+    static let executor = SerialQueuesTaskExecutor(label: "LedgerHTTPServerTests", queueCount: 8)
+}
+
+/// Runs a test, or every test of a suite, with `TestServer.executor` as its task executor.
+struct OnTestServerExecutor: SuiteTrait, TestTrait, TestScoping {
+    /// A suite's tests each get the scope.
+    var isRecursive: Bool { true }
+
+    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void)
+        async throws
+    {
+        try await withTaskExecutorPreference(TestServer.executor) { try await function() }
+    }
+}
+
+extension Trait where Self == OnTestServerExecutor {
+    /// Runs the tests on `TestServer.executor`, off the shared concurrency pool.
+    static var onTestServerExecutor: Self { OnTestServerExecutor() }
+}
