@@ -54,17 +54,20 @@ public final class SignedDataVerifier: Sendable {
 
     /// Verifies a signed app transaction (StoreKit's `AppTransaction`).
     public func verifyAppTransaction(_ jws: String) -> Result<AppTransaction, AppStoreVerificationError> {
-        Result { () throws(AppStoreVerificationError) in
-            let transaction = try verifiedPayload(jws, as: AppTransaction.self)
-            try checkIdentifiers(
-                bundleID: transaction.bundleId, appAppleID: transaction.appAppleId,
-                environment: transaction.receiptType)
-            return transaction
-        }
+        Result { () throws(AppStoreVerificationError) in try checkedAppTransaction(jws) }
     }
 
-    /// Verifies a notification's `signedPayload`, then its nested `signedTransactionInfo` and
-    /// `signedRenewalInfo` the same way; any nested failure fails the whole notification.
+    /// A verified app transaction whose bundle ID, app Apple ID and environment match.
+    private func checkedAppTransaction(_ jws: String) throws(AppStoreVerificationError) -> AppTransaction {
+        let transaction = try verifiedPayload(jws, as: AppTransaction.self)
+        try checkIdentifiers(
+            bundleID: transaction.bundleId, appAppleID: transaction.appAppleId, environment: transaction.receiptType)
+        return transaction
+    }
+
+    /// Verifies a notification's `signedPayload`, then its nested `signedTransactionInfo`,
+    /// `signedRenewalInfo` and `signedAppTransactionInfo` the same way; any nested failure fails
+    /// the whole notification.
     public func verifyNotification(_ jws: String) -> Result<ResponseBodyV2DecodedPayload, AppStoreVerificationError> {
         Result { () throws(AppStoreVerificationError) in
             var notification = try verifiedPayload(jws, as: ResponseBodyV2DecodedPayload.self)
@@ -82,6 +85,13 @@ public final class SignedDataVerifier: Sendable {
                     notification.renewalInfo = try checkedRenewalInfo(nested)
                 } catch {
                     throw Self.nested("signedRenewalInfo", error)
+                }
+            }
+            if let nested = notification.appData?.signedAppTransactionInfo {
+                do throws(AppStoreVerificationError) {
+                    notification.appTransaction = try checkedAppTransaction(nested)
+                } catch {
+                    throw Self.nested("signedAppTransactionInfo", error)
                 }
             }
             return notification
@@ -141,11 +151,12 @@ public final class SignedDataVerifier: Sendable {
     }
 
     /// The bundle ID, app Apple ID and environment a notification is about, from `data`, else
-    /// `summary`, else `externalPurchaseToken`, as Apple reads them.
+    /// `appData`, else `summary`, else `externalPurchaseToken`, as Apple reads them.
     private static func identifiers(
         of notification: ResponseBodyV2DecodedPayload
     ) -> (String?, Int64?, AppStoreEnvironment?) {
         if let data = notification.data { return (data.bundleId, data.appAppleId, data.environment) }
+        if let app = notification.appData { return (app.bundleId, app.appAppleId, app.environment) }
         if let summary = notification.summary { return (summary.bundleId, summary.appAppleId, summary.environment) }
         if let token = notification.externalPurchaseToken {
             return (token.bundleId, token.appAppleId, token.environment)

@@ -78,6 +78,14 @@ struct InMemoryLedgerState: Sendable {
     var operations: [String: OperationRecord] = [:]
     var events: [LedgerEvent] = []
     var storeNotifications: [String: StoreNotificationRecord] = [:]
+    /// Withdrawals of consent by store and account, keyed like the SQL table's primary key.
+    var consentRescissions: [StoreAccount: ConsentRescission] = [:]
+
+    /// A store's account, the key of a withdrawal of consent.
+    struct StoreAccount: Hashable {
+        var store: PlatformStore
+        var accountID: String
+    }
     var syncCursors: [String: String] = [:]
     var revocationEvents: [String: RevocationRecord] = [:]
     var refundStates: [TransactionKey: RefundState] = [:]
@@ -409,6 +417,16 @@ extension InMemoryLedgerSession {
     func syncCursor(name: String) throws(LedgerError) -> String? { state.syncCursors[name] }
 
     func setSyncCursor(name: String, value: String) throws(LedgerError) { state.syncCursors[name] = value }
+
+    func consentRescission(store: PlatformStore, accountID: String) throws(LedgerError) -> ConsentRescission? {
+        state.consentRescissions[InMemoryLedgerState.StoreAccount(store: store, accountID: accountID)]
+    }
+
+    func insertConsentRescission(_ rescission: ConsentRescission) throws(LedgerError) {
+        let key = InMemoryLedgerState.StoreAccount(store: rescission.store, accountID: rescission.accountID)
+        guard state.consentRescissions[key] == nil else { throw Self.constraint("consent_rescissions primary key") }
+        state.consentRescissions[key] = rescission
+    }
 
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError) {
         guard state.storeNotifications[record.notificationID] == nil else {

@@ -192,7 +192,7 @@ enum AppStoreLedgerCommands {
             case .rejected: return .rejected
             case .revocation(let revocation): return revocation.record == nil ? .rejected : .ok
             case .subscription(let effect): return effect.period?.rejection == nil ? .ok : .rejected
-            case .alreadyProcessed, .consumptionRequest, .logged: return .ok
+            case .alreadyProcessed, .consumptionRequest, .consentRescinded, .logged: return .ok
             }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore notify")

@@ -1,3 +1,4 @@
+import Foundation
 import FulfillmentLedger
 
 /// How `write` runs its body: again after a retryable conflict, once after any other failure,
@@ -7,8 +8,35 @@ enum WriteCases {
         ConformanceEntry(
             "conflictingBodyRunsAgain",
             "a body that reports a concurrent write runs again on rolled-back state; one that fails otherwise runs once",
-            conflictingBodyRunsAgain)
+            conflictingBodyRunsAgain),
+        ConformanceEntry(
+            "consentRescissionIsKeptPerStoreAndAccount",
+            "a withdrawal of consent reads back as written, per store and account; a second one for the account is refused",
+            consentRescissionIsKeptPerStoreAndAccount),
     ]
+
+    static func consentRescissionIsKeptPerStoreAndAccount(_ context: ConformanceContext) async throws(LedgerError) {
+        let store = context.store
+        let first = ConsentRescission(
+            store: .appStore, accountID: "app-1", rescindedAt: Date(ledgerMilliseconds: 1_700_000_000_123),
+            notificationID: "n1", recordedAt: Date(ledgerMilliseconds: 1_700_000_000_456))
+        try await store.write { writer throws(LedgerError) in try writer.insertConsentRescission(first) }
+        await context.checkConstraintFailure("a second withdrawal for the same store and account") { writer throws(LedgerError) in
+            var again = first
+            again.notificationID = "n2"
+            try writer.insertConsentRescission(again)
+        }
+        let (found, otherStore, otherAccount) = try await store.read { reader throws(LedgerError) in
+            (
+                try reader.consentRescission(store: .appStore, accountID: "app-1"),
+                try reader.consentRescission(store: .playStore, accountID: "app-1"),
+                try reader.consentRescission(store: .appStore, accountID: "app-2")
+            )
+        }
+        context.checkEqual(found, first, "the withdrawal read back (the first, unchanged)")
+        context.checkEqual(otherStore, nil, "the same account ID in another store")
+        context.checkEqual(otherAccount, nil, "another account")
+    }
 
     static func conflictingBodyRunsAgain(_ context: ConformanceContext) async throws(LedgerError) {
         let store = context.store

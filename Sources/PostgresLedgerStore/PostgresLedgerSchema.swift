@@ -20,8 +20,7 @@ enum PostgresLedgerSchema {
     static var versionSupported: Int { LedgerSchemaDescription.versionSupported(historyVersion: migrations.count) }
 
     /// PostgreSQL's history: migration N (1-based) brings the schema from version N-1 to N.
-    /// Only databases older than version 4 run these; version 4 is the schema the description
-    /// describes.
+    /// Only databases older than version 4 run these; the shared migrations take version 4 on.
     static let migrations: [String] = [
         [
             MetaTable.createSQL,

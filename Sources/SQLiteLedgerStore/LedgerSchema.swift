@@ -32,7 +32,7 @@ package enum LedgerSchema {
     static let pendingFinishOnRecordVersion = 6
 
     /// SQLite's history: migration N (1-based) brings the schema from version N-1 to N. Only
-    /// files older than version 9 run these; version 9 is the schema the description describes.
+    /// files older than version 9 run these; the shared migrations take version 9 on.
     static let migrations: [String] = [
         [
             SQLiteSchemaHistory.TransactionsTable.createSQL,

@@ -19,7 +19,8 @@ import FulfillmentLedger
 /// - 1: the outer notification's payload JSON, signed by the trusted chain (hostile but
 ///   authentic notification fields; its nested transaction is whatever the JSON holds);
 /// - 2: the nested transaction's payload JSON, signed, inside a signed notification whose type
-///   the second byte picks (hostile percentages, quantities, dates and IDs reach the refund mapping).
+///   the second byte picks (hostile percentages, quantities, dates and IDs reach the refund mapping;
+///   for a `RESCIND_CONSENT` it is the app transaction, whose `appTransactionId` names the account).
 ///
 /// Beyond "no crash": `process` never throws (the store is in memory, so there is no
 /// infrastructure to fail); every outcome is typed (a status code 7001-7006, a payload code
@@ -35,14 +36,15 @@ struct AppStoreNotificationFuzzBody: Sendable {
     static let gemsGranted: Int64 = 300
     /// 2026-01-01T00:00:00Z, inside the simulated chain's validity.
     static let signedDate: Int64 = 1_767_225_600_000
-    /// The notification types mode 2 wraps a transaction in.
+    /// The notification types mode 2 wraps a transaction in (a `RESCIND_CONSENT` wraps it as its
+    /// app transaction). Eight, so the selector digits `0`...`7` pick them in order.
     static let notificationTypes: [NotificationTypeV2] = [
-        .refund, .revoke, .refundReversed, .consumptionRequest, .test, .oneTimeCharge,
+        .refund, .revoke, .refundReversed, .consumptionRequest, .test, .oneTimeCharge, .rescindConsent, .refundDeclined,
     ]
 
     /// What one input did.
     enum Verdict: String, Sendable, CaseIterable {
-        case rejected, revocationRecorded, revocationRejected, consumptionRequest, logged
+        case rejected, revocationRecorded, revocationRejected, consumptionRequest, consentRescinded, logged
     }
 
     /// What one input did, and the player's gems after it.
@@ -84,11 +86,17 @@ struct AppStoreNotificationFuzzBody: Sendable {
             + #""appAccountToken":"\#(AppAccountToken.forPlayer(playerID))","environment":"Sandbox"}"#
     }
 
-    /// The outer notification mode 2 signs around `signedTransactionInfo`.
+    /// The outer notification mode 2 signs around `signedTransactionInfo` (for a
+    /// `RESCIND_CONSENT`, `appData.signedAppTransactionInfo`).
     static func notificationJSON(type: NotificationTypeV2, signedTransactionInfo: String) -> String {
-        #"{"notificationType":"\#(type.rawValue)","notificationUUID":"fuzz-notification","version":"2.0","#
-            + #""signedDate":\#(signedDate + 60_000),"data":{"environment":"Sandbox","bundleId":"\#(bundleID)","#
-            + #""bundleVersion":"1","signedTransactionInfo":"\#(signedTransactionInfo)"}}"#
+        let nested =
+            type == .rescindConsent
+            ? #""appData":{"environment":"Sandbox","bundleId":"\#(bundleID)","#
+                + #""signedAppTransactionInfo":"\#(signedTransactionInfo)"}"#
+            : #""data":{"environment":"Sandbox","bundleId":"\#(bundleID)","#
+                + #""bundleVersion":"1","signedTransactionInfo":"\#(signedTransactionInfo)"}"#
+        return #"{"notificationType":"\#(type.rawValue)","notificationUUID":"fuzz-notification","version":"2.0","#
+            + #""signedDate":\#(signedDate + 60_000),\#(nested)}"#
     }
 
     /// The signed payload text an input stands for.
@@ -151,6 +159,11 @@ struct AppStoreNotificationFuzzBody: Sendable {
             }
             try expectAlreadyProcessed(second)
             return Report(verdict: .logged, gems: gems)
+        case .consentRescinded(let rescission):
+            try expect(after == before, "a withdrawal of consent changed balances or records: \(rescission)")
+            try expect(!rescission.accountID.isEmpty, "a withdrawal of consent for an empty account")
+            try expectAlreadyProcessed(second)
+            return Report(verdict: .consentRescinded, gems: gems)
         case .consumptionRequest, .logged:
             try expect(after == before, "\(first) changed the ledger")
             try expectAlreadyProcessed(second)

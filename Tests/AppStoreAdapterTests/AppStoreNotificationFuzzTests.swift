@@ -45,6 +45,7 @@ import Testing
         "\"Consumable\"", "\"Non-Consumable\"", "\"revocationPercentage\"", "\"revocationType\"", "\"quantity\"",
         "\"revocationDate\"", "\"signedDate\"", "\"transactionId\"", "\"originalTransactionId\"",
         "\"2000000000000001\"", "\"notificationUUID\"", "\"signedTransactionInfo\"", "\"Sandbox\"", "\"Production\"",
+        "\"RESCIND_CONSENT\"", "\"appTransactionId\"", "\"receiptType\"", "\"signedAppTransactionInfo\"",
     ]
 
     @Test func theSeedsCoverEveryVerdict() async throws {

@@ -64,6 +64,10 @@ struct AppStoreBackend {
             case .subscription(let effect):
                 print("subscription: \(effect)")      // a period granted, the chain's state changed
                 return 200
+            case .consentRescinded(let rescission):
+                // A parent withdrew consent: the account's purchases are refused from now on.
+                print("consent rescinded for \(rescission.accountID)")
+                return 200
             case .consumptionRequest(let question):
                 // Send `question.body` (JSON) to the App Store Server API's consumption endpoint,
                 // PUT /inApps/v2/transactions/consumption/{transactionId}, or give the processor a

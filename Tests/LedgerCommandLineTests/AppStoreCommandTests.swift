@@ -63,6 +63,39 @@ import Testing
         #expect((try state.json()["entitlements"] as? [String: String])?["remove_ads"] == "notOwned")
     }
 
+    @Test("RESCIND_CONSENT through `appstore notify`: recorded once, and the account's next purchase exits 3 consentRescinded")
+    func rescindConsentRefusesTheAccountsNextPurchase() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let db = scratch.path("ledger.sqlite")
+        let common = [
+            "--db", db, "--catalog", repoCatalogPath, "--root", root, "--bundle-id", Self.bundleID, "--environment",
+            "Sandbox",
+        ]
+        let buy = { () throws -> String in
+            var payload = try simulator.purchase(
+                productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1")
+            ).payload
+            payload.appTransactionID = "705001"
+            return try simulator.sign(payload)
+        }
+        // The first purchase creates the ledger; what it granted stays after the withdrawal.
+        let granted = await ledger(["appstore", "fulfill", "--player", "p1"] + common + ["-"], input: try buy())
+        #expect(try granted.json()["outcome"] as? String == "granted", "\(granted.output)\(granted.error)")
+        let notice = try simulator.rescindConsentNotification(appTransactionID: "705001", notificationUUID: "rescind-cli")
+        let recorded = await ledger(["appstore", "notify"] + common + ["-"], input: notice)
+        #expect(recorded.code == 0, "\(recorded.output)\(recorded.error)")
+        #expect(try recorded.json()["outcome"] as? String == "consentRescinded")
+        let rescission = try #require(try recorded.json()["rescission"] as? [String: Any])
+        #expect(rescission["accountID"] as? String == "705001" && rescission["notificationID"] as? String == "rescind-cli")
+        let replayed = await ledger(["appstore", "notify"] + common + ["-"], input: notice)
+        #expect(try replayed.json()["outcome"] as? String == "alreadyProcessed")
+
+        let refused = await ledger(["appstore", "fulfill", "--player", "p1"] + common + ["-"], input: try buy())
+        #expect(refused.code == 3, "\(refused.output)\(refused.error)")
+        #expect(try refused.json()["reason"] as? String == "consentRescinded")
+    }
+
     /// The reproduction: a Founder's Pack bought, then restored (new `transactionId`,
     /// same `originalTransactionId`): the restore is `alreadyFulfilled`, 1,000 gems, not 2,000.
     @Test func aRestoredNonConsumableIsAlreadyFulfilledThroughTheCommandLine() async throws {

@@ -34,6 +34,23 @@ struct LedgerHTTPNotificationTests {
         #expect(try await fixture.ledger.player("p1").balances.isEmpty)
     }
 
+    @Test("an App Store RESCIND_CONSENT is 200 consentRescinded, and the account's next purchase is refused")
+    func appStoreRescindConsent() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let notice = try fixture.appStore.rescindConsentNotification(appTransactionID: "705001")
+        let recorded = try await fixture.send("POST", "/appstore/notifications", json: ["signedPayload": notice])
+        #expect(recorded.status == 200 && recorded.outcomeName == "consentRescinded", "\(String(decoding: recorded.body, as: UTF8.self))")
+        var payload = try fixture.appStore.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1")
+        ).payload
+        payload.appTransactionID = "705001"
+        let refused = try await fixture.send(
+            "POST", "/purchases",
+            json: ["store": "appStore", "playerID": "p1", "signedTransaction": try fixture.appStore.sign(payload)])
+        #expect(String(decoding: refused.body, as: UTF8.self).contains(#""consentRescinded""#), "\(refused.status)")
+        #expect(try await fixture.ledger.player("p1").balances.isEmpty)
+    }
+
     @Test("a notification whose signature fails is 200 rejected (a resend cannot verify) and changes nothing")
     func appStoreForgery() async throws {
         let fixture = try LedgerHTTPFixture()

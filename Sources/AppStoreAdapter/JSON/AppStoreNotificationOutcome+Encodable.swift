@@ -11,9 +11,12 @@ import FulfillmentLedger
 ///   `AppStoreConsumptionOutcome`, when the processor has a sender);
 /// - `subscription`: `period`? (the `FulfillmentOutcome` of the period it carried), `update`
 ///   (`applied`, `stale`, `unchanged` or `unknownChain`), `subscription`? (the chain as it
-///   stands) and `note`.
+///   stands) and `note`;
+/// - `consentRescinded`: `rescission` (`store`, `accountID`, `rescindedAt`, `notificationID`,
+///   `recordedAt`: the first withdrawal recorded for the account).
 extension AppStoreNotificationOutcome: Encodable {
-    /// `rejected`, `alreadyProcessed`, `revocation`, `consumptionRequest`, `subscription` or `logged`.
+    /// `rejected`, `alreadyProcessed`, `revocation`, `consumptionRequest`, `subscription`,
+    /// `consentRescinded` or `logged`.
     public var name: String {
         switch self {
         case .rejected: "rejected"
@@ -21,6 +24,7 @@ extension AppStoreNotificationOutcome: Encodable {
         case .revocation: "revocation"
         case .consumptionRequest: "consumptionRequest"
         case .subscription: "subscription"
+        case .consentRescinded: "consentRescinded"
         case .logged: "logged"
         }
     }
@@ -42,6 +46,7 @@ extension AppStoreNotificationOutcome: Encodable {
             try container.encodeIfPresent(question.answer, forKey: "answer")
         case .subscription(let effect):
             try effect.encodeFields(into: &container)
+        case .consentRescinded(let rescission): try container.encode(rescission, forKey: "rescission")
         }
     }
 }

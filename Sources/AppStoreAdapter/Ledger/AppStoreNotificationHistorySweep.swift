@@ -213,7 +213,7 @@ public struct AppStoreNotificationHistorySweep: Sendable {
                 report.applied += 1
                 report.revocationsApplied += 1
             }
-        case .subscription: report.applied += 1
+        case .subscription, .consentRescinded: report.applied += 1
         case .consumptionRequest:
             report.applied += 1
             // The outcome carries the answer, not the transaction it is for; the payload verified

@@ -21,6 +21,11 @@ public enum AppStoreNotificationOutcome: Hashable, Sendable {
     /// When the period was rejected, the chain is unchanged (`update` is nil) and the
     /// notification is not recorded.
     case subscription(AppStoreSubscriptionEffect)
+    /// A `RESCIND_CONSENT`: consent to use the app was withdrawn for the account of
+    /// `appData.signedAppTransactionInfo` (its `appTransactionId`). The withdrawal as the ledger
+    /// keeps it: the first for the account, so a later notification about it shows the first.
+    /// From then on a purchase naming the account is refused `consentRescinded`.
+    case consentRescinded(ConsentRescission)
     /// Any other type, or a prorated refund of 0 %: accepted and logged.
     case logged(StoreNotificationRecord)
 }
@@ -64,7 +69,7 @@ public struct AppStoreNotificationProcessor: Sendable {
         guard let uuid = notification.notificationUUID, !uuid.isEmpty else {
             return .rejected(AppStoreVerificationError(.verificationFailure, "the notification has no notificationUUID"))
         }
-        if let refused = identifierRefusal(uuid: uuid, transaction: notification.transaction) {
+        if let refused = identifierRefusal(uuid: uuid, notification: notification) {
             return .rejected(AppStoreVerificationError(refused))
         }
         if let seen = try await ledger.storeNotification(id: uuid) {
@@ -94,8 +99,9 @@ public struct AppStoreNotificationProcessor: Sendable {
     /// Why the notification's identifiers cannot go into the ledger, if they cannot: each must be
     /// non-empty when present and at most the ledger's `identifierByteCountMax` bytes long, or
     /// the ledger would throw instead of answering.
-    private func identifierRefusal(uuid: String, transaction: JWSTransactionDecodedPayload?) -> AppStorePayloadError? {
+    private func identifierRefusal(uuid: String, notification: ResponseBodyV2DecodedPayload) -> AppStorePayloadError? {
         let byteCountMax = ledger.configuration.identifierByteCountMax
+        let transaction = notification.transaction
         // One call per field rather than a loop over (field, optional value) pairs: the loop
         // crashed Swift 6.3's optimizer (an ownership verification failure) in release builds.
         if let refusal = Self.refusal(field: "notificationUUID", value: uuid, byteCountMax: byteCountMax) {
@@ -106,8 +112,13 @@ public struct AppStoreNotificationProcessor: Sendable {
         {
             return refusal
         }
-        return Self.refusal(
+        if let refusal = Self.refusal(
             field: "originalTransactionId", value: transaction?.originalTransactionId, byteCountMax: byteCountMax)
+        {
+            return refusal
+        }
+        return Self.refusal(
+            field: "appTransactionId", value: notification.appTransaction?.appTransactionId, byteCountMax: byteCountMax)
     }
 
     /// Why one identifier is refused (empty, or too long), or nil.
@@ -124,6 +135,7 @@ public struct AppStoreNotificationProcessor: Sendable {
     private func apply(
         _ notification: ResponseBodyV2DecodedPayload, type: NotificationTypeV2, key: TransactionKey?, uuid: String
     ) async throws(LedgerError) -> AppStoreNotificationOutcome {
+        if type == .rescindConsent { return try await rescission(notification, uuid: uuid) }
         if let key, let transaction = notification.transaction,
             let decision = AppStoreRevocationMapping.decision(
                 type: type, transaction: transaction, transactionID: key.transactionID, notificationUUID: uuid,
@@ -153,6 +165,24 @@ public struct AppStoreNotificationProcessor: Sendable {
             return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: note))
         }
         return .logged(placeholder(uuid: uuid, type: type, key: key, outcome: "logged"))
+    }
+
+    /// A `RESCIND_CONSENT`, recorded for the account its verified app transaction names; refused,
+    /// changing nothing, without one.
+    private func rescission(
+        _ notification: ResponseBodyV2DecodedPayload, uuid: String
+    ) async throws(LedgerError) -> AppStoreNotificationOutcome {
+        guard notification.appData?.signedAppTransactionInfo != nil else {
+            return .rejected(AppStoreVerificationError(.missingField("appData.signedAppTransactionInfo")))
+        }
+        guard let accountID = notification.appTransaction?.appTransactionId else {
+            return .rejected(AppStoreVerificationError(.missingField("appTransactionId")))
+        }
+        let now = ledger.clock.now()
+        let rescission = ConsentRescission(
+            store: .appStore, accountID: accountID, rescindedAt: notification.signedDate?.date ?? now, notificationID: uuid,
+            recordedAt: now)
+        return .consentRescinded(try await ledger.recordConsentRescission(rescission))
     }
 
     /// The `CONSUMPTION_REQUEST`'s question, answered by the sender when there is one.
@@ -193,6 +223,8 @@ public struct AppStoreNotificationProcessor: Sendable {
             let answer = question.answer.map { ", \($0.name)" } ?? ""
             return "consumption request (\(question.body.deliveryStatus)\(percentage)\(answer))"
         case .subscription(let effect): return effect.note
+        case .consentRescinded(let rescission):
+            return "consent rescinded for account \(rescission.accountID) (by \(rescission.notificationID))"
         case .logged(let record): return record.outcome
         default: return "logged"
         }

@@ -19,7 +19,8 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
     public var supportedEnvironments: Set<StoreEnvironment> { [environment.storeEnvironment] }
 
     /// Verifies the JWS in `submission.payload`. A transaction with a `revocationDate` is
-    /// reported revoked; its `appAccountToken` is the account binding.
+    /// reported revoked; its `appAccountToken` is the account binding, and its `appTransactionId`
+    /// the account a withdrawal of consent names.
     public func verify(_ submission: TransactionSubmission) async throws(LedgerError) -> VerificationResult {
         switch signedDataVerifier.verifyTransaction(submission.payload) {
         case .failure(let error):
@@ -50,7 +51,7 @@ public struct AppStoreTransactionVerifier: TransactionVerifier {
             environment: (payload.environment ?? defaultEnvironment).storeEnvironment, purchaseDate: purchaseDate,
             revocationDate: payload.revocationDate?.date, storeProductType: payload.type?.storeProductType,
             isFamilyShared: isFamilyShared(payload.inAppOwnershipType),
-            subscriptionPeriod: subscriptionPeriod(payload))
+            subscriptionPeriod: subscriptionPeriod(payload), storeAccountID: payload.appTransactionId)
     }
 
     /// The paid period an auto-renewable subscription's transaction is for: keyed by its

@@ -1,9 +1,9 @@
 /// The decoded payload of an App Store Server Notification V2 (`signedPayload`), as Apple
 /// documents `ResponseBodyV2DecodedPayload`.
 ///
-/// After `SignedDataVerifier.verifyNotification`, `transaction` and `renewalInfo` hold the
-/// verified contents of the nested `data.signedTransactionInfo` and `data.signedRenewalInfo`;
-/// the raw strings stay in `data`.
+/// After `SignedDataVerifier.verifyNotification`, `transaction`, `renewalInfo` and
+/// `appTransaction` hold the verified contents of the nested `data.signedTransactionInfo`,
+/// `data.signedRenewalInfo` and `appData.signedAppTransactionInfo`; the raw strings stay.
 public struct ResponseBodyV2DecodedPayload: Hashable, Sendable, Codable {
     /// The notification's type.
     public var notificationType: NotificationTypeV2?
@@ -17,6 +17,8 @@ public struct ResponseBodyV2DecodedPayload: Hashable, Sendable, Codable {
     public var summary: NotificationSummary?
     /// The external purchase token.
     public var externalPurchaseToken: ExternalPurchaseToken?
+    /// The app and its signed app transaction (a `RESCIND_CONSENT`).
+    public var appData: NotificationAppData?
     /// The notification format version, such as `2.0`.
     public var version: String?
     /// When the App Store signed the notification.
@@ -25,6 +27,8 @@ public struct ResponseBodyV2DecodedPayload: Hashable, Sendable, Codable {
     public var transaction: JWSTransactionDecodedPayload?
     /// The verified nested renewal information; set by verification, never decoded from JSON.
     public var renewalInfo: JWSRenewalInfoDecodedPayload?
+    /// The verified app transaction of `appData`; set by verification, never decoded from JSON.
+    public var appTransaction: AppTransaction?
 
     /// An empty payload, for building one field by field.
     public init() {}
@@ -32,7 +36,7 @@ public struct ResponseBodyV2DecodedPayload: Hashable, Sendable, Codable {
     /// The JSON fields; the verified nested payloads are left out so they can only come from
     /// verification.
     private enum CodingKeys: String, CodingKey {
-        case notificationType, subtype, notificationUUID, data, summary, externalPurchaseToken, version, signedDate
+        case notificationType, subtype, notificationUUID, data, summary, externalPurchaseToken, appData, version, signedDate
     }
 }
 

@@ -28,6 +28,9 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
     /// The store says the product is of a type the ledger does not fulfill (a subscription, or
     /// a type this version does not know).
     case unsupportedProductType
+    /// The store withdrew consent for the buyer's account to use the app (App Store
+    /// `RESCIND_CONSENT`); nothing more is granted to it, and what it was granted stays.
+    case consentRescinded
     /// The transaction ID was already fulfilled for another product.
     case conflictProduct
     /// The transaction ID was already fulfilled for another player (and no transfer applies).
@@ -51,6 +54,7 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
         case .unsupportedEvent: 109
         case .productTypeMismatch: 110
         case .unsupportedProductType: 111
+        case .consentRescinded: 112
         case .conflictProduct: 201
         case .ownedByAnotherPlayer: 202
         case .conflictQuantity: 203

@@ -39,15 +39,21 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// ledger record so a purchase is found from the player's receipt; nil when the store's
     /// proof carries none.
     public var orderID: String?
+    /// The store's stable ID of the buyer's account for this app (App Store `appTransactionId`,
+    /// the same after redownloads and on new devices); nil when the proof carries none. A
+    /// purchase of an account whose consent was rescinded is refused `consentRescinded`.
+    public var storeAccountID: String?
 
     /// Creates verified facts.
     public init(
         store: PlatformStore, transactionID: String, originalTransactionID: String? = nil, storeProductID: String,
         accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
         purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil,
-        isFamilyShared: Bool = false, subscriptionPeriod: SubscriptionPeriodFacts? = nil, orderID: String? = nil
+        isFamilyShared: Bool = false, subscriptionPeriod: SubscriptionPeriodFacts? = nil, orderID: String? = nil,
+        storeAccountID: String? = nil
     ) {
         self.orderID = orderID
+        self.storeAccountID = storeAccountID
         self.store = store
         self.transactionID = transactionID
         self.originalTransactionID = originalTransactionID

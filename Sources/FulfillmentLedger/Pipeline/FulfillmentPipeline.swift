@@ -141,6 +141,14 @@ extension Ledger {
             return .rejected(Rejection(.unverified, mismatch))
         }
         if let problem = Self.outOfRange(verified) { return .rejected(Rejection(.unverified, problem)) }
+        if let accountID = verified.storeAccountID,
+            accountID.isEmpty || accountID.utf8.count > configuration.identifierByteCountMax
+        {
+            return .rejected(
+                Rejection(
+                    .unverified,
+                    "the verified store account ID is empty or longer than \(configuration.identifierByteCountMax) bytes"))
+        }
         if let binding = verified.accountBinding,
             binding != configuration.accountBinding(for: submission.store, playerID: submission.playerID)
         {
@@ -180,6 +188,15 @@ extension Ledger {
         let key = verified.ledgerKey(for: product.kind)
         if let rejection = try SubscriptionChains.refusal(verified, playerID: playerID, reader: writer) {
             return .refused(rejection)
+        }
+        // Read in the grant's own transaction: a withdrawal recorded before it commits wins.
+        if let accountID = verified.storeAccountID,
+            let rescission = try writer.consentRescission(store: verified.store, accountID: accountID)
+        {
+            return .refused(
+                Rejection(
+                    .consentRescinded,
+                    "the store withdrew consent for account \(accountID) (notification \(rescission.notificationID))"))
         }
         try faults.check(.beforeGrant)
         var granted: [GrantLine] = []

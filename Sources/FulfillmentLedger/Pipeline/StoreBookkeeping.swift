@@ -38,6 +38,36 @@ extension Ledger {
     }
 }
 
+/// Withdrawals of consent: an account's purchases are refused from the moment one is recorded.
+extension Ledger {
+    /// The store's withdrawal of consent for `accountID` (App Store `appTransactionId`), if one
+    /// was recorded.
+    public func consentRescission(store: PlatformStore, accountID: String) async throws(LedgerError) -> ConsentRescission? {
+        try checkStore(store)
+        try checkIdentifier(accountID, "accountID")
+        return try await self.store.read { reader throws(LedgerError) in
+            try reader.consentRescission(store: store, accountID: accountID)
+        }
+    }
+
+    /// Records that the store withdrew consent for an account, once: the first word stays, and
+    /// a later one (a redelivery, another notification) returns the recorded one and changes
+    /// nothing. From then on a purchase naming the account (`VerifiedTransaction.storeAccountID`)
+    /// is refused `consentRescinded`; what it was granted before stays.
+    public func recordConsentRescission(_ rescission: ConsentRescission) async throws(LedgerError) -> ConsentRescission {
+        try checkStore(rescission.store)
+        try checkIdentifier(rescission.accountID, "accountID")
+        try checkLength(rescission.notificationID, "notification ID", max: Self.bookkeepingByteCountMax)
+        return try await commit { writer throws(LedgerError) in
+            if let recorded = try writer.consentRescission(store: rescission.store, accountID: rescission.accountID) {
+                return recorded
+            }
+            try writer.insertConsentRescission(rescission)
+            return rescission
+        }
+    }
+}
+
 /// What adapters read of a purchase, and the flags they raise for support.
 extension Ledger {
     /// The ledger record of a purchase, by its ledger key, with its refund state (nil when no

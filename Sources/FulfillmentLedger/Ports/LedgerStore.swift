@@ -157,6 +157,8 @@ public protocol LedgerReader {
     func storeNotification(id: String) throws(LedgerError) -> StoreNotificationRecord?
     /// A named sync cursor (such as the voided-purchases watermark), if one was saved.
     func syncCursor(name: String) throws(LedgerError) -> String?
+    /// The store's withdrawal of consent for an account (App Store `appTransactionId`), if any.
+    func consentRescission(store: PlatformStore, accountID: String) throws(LedgerError) -> ConsentRescission?
     /// A subscription chain, if any of its periods was granted.
     func subscription(_ chain: TransactionKey) throws(LedgerError) -> SubscriptionRecord?
     /// A player's subscription chains, by store and chain ID, at most `limit`.
@@ -224,6 +226,8 @@ public protocol LedgerWriter: LedgerReader {
     func reassignTransaction(_ key: TransactionKey, toPlayerID playerID: String) throws(LedgerError)
     /// Records a processed store notification; its ID must be new.
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError)
+    /// Records a withdrawal of consent; one already recorded for the account is a constraint failure.
+    func insertConsentRescission(_ rescission: ConsentRescission) throws(LedgerError)
     /// Saves a named sync cursor, replacing the previous value.
     func setSyncCursor(name: String, value: String) throws(LedgerError)
     /// Adds or replaces a subscription chain's record.

@@ -3,9 +3,9 @@
 ///
 /// A new database is created from `tables`, rendered by its engine's dialect, and stamped with
 /// the engine's current version. A database of an older version upgrades through its engine's
-/// own history (SQLite's `LedgerSchema` 1–9, PostgreSQL's `PostgresLedgerSchema` 1–4), which
-/// ends in this same schema; the schema tests check that a new database and an upgraded one
-/// have the same tables, columns, keys, checks, indexes and triggers.
+/// own history (SQLite's `LedgerSchema` 1–9, PostgreSQL's `PostgresLedgerSchema` 1–4), then
+/// through `migrations`, and ends in this same schema; the schema tests check that a new
+/// database and an upgraded one have the same tables, columns, keys, checks, indexes and triggers.
 ///
 /// From version 10 on, one number means one schema on every engine: each entry of `migrations`
 /// is a list of changes that every engine applies in one transaction, and a table added by one is
@@ -18,16 +18,19 @@ public enum LedgerSchemaDescription {
         PurchaseCountsTable.schema, EconomyOperationsTable.schema, EventsTable.schema, RevocationEventsTable.schema,
         RefundStatesTable.schema, PlayerFlagsTable.schema, PlayersTable.schema, AbsorbedDebtsTable.schema,
         StoreNotificationsTable.schema, SyncCursorsTable.schema, SubscriptionsTable.schema, SubscriptionsTable.periodsSchema,
-        AttemptsTable.schema, AttemptsTable.countsSchema,
+        AttemptsTable.schema, AttemptsTable.countsSchema, ConsentRescissionsTable.schema,
     ]
 
     /// The version of the first migration both engines share. SQLite's history ends at 9 and
-    /// PostgreSQL's at 4, in the schema `tables` describes; PostgreSQL goes from 4 to 10.
+    /// PostgreSQL's at 4, in the same schema; PostgreSQL goes from 4 to 10.
     public static let firstSharedVersion = 10
 
-    /// The shared migrations: entry N brings the schema from version `firstSharedVersion + N - 1`
-    /// to `firstSharedVersion + N`. None yet.
-    public static let migrations: [[SQLSchemaChange]] = []
+    /// The shared migrations: entry N (from 1) brings the schema to version
+    /// `firstSharedVersion + N - 1`, from the end of an engine's own history or the entry before.
+    public static let migrations: [[SQLSchemaChange]] = [
+        // 10: withdrawals of consent (App Store RESCIND_CONSENT).
+        [.createTable(ConsentRescissionsTable.schema)]
+    ]
 
     /// The statements that create every table in `dialect`, one per element.
     public static func createStatements(_ dialect: SQLDialect) -> [String] {

@@ -48,4 +48,7 @@ public struct NotificationTypeV2: OpenStringEnumeration {
     public static let externalPurchaseToken = NotificationTypeV2(rawValue: "EXTERNAL_PURCHASE_TOKEN")
     /// A one-time purchase (consumable, non-consumable or non-renewing).
     public static let oneTimeCharge = NotificationTypeV2(rawValue: "ONE_TIME_CHARGE")
+    /// A parent or guardian withdrew consent for a minor's account to use the app; the payload
+    /// carries `appData` with the account's signed app transaction.
+    public static let rescindConsent = NotificationTypeV2(rawValue: "RESCIND_CONSENT")
 }
