@@ -121,6 +121,19 @@ import Testing
         #expect(try await setup.ledger.consentRescission(store: .appStore, accountID: "705009") == nil)
     }
 
+    @Test("Apple's documented shape decodes: appData in place of data, with the signed app transaction")
+    func documentedShapeDecodes() throws {
+        let json = #"{"notificationType":"RESCIND_CONSENT","notificationUUID":"0c4e8f2a-1b3d-4e5f-8a9b-0c1d2e3f4a5b","#
+            + #""appData":{"appAppleId":987654,"bundleId":"com.example.game","environment":"LocalTesting","#
+            + #""signedAppTransactionInfo":"a.b.c"},"version":"2.0","signedDate":1767225600000}"#
+        let decoded = try JSONDecoder().decode(ResponseBodyV2DecodedPayload.self, from: Data(json.utf8))
+        #expect(decoded.notificationType == .rescindConsent)
+        #expect(decoded.data == nil)
+        #expect(decoded.appData?.appAppleId == 987654 && decoded.appData?.bundleId == "com.example.game")
+        #expect(decoded.appData?.environment == .localTesting && decoded.appData?.signedAppTransactionInfo == "a.b.c")
+        #expect(decoded.appTransaction == nil, "the app transaction comes from verification only")
+    }
+
     @Test("the outcome's JSON names the case and carries the withdrawal")
     func outcomeJSON() throws {
         let rescission = ConsentRescission(
