@@ -80,6 +80,8 @@ struct InMemoryLedgerState: Sendable {
     var storeNotifications: [String: StoreNotificationRecord] = [:]
     /// Withdrawals of consent by store and account, keyed like the SQL table's primary key.
     var consentRescissions: [StoreAccount: ConsentRescission] = [:]
+    /// Account token bindings by store and token (the `accountID` of the key).
+    var accountTokens: [StoreAccount: AccountTokenBinding] = [:]
 
     /// A store's account, the key of a withdrawal of consent.
     struct StoreAccount: Hashable {
@@ -426,6 +428,16 @@ extension InMemoryLedgerSession {
         let key = InMemoryLedgerState.StoreAccount(store: rescission.store, accountID: rescission.accountID)
         guard state.consentRescissions[key] == nil else { throw Self.constraint("consent_rescissions primary key") }
         state.consentRescissions[key] = rescission
+    }
+
+    func accountTokenBinding(store: PlatformStore, token: String) throws(LedgerError) -> AccountTokenBinding? {
+        state.accountTokens[InMemoryLedgerState.StoreAccount(store: store, accountID: token)]
+    }
+
+    func insertAccountTokenBinding(_ binding: AccountTokenBinding) throws(LedgerError) {
+        let key = InMemoryLedgerState.StoreAccount(store: binding.store, accountID: binding.token)
+        guard state.accountTokens[key] == nil else { throw Self.constraint("account_tokens primary key") }
+        state.accountTokens[key] = binding
     }
 
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError) {

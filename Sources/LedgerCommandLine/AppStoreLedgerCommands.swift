@@ -51,7 +51,10 @@ enum AppStoreLedgerCommands {
             OFFER_REDEEMED, DID_CHANGE_RENEWAL_PREF, DID_CHANGE_RENEWAL_STATUS, DID_FAIL_TO_RENEW,
             GRACE_PERIOD_EXPIRED, EXPIRED, RENEWAL_EXTENDED) fulfils the period it carries for
             the chain's player and updates the chain, in signedDate order ("outcome":
-            "subscription"); other types are logged. A rejected notification changes nothing and
+            "subscription"); ONE_TIME_CHARGE grants the purchase to the player its appAccountToken
+            names (`ledger appstore bind`), or, when it names none, journals it as an
+            accountUnassigned attempt for an operator ("outcome": "oneTimeCharge"); other types
+            are logged. A rejected notification changes nothing and
             is not recorded, so Apple's redelivery is processed again. The database must exist.
 
             options:
@@ -60,7 +63,8 @@ enum AppStoreLedgerCommands {
             exit codes: 0 processed (or already processed), 3 not verified, its payload refused
               (a subscription's transaction without webOrderLineItemId, say), its revocation
               rejected, or the subscription period it carried rejected (another player's
-              account, dates out of order); 1 infrastructure error, 64 usage, 65 invalid
+              account, dates out of order), or its one-time charge rejected or unassigned;
+              1 infrastructure error, 64 usage, 65 invalid
               catalog, 66 database or catalog missing
             """,
         valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog"]),
@@ -192,6 +196,7 @@ enum AppStoreLedgerCommands {
             case .rejected: return .rejected
             case .revocation(let revocation): return revocation.record == nil ? .rejected : .ok
             case .subscription(let effect): return effect.period?.rejection == nil ? .ok : .rejected
+            case .oneTimeCharge(let charge): return charge.fulfillment == nil || charge.rejection != nil ? .rejected : .ok
             case .alreadyProcessed, .consumptionRequest, .consentRescinded, .logged: return .ok
             }
         } catch {

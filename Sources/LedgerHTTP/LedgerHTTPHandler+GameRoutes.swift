@@ -66,4 +66,17 @@ extension LedgerHTTPHandler {
         }
         return .json(200, ["subscriptions": try await ledger.subscriptions(playerID, at: at)])
     }
+
+    /// `POST /players/{playerID}/account-token` with `{"store": S}`: registers the player's
+    /// account token for S under the server's account binding (`Ledger.bindAccountToken`).
+    func accountToken(_ playerID: String, _ body: Data) async throws(LedgerError) -> LedgerHTTPResponse {
+        struct Body: Decodable { let store: PlatformStore }
+        let decoded: Body
+        do throws(StrictJSONError) {
+            decoded = try StrictJSON.decode(Body.self, from: body)
+        } catch {
+            return .invalidInput(error.body(expected: "{\"store\": \"appStore\"}"))
+        }
+        return .json(200, try await ledger.bindAccountToken(store: decoded.store, playerID: playerID))
+    }
 }

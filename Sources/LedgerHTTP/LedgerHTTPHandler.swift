@@ -109,6 +109,7 @@ public struct LedgerHTTPHandler: Sendable {
             case .subscriptions(let playerID): return try await subscriptions(playerID, request)
             case .history(let playerID): return try await history(playerID, request)
             case .restore(let playerID): return try await restore(playerID, request.body)
+            case .accountToken(let playerID): return try await accountToken(playerID, request.body)
             case .reset(let playerID):
                 try await ledger.resetPlayer(playerID)
                 return .json(200, ["reset": playerID])

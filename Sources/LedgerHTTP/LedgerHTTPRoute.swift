@@ -12,6 +12,7 @@ package enum LedgerHTTPRoute: Equatable {
     case history(String)
     case reset(String)
     case restore(String)
+    case accountToken(String)
     case lookup(String)
     case changes
     case appStoreNotifications
@@ -53,6 +54,7 @@ package enum LedgerHTTPRoute: Equatable {
             case "history": self = .history(playerID)
             case "reset": self = .reset(playerID)
             case "restore": self = .restore(playerID)
+            case "account-token": self = .accountToken(playerID)
             default: return nil
             }
         default: return nil
@@ -74,6 +76,7 @@ package enum LedgerHTTPRoute: Equatable {
         case .history: "/players/{playerID}/history"
         case .reset: "/players/{playerID}/reset"
         case .restore: "/players/{playerID}/restore"
+        case .accountToken: "/players/{playerID}/account-token"
         case .lookup: "/lookup/{id}"
         case .changes: "/changes"
         case .appStoreNotifications: "/appstore/notifications"
@@ -88,14 +91,16 @@ package enum LedgerHTTPRoute: Equatable {
     /// One instance of every route, for tests that must cover them all.
     package static let every: [LedgerHTTPRoute] = [
         .purchases, .operations, .revocations, .player("p"), .entitlements("p"), .eligibility("p"), .subscriptions("p"),
-        .history("p"), .reset("p"), .restore("p"), .lookup("GPA.1"), .changes, .appStoreNotifications, .playNotifications, .health, .ready,
+        .history("p"), .reset("p"), .restore("p"), .accountToken("p"), .lookup("GPA.1"), .changes, .appStoreNotifications, .playNotifications, .health, .ready,
         .metrics, .openAPI,
     ]
 
     /// The one method the route takes.
     package var method: String {
         switch self {
-        case .purchases, .operations, .revocations, .reset, .restore, .appStoreNotifications, .playNotifications: "POST"
+        case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .appStoreNotifications,
+            .playNotifications:
+            "POST"
         case .player, .entitlements, .eligibility, .subscriptions, .history, .lookup, .changes, .health, .ready, .metrics,
             .openAPI:
             "GET"
@@ -105,8 +110,8 @@ package enum LedgerHTTPRoute: Equatable {
     /// Whether the route serves the game (and so needs the bearer token when one is set).
     var isGameFacing: Bool {
         switch self {
-        case .purchases, .operations, .revocations, .reset, .restore, .player, .entitlements, .eligibility, .subscriptions, .history,
-            .lookup, .changes:
+        case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .player, .entitlements, .eligibility,
+            .subscriptions, .history, .lookup, .changes:
             true
         case .appStoreNotifications, .playNotifications, .health, .ready, .metrics, .openAPI: false
         }

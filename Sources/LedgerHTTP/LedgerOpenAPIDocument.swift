@@ -1011,6 +1011,52 @@ public enum LedgerOpenAPIDocument {
           }
         }
       },
+      "AccountTokenBody": {
+        "type": "object",
+        "required": [
+          "store"
+        ],
+        "properties": {
+          "store": {
+            "type": "string",
+            "enum": [
+              "appStore",
+              "playStore",
+              "test"
+            ]
+          }
+        },
+        "additionalProperties": false
+      },
+      "AccountTokenBinding": {
+        "type": "object",
+        "required": [
+          "store",
+          "token",
+          "playerID",
+          "boundAt",
+          "source"
+        ],
+        "properties": {
+          "store": {
+            "type": "string"
+          },
+          "token": {
+            "type": "string"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "boundAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "source": {
+            "type": "string",
+            "description": "`grant` or `registration`; a newer version may add others."
+          }
+        }
+      },
       "LookupStep": {
         "type": "object",
         "required": [
@@ -2057,6 +2103,122 @@ public enum LedgerOpenAPIDocument {
               "application/json": {
                 "schema": {
                   "$ref": "#/components/schemas/Reset"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than the limit (`http.bodyTooLarge`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/players/{playerID}/account-token": {
+      "post": {
+        "operationId": "bindAccountToken",
+        "summary": "Registers the player's account token (App Store appAccountToken) under the server's account binding, so a purchase the store reports to the server alone (ONE_TIME_CHARGE) is granted to the player. A repeat answers the recorded binding; a token that names another player is refused (400).",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "playerID",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256,
+              "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+            },
+            "description": "The player's ID, percent-encoded: 1 to 256 bytes of UTF-8, no control character."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The store whose token to register.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AccountTokenBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The binding, new or recorded before.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AccountTokenBinding"
                 }
               }
             }

@@ -13,7 +13,35 @@ enum WriteCases {
             "consentRescissionIsKeptPerStoreAndAccount",
             "a withdrawal of consent reads back as written, per store and account; a second one for the account is refused",
             consentRescissionIsKeptPerStoreAndAccount),
+        ConformanceEntry(
+            "accountTokenBindingIsKeptPerStoreAndToken",
+            "an account token's binding reads back as written, per store and token; a second one for the token is refused",
+            accountTokenBindingIsKeptPerStoreAndToken),
     ]
+
+    static func accountTokenBindingIsKeptPerStoreAndToken(_ context: ConformanceContext) async throws(LedgerError) {
+        let store = context.store
+        let first = AccountTokenBinding(
+            store: .appStore, token: "3f1b0c7e-5a2d-8c4e-9f10-2b3c4d5e6f70", playerID: "player-1",
+            boundAt: Date(ledgerMilliseconds: 1_700_000_000_123), source: .registration)
+        try await store.write { writer throws(LedgerError) in try writer.insertAccountTokenBinding(first) }
+        await context.checkConstraintFailure("a second binding of the same store and token") { writer throws(LedgerError) in
+            var again = first
+            again.playerID = "player-2"
+            again.source = .grant
+            try writer.insertAccountTokenBinding(again)
+        }
+        let (found, otherStore, otherToken) = try await store.read { reader throws(LedgerError) in
+            (
+                try reader.accountTokenBinding(store: .appStore, token: first.token),
+                try reader.accountTokenBinding(store: .playStore, token: first.token),
+                try reader.accountTokenBinding(store: .appStore, token: "player-1")
+            )
+        }
+        context.checkEqual(found, first, "the binding read back (the first, unchanged)")
+        context.checkEqual(otherStore, nil, "the same token in another store")
+        context.checkEqual(otherToken, nil, "another token")
+    }
 
     static func consentRescissionIsKeptPerStoreAndAccount(_ context: ConformanceContext) async throws(LedgerError) {
         let store = context.store

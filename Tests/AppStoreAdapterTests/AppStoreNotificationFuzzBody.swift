@@ -26,7 +26,8 @@ import FulfillmentLedger
 /// infrastructure to fail); every outcome is typed (a status code 7001-7006, a payload code
 /// 7101-7105); a rejection changes nothing and is judged the same way again; anything recorded
 /// is `alreadyProcessed` the second time and changes nothing more; the player's gems stay within
-/// 0...300 and the refunded units within 0...3, whatever the notifications say.
+/// 0...300 and the refunded units within 0...3, whatever the notifications say, except that a
+/// `ONE_TIME_CHARGE` for another transaction bound to p1 grants exactly what its receipt lists.
 struct AppStoreNotificationFuzzBody: Sendable {
     static let bundleID = "com.kibblestreet.td"
     static let playerID = "p1"
@@ -45,6 +46,7 @@ struct AppStoreNotificationFuzzBody: Sendable {
     /// What one input did.
     enum Verdict: String, Sendable, CaseIterable {
         case rejected, revocationRecorded, revocationRejected, consumptionRequest, consentRescinded, logged
+        case chargeGranted, chargeUnassigned, chargeRejected
     }
 
     /// What one input did, and the player's gems after it.
@@ -132,7 +134,8 @@ struct AppStoreNotificationFuzzBody: Sendable {
         let before = try await state(of: ledger)
         let first = try await process(text, with: processor)
         let after = try await state(of: ledger)
-        try checkBounds(after)
+        let chargeReceipt = first.chargeReceipt
+        if let chargeReceipt { try expectAdded(chargeReceipt, before: before, after: after) } else { try checkBounds(after) }
         let gems = after.balances["gems"] ?? 0
         let second = try await process(text, with: processor)
         try await expect(try state(of: ledger) == after, "a second delivery changed the ledger: \(first) then \(second)")
@@ -164,11 +167,55 @@ struct AppStoreNotificationFuzzBody: Sendable {
             try expect(!rescission.accountID.isEmpty, "a withdrawal of consent for an empty account")
             try expectAlreadyProcessed(second)
             return Report(verdict: .consentRescinded, gems: gems)
+        case .oneTimeCharge(let charge):
+            return try checkCharge(charge, first: first, second: second, changed: after != before, gems: gems)
         case .consumptionRequest, .logged:
             try expect(after == before, "\(first) changed the ledger")
             try expectAlreadyProcessed(second)
             return Report(verdict: first.isLogged ? .logged : .consumptionRequest, gems: gems)
         }
+    }
+
+    /// A `ONE_TIME_CHARGE`: granted to p1 only when its token names p1 (changing the ledger
+    /// only by its receipt, checked before), journaled when it names no one, and judged the same
+    /// again when rejected; what was recorded is `alreadyProcessed` the second time.
+    private func checkCharge(
+        _ charge: AppStoreOneTimeCharge, first: AppStoreNotificationOutcome, second: AppStoreNotificationOutcome,
+        changed: Bool, gems: Int64
+    ) throws -> Report {
+        if let rejection = charge.rejection {
+            try expect(!changed, "a rejected charge changed the ledger: \(rejection)")
+            try expect(second == first, "a rejected charge was judged otherwise again: \(second)")
+            return Report(verdict: .chargeRejected, gems: gems)
+        }
+        try expectAlreadyProcessed(second)
+        guard let playerID = charge.playerID else {
+            try expect(!changed, "an unassigned charge changed the ledger")
+            try expect(charge.fulfillment == nil, "an unassigned charge was fulfilled")
+            return Report(verdict: .chargeUnassigned, gems: gems)
+        }
+        try expect(playerID == Self.playerID, "a charge was granted to \(playerID)")
+        try expect(
+            charge.appAccountToken == AppAccountToken.forPlayer(Self.playerID), "a charge granted without p1's token")
+        if charge.fulfillment?.name == "alreadyFulfilled" { try expect(!changed, "an already fulfilled charge changed the ledger") }
+        return Report(verdict: .chargeGranted, gems: gems)
+    }
+
+    /// Checks that the ledger changed by exactly what a granted charge's receipt lists.
+    private func expectAdded(_ receipt: FulfillmentReceipt, before: LedgerState, after: LedgerState) throws {
+        var expected = before
+        for line in receipt.record.grants {
+            switch line.kind {
+            case .currency: expected.balances[line.id, default: 0] += line.quantity
+            case .item: expected.inventory[line.id, default: 0] += line.quantity
+            case .entitlement:
+                if !expected.entitlements.contains(line.id) { expected.entitlements.append(line.id) }
+            }
+        }
+        try expect(
+            after.balances == expected.balances && after.inventory == expected.inventory
+                && Set(after.entitlements) == Set(expected.entitlements) && after.refund == before.refund,
+            "a granted charge changed more than its receipt: \(receipt.record.grants), \(before) -> \(after)")
     }
 
     /// A fresh in-memory ledger holding the seeded purchase.
@@ -246,6 +293,12 @@ extension AppStoreNotificationOutcome {
     fileprivate var isLogged: Bool {
         if case .logged = self { return true }
         return false
+    }
+
+    /// The receipt of a charge granted now.
+    fileprivate var chargeReceipt: FulfillmentReceipt? {
+        if case .oneTimeCharge(let charge) = self, case .granted(let receipt) = charge.fulfillment { return receipt }
+        return nil
     }
 }
 

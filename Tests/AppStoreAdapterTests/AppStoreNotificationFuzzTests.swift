@@ -46,6 +46,7 @@ import Testing
         "\"revocationDate\"", "\"signedDate\"", "\"transactionId\"", "\"originalTransactionId\"",
         "\"2000000000000001\"", "\"notificationUUID\"", "\"signedTransactionInfo\"", "\"Sandbox\"", "\"Production\"",
         "\"RESCIND_CONSENT\"", "\"appTransactionId\"", "\"receiptType\"", "\"signedAppTransactionInfo\"",
+        "\"ONE_TIME_CHARGE\"", "\"appAccountToken\"", "\"2000000000000002\"", "\"f64551fc-d6f0-8823-8b87-971cfb914464\"",
     ]
 
     @Test func theSeedsCoverEveryVerdict() async throws {

@@ -68,6 +68,11 @@ struct AppStoreBackend {
                 // A parent withdrew consent: the account's purchases are refused from now on.
                 print("consent rescinded for \(rescission.accountID)")
                 return 200
+            case .oneTimeCharge(let charge):
+                // A purchase Apple reports itself: granted to the player its appAccountToken
+                // names, or journaled (accountUnassigned) for an operator when it names none.
+                print("one-time charge: \(charge.fulfillment?.name ?? "unassigned")")
+                return 200
             case .consumptionRequest(let question):
                 // Send `question.body` (JSON) to the App Store Server API's consumption endpoint,
                 // PUT /inApps/v2/transactions/consumption/{transactionId}, or give the processor a

@@ -96,6 +96,42 @@ import Testing
         #expect(try refused.json()["reason"] as? String == "consentRescinded")
     }
 
+    @Test("ONE_TIME_CHARGE through `appstore notify`: granted to the player `appstore bind` registered, exit 3 when unassigned")
+    func oneTimeChargeGrantsToTheBoundPlayer() async throws {
+        let scratch = try ScratchDirectory()
+        let (simulator, root) = try Self.simulatedStore(in: scratch)
+        let db = scratch.path("ledger.sqlite")
+        let common = [
+            "--db", db, "--catalog", repoCatalogPath, "--root", root, "--bundle-id", Self.bundleID, "--environment",
+            "Sandbox",
+        ]
+        #expect(await ledger(["init", "--db", db]).code == 0)
+        let bound = await ledger(["appstore", "bind", "--db", db, "--catalog", repoCatalogPath, "--player", "p5"])
+        #expect(bound.code == 0, "\(bound.output)\(bound.error)")
+        #expect(try bound.json()["token"] as? String == AppAccountToken.forPlayer("p5"))
+        let usage = await ledger(["appstore", "bind", "--db", db, "--catalog", repoCatalogPath, "--player", "p5", "--account-binding", "hash"])
+        #expect(usage.code == 64)
+
+        let purchase = try simulator.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p5"))
+        let notice = try simulator.notification(type: .oneTimeCharge, transactionID: purchase.transactionID)
+        let granted = await ledger(["appstore", "notify"] + common + ["-"], input: notice)
+        #expect(granted.code == 0, "\(granted.output)\(granted.error)")
+        let charge = try #require(try granted.json()["charge"] as? [String: Any])
+        #expect(charge["playerID"] as? String == "p5" && (charge["fulfillment"] as? [String: Any])?["outcome"] as? String == "granted")
+        let replayed = await ledger(["appstore", "notify"] + common + ["-"], input: notice)
+        #expect(try replayed.json()["outcome"] as? String == "alreadyProcessed")
+
+        let stranger = try simulator.purchase(productID: "com.kibblestreet.td.gems.small")
+        let unassigned = await ledger(
+            ["appstore", "notify"] + common + ["-"],
+            input: try simulator.notification(type: .oneTimeCharge, transactionID: stranger.transactionID))
+        #expect(unassigned.code == 3, "\(unassigned.output)\(unassigned.error)")
+        #expect((try unassigned.json()["charge"] as? [String: Any])?["unassigned"] as? Bool == true)
+        let found = await ledger(["lookup", stranger.transactionID, "--db", db, "--json"])
+        #expect(found.output.contains("accountUnassigned"), "\(found.output)")
+    }
+
     /// The reproduction: a Founder's Pack bought, then restored (new `transactionId`,
     /// same `originalTransactionId`): the restore is `alreadyFulfilled`, 1,000 gems, not 2,000.
     @Test func aRestoredNonConsumableIsAlreadyFulfilledThroughTheCommandLine() async throws {

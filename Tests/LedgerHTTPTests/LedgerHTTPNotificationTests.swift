@@ -51,6 +51,36 @@ struct LedgerHTTPNotificationTests {
         #expect(try await fixture.ledger.player("p1").balances.isEmpty)
     }
 
+    @Test("a registered player's ONE_TIME_CHARGE is 200 oneTimeCharge and granted once; an unbound one is journaled")
+    func appStoreOneTimeCharge() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let bound = try await fixture.send("POST", "/players/p4/account-token", json: ["store": "appStore"])
+        #expect(bound.status == 200, "\(String(decoding: bound.body, as: UTF8.self))")
+        let binding = try #require(try JSONSerialization.jsonObject(with: bound.body) as? [String: Any])
+        #expect(binding["token"] as? String == AppAccountToken.forPlayer("p4") && binding["source"] as? String == "registration")
+        let again = try await fixture.send("POST", "/players/p4/account-token", json: ["store": "appStore"])
+        #expect(again.status == 200 && again.body == bound.body, "a repeat answers the recorded binding")
+        let malformed = try await fixture.send("POST", "/players/p4/account-token", json: ["store": "appStore", "extra": 1])
+        #expect(malformed.status == 400)
+
+        let signed = try fixture.appStore.purchase(
+            productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p4"))
+        let notice = try fixture.appStore.notification(type: .oneTimeCharge, transactionID: signed.transactionID)
+        let granted = try await fixture.send("POST", "/appstore/notifications", json: ["signedPayload": notice])
+        #expect(granted.status == 200 && granted.outcomeName == "oneTimeCharge", "\(String(decoding: granted.body, as: UTF8.self))")
+        #expect(try await fixture.ledger.player("p4").balances == ["gems": 100])
+        let client = try await fixture.send(
+            "POST", "/purchases", json: ["store": "appStore", "playerID": "p4", "signedTransaction": signed.jws])
+        #expect(String(decoding: client.body, as: UTF8.self).contains(#""alreadyFulfilled""#), "\(client.status)")
+
+        let unbound = try fixture.appStore.purchase(productID: "com.kibblestreet.td.gems.small")
+        let unboundNotice = try fixture.appStore.notification(type: .oneTimeCharge, transactionID: unbound.transactionID)
+        let journaled = try await fixture.send("POST", "/appstore/notifications", json: ["signedPayload": unboundNotice])
+        #expect(journaled.status == 200 && String(decoding: journaled.body, as: UTF8.self).contains(#""unassigned":true"#))
+        let lookup = try await fixture.send("GET", "/lookup/\(unbound.transactionID)")
+        #expect(String(decoding: lookup.body, as: UTF8.self).contains(#""accountUnassigned""#))
+    }
+
     @Test("a notification whose signature fails is 200 rejected (a resend cannot verify) and changes nothing")
     func appStoreForgery() async throws {
         let fixture = try LedgerHTTPFixture()

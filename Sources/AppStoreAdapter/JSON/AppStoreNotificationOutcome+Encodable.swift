@@ -13,10 +13,13 @@ import FulfillmentLedger
 ///   (`applied`, `stale`, `unchanged` or `unknownChain`), `subscription`? (the chain as it
 ///   stands) and `note`;
 /// - `consentRescinded`: `rescission` (`store`, `accountID`, `rescindedAt`, `notificationID`,
-///   `recordedAt`: the first withdrawal recorded for the account).
+///   `recordedAt`: the first withdrawal recorded for the account);
+/// - `oneTimeCharge`: `charge` (`transactionID`, `storeProductID`, `appAccountToken`?,
+///   `playerID`? and `fulfillment`?, the `FulfillmentOutcome`; no player and no fulfillment when
+///   the charge is unassigned).
 extension AppStoreNotificationOutcome: Encodable {
     /// `rejected`, `alreadyProcessed`, `revocation`, `consumptionRequest`, `subscription`,
-    /// `consentRescinded` or `logged`.
+    /// `consentRescinded`, `oneTimeCharge` or `logged`.
     public var name: String {
         switch self {
         case .rejected: "rejected"
@@ -25,6 +28,7 @@ extension AppStoreNotificationOutcome: Encodable {
         case .consumptionRequest: "consumptionRequest"
         case .subscription: "subscription"
         case .consentRescinded: "consentRescinded"
+        case .oneTimeCharge: "oneTimeCharge"
         case .logged: "logged"
         }
     }
@@ -47,7 +51,23 @@ extension AppStoreNotificationOutcome: Encodable {
         case .subscription(let effect):
             try effect.encodeFields(into: &container)
         case .consentRescinded(let rescission): try container.encode(rescission, forKey: "rescission")
+        case .oneTimeCharge(let charge): try container.encode(charge, forKey: "charge")
         }
+    }
+}
+
+/// An `AppStoreOneTimeCharge` in JSON: `{"transactionID", "storeProductID", "appAccountToken"?,
+/// "playerID"?, "unassigned", "fulfillment"?}`.
+extension AppStoreOneTimeCharge: Encodable {
+    /// Encodes the charge and the pipeline's answer.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: LedgerJSONKey.self)
+        try container.encode(transactionID, forKey: "transactionID")
+        try container.encode(storeProductID, forKey: "storeProductID")
+        try container.encodeIfPresent(appAccountToken, forKey: "appAccountToken")
+        try container.encodeIfPresent(playerID, forKey: "playerID")
+        try container.encode(isUnassigned, forKey: "unassigned")
+        try container.encodeIfPresent(fulfillment, forKey: "fulfillment")
     }
 }
 

@@ -214,6 +214,8 @@ public struct AppStoreNotificationHistorySweep: Sendable {
                 report.revocationsApplied += 1
             }
         case .subscription, .consentRescinded: report.applied += 1
+        case .oneTimeCharge(let charge):
+            if let rejection = charge.rejection { reject(rejection.description) } else { report.applied += 1 }
         case .consumptionRequest:
             report.applied += 1
             // The outcome carries the answer, not the transaction it is for; the payload verified

@@ -26,6 +26,11 @@ public enum AppStoreNotificationOutcome: Hashable, Sendable {
     /// keeps it: the first for the account, so a later notification about it shows the first.
     /// From then on a purchase naming the account is refused `consentRescinded`.
     case consentRescinded(ConsentRescission)
+    /// A `ONE_TIME_CHARGE`: the purchase granted, through the pipeline, to the player its
+    /// `appAccountToken` names, or journaled `accountUnassigned` when it names none (see
+    /// `AppStoreOneTimeCharge`). A charge the pipeline rejected is not recorded, so Apple's
+    /// redelivery tries again.
+    case oneTimeCharge(AppStoreOneTimeCharge)
     /// Any other type, or a prorated refund of 0 %: accepted and logged.
     case logged(StoreNotificationRecord)
 }
@@ -85,6 +90,7 @@ public struct AppStoreNotificationProcessor: Sendable {
         case .rejected: return outcome
         case .revocation(let revocation) where revocation.rejection != nil: return outcome
         case .subscription(let effect) where effect.period?.rejection != nil: return outcome
+        case .oneTimeCharge(let charge) where charge.rejection != nil: return outcome
         default: break
         }
         let record = StoreNotificationRecord(
@@ -136,6 +142,7 @@ public struct AppStoreNotificationProcessor: Sendable {
         _ notification: ResponseBodyV2DecodedPayload, type: NotificationTypeV2, key: TransactionKey?, uuid: String
     ) async throws(LedgerError) -> AppStoreNotificationOutcome {
         if type == .rescindConsent { return try await rescission(notification, uuid: uuid) }
+        if type == .oneTimeCharge { return try await oneTimeCharge(notification, uuid: uuid) }
         if let key, let transaction = notification.transaction,
             let decision = AppStoreRevocationMapping.decision(
                 type: type, transaction: transaction, transactionID: key.transactionID, notificationUUID: uuid,
@@ -185,6 +192,46 @@ public struct AppStoreNotificationProcessor: Sendable {
         return .consentRescinded(try await ledger.recordConsentRescission(rescission))
     }
 
+    /// A `ONE_TIME_CHARGE`, granted through the pipeline to the player its `appAccountToken`
+    /// names, or journaled for an operator when it names none; refused, changing nothing,
+    /// without its signed transaction.
+    private func oneTimeCharge(
+        _ notification: ResponseBodyV2DecodedPayload, uuid: String
+    ) async throws(LedgerError) -> AppStoreNotificationOutcome {
+        guard let signed = notification.data?.signedTransactionInfo, let transaction = notification.transaction else {
+            return .rejected(AppStoreVerificationError(.missingField("data.signedTransactionInfo")))
+        }
+        guard let transactionID = transaction.transactionId else {
+            return .rejected(AppStoreVerificationError(.missingField("transactionId")))
+        }
+        guard let storeProductID = transaction.productId, !storeProductID.isEmpty else {
+            return .rejected(AppStoreVerificationError(.missingField("productId")))
+        }
+        let token = transaction.appAccountToken.map { AppAccountToken.canonical($0) ?? $0 }
+        let submission = TransactionSubmission(
+            store: .appStore, transactionID: transactionID, storeProductID: storeProductID, playerID: "",
+            quantity: transaction.quantity ?? 1, payload: signed)
+        var binding: AccountTokenBinding?
+        if let token { binding = try await ledger.accountTokenBinding(store: .appStore, token: token) }
+        guard let playerID = binding?.playerID else {
+            let why = token.map { "its appAccountToken \($0) names no player" } ?? "it has no appAccountToken"
+            await ledger.journalUnassigned(
+                submission, purchaseID: transaction.originalTransactionId,
+                reason: "ONE_TIME_CHARGE \(uuid): \(why); assign it with ledger appstore fulfill", via: .notification)
+            return .oneTimeCharge(
+                AppStoreOneTimeCharge(
+                    transactionID: transactionID, storeProductID: storeProductID, appAccountToken: token, playerID: nil,
+                    fulfillment: nil))
+        }
+        var forPlayer = submission
+        forPlayer.playerID = playerID
+        let fulfillment = try await ledger.fulfill(forPlayer, via: .notification)
+        return .oneTimeCharge(
+            AppStoreOneTimeCharge(
+                transactionID: transactionID, storeProductID: storeProductID, appAccountToken: token, playerID: playerID,
+                fulfillment: fulfillment))
+    }
+
     /// The `CONSUMPTION_REQUEST`'s question, answered by the sender when there is one.
     private func question(
         _ notification: ResponseBodyV2DecodedPayload, key: TransactionKey, uuid: String
@@ -223,6 +270,7 @@ public struct AppStoreNotificationProcessor: Sendable {
             let answer = question.answer.map { ", \($0.name)" } ?? ""
             return "consumption request (\(question.body.deliveryStatus)\(percentage)\(answer))"
         case .subscription(let effect): return effect.note
+        case .oneTimeCharge(let charge): return charge.note
         case .consentRescinded(let rescission):
             return "consent rescinded for account \(rescission.accountID) (by \(rescission.notificationID))"
         case .logged(let record): return record.outcome

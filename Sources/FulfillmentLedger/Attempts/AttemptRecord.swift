@@ -20,7 +20,8 @@ public struct AttemptRecord: Hashable, Sendable, Codable {
     public var orderID: String?
     /// The store's product ID as submitted.
     public var storeProductID: String
-    /// The player the submission was for.
+    /// The player the submission was for; empty for a purchase the store delivered without its
+    /// player whose account token names none (`accountUnassigned`).
     public var playerID: String
     /// Rejected or failed.
     public var outcome: AttemptOutcome
@@ -80,6 +81,7 @@ public struct AttemptRecord: Hashable, Sendable, Codable {
     public var summary: String {
         let how = outcome == .rejected ? "rejected (\(code))" : "failed (\(code))"
         let times = repeatCount > 1 ? " (\(repeatCount) times, last at \(lastAt.ledgerISO8601))" : ""
-        return "\(entryPoint) delivery\(times) of \(storeProductID) for \(playerID) \(how): \(reason)"
+        let player = playerID.isEmpty ? "no player" : playerID
+        return "\(entryPoint) delivery\(times) of \(storeProductID) for \(player) \(how): \(reason)"
     }
 }

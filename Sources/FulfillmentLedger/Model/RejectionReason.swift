@@ -31,6 +31,10 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
     /// The store withdrew consent for the buyer's account to use the app (App Store
     /// `RESCIND_CONSENT`); nothing more is granted to it, and what it was granted stays.
     case consentRescinded
+    /// A purchase the store delivered to the server without its player (App Store
+    /// `ONE_TIME_CHARGE`) names no player the ledger knows: no account token, or one no grant or
+    /// registration bound. Journaled as an attempt an operator assigns; never granted to a guess.
+    case accountUnassigned
     /// The transaction ID was already fulfilled for another product.
     case conflictProduct
     /// The transaction ID was already fulfilled for another player (and no transfer applies).
@@ -55,6 +59,7 @@ public enum RejectionReason: String, Hashable, Sendable, Codable, CaseIterable {
         case .productTypeMismatch: 110
         case .unsupportedProductType: 111
         case .consentRescinded: 112
+        case .accountUnassigned: 113
         case .conflictProduct: 201
         case .ownedByAnotherPlayer: 202
         case .conflictQuantity: 203

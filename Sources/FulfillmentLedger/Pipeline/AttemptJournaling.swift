@@ -34,6 +34,23 @@ extension Ledger {
                 reason: failure.description, isVerified: verified != nil))
     }
 
+    /// Journals a verified purchase the store delivered to the server without its player
+    /// (`accountUnassigned`: App Store `ONE_TIME_CHARGE` whose account token names no player), so
+    /// support finds it by any of its IDs and an operator can assign it. The row names no player
+    /// (an empty `playerID`); nothing is granted. A failure to write is observed, never thrown.
+    public func journalUnassigned(
+        _ submission: TransactionSubmission, purchaseID: String?, reason: String, via entryPoint: DeliveryEntryPoint
+    ) async {
+        let rejection = Rejection(.accountUnassigned, reason)
+        await append(
+            AttemptRecord(
+                store: submission.store, deliveryID: submission.transactionID,
+                purchaseID: purchaseID == submission.transactionID ? nil : purchaseID, orderID: nil,
+                storeProductID: submission.storeProductID, playerID: "", outcome: .rejected,
+                code: rejection.reason.rawValue, reason: configuration.attemptRetention.clipped(rejection.message),
+                at: clock.now(), entryPoint: entryPoint, isVerified: true))
+    }
+
     /// The journal row of a submission, with what the verifier vouched for when it did.
     private func attempt(
         _ submission: TransactionSubmission, verified: VerifiedTransaction?, via entryPoint: DeliveryEntryPoint,

@@ -238,6 +238,7 @@ extension Ledger {
             LedgerEvent(
                 kind: .purchaseGranted, playerID: playerID, transaction: key, at: now,
                 detail: "\(product.id) x\(verified.quantity)\(shared)\(period): \(summary)"))
+        try learnAccountToken(verified, playerID: playerID, now: now, writer: writer)
         // Refunds that arrived before the purchase apply now, in store-date order.
         try applyAwaitingRevocations(for: record, catalog: catalog, now: now, writer: writer)
         try faults.check(.beforeCommit)

@@ -159,6 +159,9 @@ public protocol LedgerReader {
     func syncCursor(name: String) throws(LedgerError) -> String?
     /// The store's withdrawal of consent for an account (App Store `appTransactionId`), if any.
     func consentRescission(store: PlatformStore, accountID: String) throws(LedgerError) -> ConsentRescission?
+    /// The player a store's account token names (App Store `appAccountToken`), if the ledger
+    /// learned a binding for it.
+    func accountTokenBinding(store: PlatformStore, token: String) throws(LedgerError) -> AccountTokenBinding?
     /// A subscription chain, if any of its periods was granted.
     func subscription(_ chain: TransactionKey) throws(LedgerError) -> SubscriptionRecord?
     /// A player's subscription chains, by store and chain ID, at most `limit`.
@@ -228,6 +231,9 @@ public protocol LedgerWriter: LedgerReader {
     func insertStoreNotification(_ record: StoreNotificationRecord) throws(LedgerError)
     /// Records a withdrawal of consent; one already recorded for the account is a constraint failure.
     func insertConsentRescission(_ rescission: ConsentRescission) throws(LedgerError)
+    /// Records which player an account token names; one already recorded for the token is a
+    /// constraint failure.
+    func insertAccountTokenBinding(_ binding: AccountTokenBinding) throws(LedgerError)
     /// Saves a named sync cursor, replacing the previous value.
     func setSyncCursor(name: String, value: String) throws(LedgerError)
     /// Adds or replaces a subscription chain's record.

@@ -19,6 +19,7 @@ public enum LedgerSchemaDescription {
         RefundStatesTable.schema, PlayerFlagsTable.schema, PlayersTable.schema, AbsorbedDebtsTable.schema,
         StoreNotificationsTable.schema, SyncCursorsTable.schema, SubscriptionsTable.schema, SubscriptionsTable.periodsSchema,
         AttemptsTable.schema, AttemptsTable.countsSchema, ConsentRescissionsTable.schema,
+        AccountTokensTable.schema,
     ]
 
     /// The version of the first migration both engines share. SQLite's history ends at 9 and
@@ -29,7 +30,9 @@ public enum LedgerSchemaDescription {
     /// `firstSharedVersion + N - 1`, from the end of an engine's own history or the entry before.
     public static let migrations: [[SQLSchemaChange]] = [
         // 10: withdrawals of consent (App Store RESCIND_CONSENT).
-        [.createTable(ConsentRescissionsTable.schema)]
+        [.createTable(ConsentRescissionsTable.schema)],
+        // 11: which player each account token names (App Store ONE_TIME_CHARGE).
+        [.createTable(AccountTokensTable.schema)],
     ]
 
     /// The statements that create every table in `dialect`, one per element.

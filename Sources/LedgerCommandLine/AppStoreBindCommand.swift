@@ -1,0 +1,62 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+
+/// `ledger appstore bind`: registers a player's `appAccountToken`, so a purchase Apple reports
+/// to the server alone (`ONE_TIME_CHARGE`) is granted to the player.
+enum AppStoreBindCommand {
+    static let command = Command(
+        words: ["appstore", "bind"],
+        summary: "register a player's appAccountToken, for purchases Apple reports to the server",
+        help: """
+            usage: ledger appstore bind --db DB --catalog FILE --player P
+                     [--account-binding app-account-token|identity]
+
+            Records which player the appAccountToken of P names, computed by the account
+            binding (app-account-token, the default: AppAccountToken.forPlayer(P); identity:
+            P itself), so that a ONE_TIME_CHARGE carrying the token is granted to P. A grant
+            delivered by the client records the same binding by itself; register a player
+            before its first purchase. A repeat prints the recorded binding and changes
+            nothing. Prints {"store", "token", "playerID", "boundAt", "source"}. The database
+            must exist.
+
+            exit codes: 0 bound (or bound before), 1 infrastructure error, 64 usage,
+              65 invalid catalog, or the token already names another player,
+              66 database or catalog missing
+            """,
+        valueOptions: ["db", "catalog", "player", "account-binding"],
+        run: { arguments, io in await run(arguments, io: io) })
+
+    static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let database: LedgerDatabase
+        let catalogPath: String
+        let player: String
+        let binding: ServeAccountBindings.Binding
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 0)
+            database = try LedgerDatabase(arguments, io: io)
+            catalogPath = try arguments.required("catalog")
+            player = try arguments.required("player")
+            let name = arguments.value("account-binding") ?? ServeAccountBindings.Binding.appAccountToken.rawValue
+            guard let chosen = ServeAccountBindings.Binding(rawValue: name) else {
+                throw Arguments.UsageError(message: "--account-binding \(name): expected app-account-token or identity")
+            }
+            binding = chosen
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "appstore bind")
+        }
+        do throws(LedgerError) {
+            let catalog = try CatalogLoader.load(path: catalogPath)
+            var configuration = LedgerConfiguration.sandbox
+            configuration.storeAccountBindings[.appStore] = binding.function
+            let unconfigured = UnconfiguredStore(store: .appStore, hint: "ledger appstore bind grants nothing")
+            let ledger = try Ledger(
+                catalog: catalog, store: try await LedgerSetup.existingStore(database), verifier: unconfigured,
+                finisher: unconfigured, configuration: configuration)
+            io.printJSON(try await ledger.bindAccountToken(store: .appStore, playerID: player))
+            return .ok
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "appstore bind", catalogPath: catalogPath)
+        }
+    }
+}
