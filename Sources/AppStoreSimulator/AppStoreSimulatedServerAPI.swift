@@ -14,7 +14,8 @@ import Synchronization
 /// `iss`, `aud`, `bid`, an `exp` after now and at most 60 minutes after `iat`) and answers 401
 /// otherwise. It serves Get Transaction Info, Get Transaction History v2 and Get Refund History
 /// (pages of `pageSize`, `revision` the offset; a customer is an `appAccountToken`), Send
-/// Consumption Information and Finish Transaction, recording the last two, and Get Notification
+/// Consumption Information, Finish Transaction and Set App Account Token, recording the last three,
+/// Get App Transaction Info (an `appTransactionId` per customer), and Get Notification
 /// History from the notifications `recordNotification` logged (pages of `pageSize`, filtered by
 /// date range, `transactionId` and `onlyFailures`). `answerNext` queues a scripted answer (such
 /// as a 429 with `Retry-After`) ahead of everything.
@@ -39,6 +40,7 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
         var consumptionBodies: [String: [Data]] = [:]
         var refusedTokenCount = 0
         var notifications: [LoggedNotification] = []
+        var appAccountTokenRequests: [(originalTransactionID: String, token: String)] = []
     }
 
     /// A notification Apple tried to send, as Get Notification History lists it.
@@ -109,6 +111,13 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
             guard simulator.transaction(id) != nil else { return Self.notFound }
             state.withLock { $0.finishedTransactionIDs.append(id) }
             return HTTPResponse(statusCode: 200)
+        case ("PUT", let path) where path.hasPrefix("/inApps/v1/transactions/") && path.hasSuffix("/appAccountToken"):
+            let id = String(path.dropFirst("/inApps/v1/transactions/".count).dropLast("/appAccountToken".count))
+            return setAppAccountToken(id, body: request.httpBody ?? Data())
+        case ("GET", let path) where path.hasPrefix("/inApps/v1/transactions/appTransactions/"):
+            let id = String(path.dropFirst("/inApps/v1/transactions/appTransactions/".count))
+            guard let signed = try? simulator.signedAppTransaction(ofCustomerOf: id) else { return Self.notFound }
+            return Self.json(["signedAppTransactionInfo": signed])
         case ("GET", let path) where path.hasPrefix("/inApps/v1/transactions/"):
             let id = String(path.dropFirst("/inApps/v1/transactions/".count))
             guard simulator.transaction(id) != nil, let signed = try? simulator.signedTransaction(id) else { return Self.notFound }
@@ -132,6 +141,31 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
         default:
             return Self.json(["errorCode": 4_000_000, "errorMessage": "Invalid request."], status: 400)
         }
+    }
+
+    /// Set App Account Token on the purchase `originalTransactionID`, refused as Apple refuses it.
+    private func setAppAccountToken(_ originalTransactionID: String, body: Data) -> HTTPResponse {
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
+            let token = object["appAccountToken"] as? String, object.count == 1,
+            let canonical = AppAccountToken.canonical(token)
+        else {
+            return Self.json(
+                ["errorCode": 4_000_183, "errorMessage": "Invalid request. The app account token field must be a valid UUID."],
+                status: 400)
+        }
+        do {
+            try simulator.setAppAccountToken(originalTransactionID: originalTransactionID, token: canonical)
+        } catch {
+            guard let code = error.appleErrorCode else { return Self.notFound }
+            return Self.json(["errorCode": code, "errorMessage": "Invalid request. \(error.detail)"], status: 400)
+        }
+        state.withLock { $0.appAccountTokenRequests.append((originalTransactionID, canonical)) }
+        return HTTPResponse(statusCode: 200)
+    }
+
+    /// Every Set App Account Token request Apple accepted, in order.
+    public var appAccountTokenRequests: [(originalTransactionID: String, token: String)] {
+        state.withLock { $0.appAccountTokenRequests }
     }
 
     /// Get All Subscription Statuses of `transactionID`'s customer, grouped by subscription group.

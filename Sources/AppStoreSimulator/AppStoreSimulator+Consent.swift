@@ -9,15 +9,7 @@ extension AppStoreSimulator {
     public func rescindConsentNotification(
         appTransactionID: String, notificationUUID: String = UUID().uuidString.lowercased(), at date: Date? = nil
     ) throws -> String {
-        let now = date ?? clock.now()
-        var appTransaction = AppTransaction()
-        appTransaction.receiptType = environment
-        appTransaction.appAppleId = appAppleID
-        appTransaction.bundleId = bundleID
-        appTransaction.applicationVersion = bundleVersion
-        appTransaction.receiptCreationDate = AppStoreTimestamp(milliseconds: AppStoreSimulatedTransaction.milliseconds(now))
-        appTransaction.originalPurchaseDate = appTransaction.receiptCreationDate
-        appTransaction.appTransactionId = appTransactionID
+        let appTransaction = appTransaction(id: appTransactionID, at: date)
         var notification = ResponseBodyV2DecodedPayload()
         notification.notificationType = .rescindConsent
         notification.notificationUUID = notificationUUID

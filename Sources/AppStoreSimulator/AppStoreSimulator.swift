@@ -251,6 +251,29 @@ public final class AppStoreSimulator: Sendable {
         return SignedAppStoreTransaction(jws: try sign(payload), payload: payload)
     }
 
+    /// Set App Account Token: gives every transaction of the purchase `originalTransactionID`
+    /// names (its restores and renewals too) `token`, as Apple reports them afterwards, and
+    /// returns how many changed. Throws `AppStoreSimulatorError.notOriginal` for a transaction
+    /// that is not a purchase's original, `.familyShared` for a Family Sharing one, and
+    /// `.unknownTransaction` for an ID this store never sold.
+    @discardableResult
+    public func setAppAccountToken(
+        originalTransactionID: String, token: String
+    ) throws(AppStoreSimulatorError) -> Int {
+        try state.withLock { (state) throws(AppStoreSimulatorError) -> Int in
+            guard let original = state.transactions[originalTransactionID] else { throw Self.unknown(originalTransactionID) }
+            guard original.originalTransactionID == originalTransactionID else {
+                throw AppStoreSimulatorError.notOriginal(originalTransactionID)
+            }
+            guard original.inAppOwnershipType != .familyShared else {
+                throw AppStoreSimulatorError.familyShared(originalTransactionID)
+            }
+            let ids = state.transactions.values.filter { $0.originalTransactionID == originalTransactionID }.map(\.transactionID)
+            for id in ids { state.transactions[id]?.appAccountToken = token }
+            return ids.count
+        }
+    }
+
     /// The current payload of `transactionID`, or nil when this store never sold it.
     public func transaction(_ transactionID: String) -> AppStoreSimulatedTransaction? {
         state.withLock { $0.transactions[transactionID] }

@@ -45,18 +45,29 @@ enum AppStoreBindCommand {
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore bind")
         }
+        return await bind(
+            player, database: database, catalogPath: catalogPath, binding: binding, io: io, command: "appstore bind"
+        ) { binding in io.printJSON(binding) }
+    }
+
+    /// Records `player`'s App Store token under `binding` in the ledger at `database` and hands
+    /// the binding to `recorded`; reports a failure as `command`'s.
+    static func bind(
+        _ player: String, database: LedgerDatabase, catalogPath: String, binding: ServeAccountBindings.Binding,
+        io: CommandIO, command: String, recorded: (AccountTokenBinding) -> Void
+    ) async -> ExitCode {
         do throws(LedgerError) {
             let catalog = try CatalogLoader.load(path: catalogPath)
             var configuration = LedgerConfiguration.sandbox
             configuration.storeAccountBindings[.appStore] = binding.function
-            let unconfigured = UnconfiguredStore(store: .appStore, hint: "ledger appstore bind grants nothing")
+            let unconfigured = UnconfiguredStore(store: .appStore, hint: "ledger \(command) grants nothing")
             let ledger = try Ledger(
                 catalog: catalog, store: try await LedgerSetup.existingStore(database), verifier: unconfigured,
                 finisher: unconfigured, configuration: configuration)
-            io.printJSON(try await ledger.bindAccountToken(store: .appStore, playerID: player))
+            recorded(try await ledger.bindAccountToken(store: .appStore, playerID: player))
             return .ok
         } catch {
-            return LedgerCommandLine.report(error, io: io, command: "appstore bind", catalogPath: catalogPath)
+            return LedgerCommandLine.report(error, io: io, command: command, catalogPath: catalogPath)
         }
     }
 }

@@ -65,6 +65,7 @@ public enum LedgerCommandLine {
         PlayerCommands.player, PlayerCommands.reset,
         DoctorCommand.command, MigrateCommand.command, AppStoreVerifyCommand.command,
         AppStoreLedgerCommands.fulfill, AppStoreLedgerCommands.notify, AppStoreBindCommand.command,
+        AppStoreAccountCommands.appTransaction, AppStoreAccountCommands.setToken,
         AppStoreServerAPICommands.lookup,
         AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command, AppStoreSubscriptionStatusCommand.command,
         AppStoreNotificationsSyncCommand.command, AppStoreConsumptionCommand.command, PlayStoreCommands.verify,

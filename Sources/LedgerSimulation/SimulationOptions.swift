@@ -81,6 +81,12 @@ public struct SimulationSummary: Sendable, Codable {
     public var playSubscriptionPeriods = 0
     /// Subscription state notifications the ledger processed (subscription traffic).
     public var subscriptionNotifications = 0
+    /// App Store `ONE_TIME_CHARGE` notifications processed (Apple's word of a one-time purchase).
+    public var oneTimeCharges = 0
+    /// Of those, charges whose token named no player yet: journaled, granted to no one.
+    public var unassignedCharges = 0
+    /// Players whose account token the run registered (`Ledger.bindAccountToken`).
+    public var tokenRegistrations = 0
     /// Broken promises found.
     public var violations: [String] = []
     /// SHA-256 over every run's trace: the same seed gives the same trace.

@@ -67,7 +67,7 @@ extension SimulationRun {
         return fired ? fault : nil
     }
 
-    private func check(
+    func check(
         _ outcome: FulfillmentOutcome, for submission: TransactionSubmission, fired: ArmedFault?
     ) throws(SimulationViolation) {
         let key = purchaseKey(of: submission.key)

@@ -30,6 +30,10 @@ final class SimulationRun {
     let runIndex: Int
     let runSeed: UInt64
     var random: SplitMix64
+    /// The one-time charge traffic's own stream (whether Apple reports an App Store purchase,
+    /// before or after the client, and which players register their token), so adding it left
+    /// every other draw of a seed as it was.
+    var chargeRandom: SplitMix64
     let clock = ManualClock()
     let platform: TestStore
     let finisher: SimulatedFinisher
@@ -69,6 +73,7 @@ final class SimulationRun {
         self.runIndex = runIndex
         self.runSeed = options.seed &+ UInt64(runIndex)
         self.random = SplitMix64(seed: runSeed)
+        self.chargeRandom = SplitMix64(seed: runSeed ^ 0x6F6E_6574_696D_6563)
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
         self.playStore = PlayStoreSimulator(packageName: Self.appStoreBundleID, clock: clock)
@@ -275,7 +280,8 @@ final class SimulationRun {
         summary.signedTransactions += 1
         remember(submission, storeProductID: storeProductID, quantity: quantity)
         note("appstore purchase \(submission.transactionID) \(product.id) x\(quantity) for \(player)")
-        if random.chance(80) { try await deliver(submission) }
+        let clientDelivers = random.chance(80)
+        try await oneTimeChargeTraffic(submission, player: player, clientDelivers: clientDelivers)
     }
 
     /// A Google Play purchase, verified by asking the simulated Play Developer API.

@@ -49,6 +49,9 @@ public enum Simulator {
         total.steps += run.steps
         total.transactions += run.transactions
         total.signedTransactions += run.signedTransactions
+        total.oneTimeCharges += run.oneTimeCharges
+        total.unassignedCharges += run.unassignedCharges
+        total.tokenRegistrations += run.tokenRegistrations
         total.playTransactions += run.playTransactions
         total.restoredDeliveries += run.restoredDeliveries
         total.refunds += run.refunds

@@ -71,6 +71,34 @@ struct AppStoreServerAPICommandTests {
         await apple.server.stop()
     }
 
+    @Test("app-transaction prints the customer's appTransactionId; set-token binds a redeemed purchase to a player")
+    func accountCommands() async throws {
+        let apple = try Apple()
+        let redeemed = try apple.simulator.purchase(productID: Self.removeAds, type: .nonConsumable)
+        let found = await ledger(["appstore", "app-transaction", "--transaction-id", redeemed.transactionID] + apple.options)
+        #expect(found.code == 0, "\(found.error)")
+        let appTransaction = try #require(try found.json()["appTransaction"] as? [String: Any])
+        #expect((appTransaction["appTransactionId"] as? String)?.isEmpty == false)
+        let missing = await ledger(["appstore", "app-transaction", "--transaction-id", "999999"] + apple.options)
+        #expect(missing.code == 3)
+        #expect(try missing.json()["found"] as? Bool == false)
+
+        let db = apple.scratch.path("ledger.sqlite")
+        #expect(await ledger(["init", "--db", db]).code == 0)
+        let set = await ledger(
+            ["appstore", "set-token", "--transaction-id", redeemed.transactionID, "--player", "p6", "--db", db,
+             "--catalog", repoCatalogPath] + apple.options)
+        #expect(set.code == 0, "\(set.output)\(set.error)")
+        let binding = try #require(try set.json()["binding"] as? [String: Any])
+        #expect(binding["playerID"] as? String == "p6" && binding["token"] as? String == AppAccountToken.forPlayer("p6"))
+        #expect(apple.simulator.transaction(redeemed.transactionID)?.appAccountToken == AppAccountToken.forPlayer("p6"))
+        let restored = try apple.simulator.restore(transactionID: redeemed.transactionID)
+        let refused = await ledger(
+            ["appstore", "set-token", "--transaction-id", restored.transactionID, "--player", "p6"] + apple.options)
+        #expect(refused.code == 3, "\(refused.output)\(refused.error)")
+        await apple.server.stop()
+    }
+
     @Test func historyReadsEveryPageUpToTheLimit() async throws {
         let apple = try Apple()
         let token = AppAccountToken.forPlayer("p1")

@@ -14,13 +14,19 @@ public enum AppStoreAPIEndpoint: String, CaseIterable, Hashable, Sendable {
     case finishTransaction
     /// `GET /inApps/v1/subscriptions/{transactionId}`.
     case getAllSubscriptionStatuses
+    /// `PUT /inApps/v1/transactions/{originalTransactionId}/appAccountToken` (API 1.16+).
+    case setAppAccountToken
+    /// `GET /inApps/v1/transactions/appTransactions/{transactionId}` (API 1.17+).
+    case getAppTransactionInfo
 
     /// Apple's production limit in requests per second, from "Identifying rate limits" (Apple
     /// enforces it per app, over each hour). Sandbox allows `sandboxRateLimitPercent` of it.
+    /// The two endpoints of 2025 keep to the 50 of Get Transaction Info, the figure of the
+    /// other transaction endpoints; a 429 is still read and retried later.
     public var productionRequestsPerSecond: Int {
         switch self {
         case .getTransactionInfo, .getTransactionHistory, .sendConsumptionInformation, .getNotificationHistory,
-            .finishTransaction, .getAllSubscriptionStatuses:
+            .finishTransaction, .getAllSubscriptionStatuses, .setAppAccountToken, .getAppTransactionInfo:
             50
         case .getRefundHistory: 10
         }

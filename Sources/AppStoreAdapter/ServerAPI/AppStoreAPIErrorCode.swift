@@ -27,6 +27,13 @@ public struct AppStoreAPIErrorCode: OpenIntegerEnumeration {
     public static let paginationTokenExpired: AppStoreAPIErrorCode = 4_000_017
     /// 4000035 InvalidCustomerConsentedError: `customerConsented` must be true.
     public static let invalidCustomerConsented: AppStoreAPIErrorCode = 4_000_035
+    /// 4000183 InvalidAppAccountTokenUUIDError: Set App Account Token's value is not a UUID.
+    public static let invalidAppAccountTokenUUID: AppStoreAPIErrorCode = 4_000_183
+    /// 4000185 FamilyTransactionNotSupportedError: a Family Sharing transaction.
+    public static let familyTransactionNotSupported: AppStoreAPIErrorCode = 4_000_185
+    /// 4000187 TransactionIdNotOriginalTransactionIdError: Set App Account Token needs the
+    /// purchase's `originalTransactionId`.
+    public static let transactionIDNotOriginalTransactionID: AppStoreAPIErrorCode = 4_000_187
     /// 4040001 AccountNotFoundError.
     public static let accountNotFound: AppStoreAPIErrorCode = 4_040_001
     /// 4040002 AccountNotFoundRetryableError.
@@ -41,6 +48,8 @@ public struct AppStoreAPIErrorCode: OpenIntegerEnumeration {
     public static let originalTransactionIDNotFoundRetryable: AppStoreAPIErrorCode = 4_040_006
     /// 4040010 TransactionIdNotFoundError: also what a transaction of the other environment gets.
     public static let transactionIDNotFound: AppStoreAPIErrorCode = 4_040_010
+    /// 4040019 AppTransactionDoesNotExistError: no app transaction for the customer.
+    public static let appTransactionDoesNotExist: AppStoreAPIErrorCode = 4_040_019
     /// 4290000 RateLimitExceededError.
     public static let rateLimitExceeded: AppStoreAPIErrorCode = 4_290_000
     /// 5000000 GeneralInternalError.

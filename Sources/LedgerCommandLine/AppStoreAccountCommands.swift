@@ -1,0 +1,138 @@
+import AppStoreAdapter
+import Foundation
+import FulfillmentLedger
+
+/// `ledger appstore app-transaction` and `ledger appstore set-token`: the customer's account on
+/// Apple's side (Get App Transaction Info, Set App Account Token).
+enum AppStoreAccountCommands {
+    static let appTransaction = Command(
+        words: ["appstore", "app-transaction"],
+        summary: "Get App Transaction Info: the customer's stable appTransactionId, verified",
+        help: """
+            usage: ledger appstore app-transaction --transaction-id ID --key FILE.p8 --key-id KID
+                     --issuer-id ID --root CERT.der --bundle-id ID --environment E
+                     [--app-apple-id N] [--api-base URL]
+
+            Asks Apple for the app transaction of the customer who made the transaction (Get
+            App Transaction Info), verifies it and prints {"found": true, "appTransaction": …}
+            with the decoded payload: its appTransactionId names the Apple Account for good,
+            across redownloads, devices, refunds and storefronts. {"found": false, …} with
+            Apple's error when Apple knows no such transaction or app transaction. Changes
+            nothing.
+
+            options:
+              --transaction-id ID  any transaction ID of the customer's
+            \(AppStoreAPIOptions.help)
+
+            \(AppStoreServerAPICommands.apiExitCodes)
+            """,
+        valueOptions: AppStoreAPIOptions.valueOptions.union(["transaction-id"]),
+        run: { arguments, io in await runAppTransaction(arguments, io: io) })
+
+    static let setToken = Command(
+        words: ["appstore", "set-token"],
+        summary: "Set App Account Token: bind a purchase made outside the app to a player",
+        help: """
+            usage: ledger appstore set-token --transaction-id ORIGINAL-ID --player P
+                     [--db DB --catalog FILE] --key FILE.p8 --key-id KID --issuer-id ID
+                     --root CERT.der --bundle-id ID --environment E [--app-apple-id N]
+                     [--api-base URL]
+
+            Sets the appAccountToken of the purchase ORIGINAL-ID (its originalTransactionId)
+            to P's token, AppAccountToken.forPlayer(P), with Set App Account Token: for a
+            purchase made outside the app (an offer code redeemed in the App Store), so its
+            later transactions and notifications name P. With --db, the ledger also records
+            which player the token names (as `ledger appstore bind`). Grants nothing: grant the
+            purchase with `ledger appstore fulfill --transaction-id`. Prints
+            {"originalTransactionID", "appAccountToken", "playerID", "binding"?}.
+
+            exit codes: 0 set, 3 Apple refused it (not an original transaction ID, Family
+              Sharing, unknown), 1 Apple unavailable or rate limited (retry later),
+              77 the key refused (401/403), 64 usage, 65 invalid catalog, or the token already
+              names another player in the ledger, 66 database or catalog missing
+            """,
+        valueOptions: AppStoreAPIOptions.valueOptions.union(["transaction-id", "player", "db", "catalog"]),
+        run: { arguments, io in await runSetToken(arguments, io: io) })
+
+    struct AppTransactionOutput: Encodable {
+        var found: Bool
+        var appTransaction: AppTransaction?
+        var httpStatusCode: Int?
+        var errorCode: Int?
+        var errorMessage: String?
+    }
+
+    struct SetTokenOutput: Encodable {
+        var originalTransactionID: String
+        var appAccountToken: String
+        var playerID: String
+        var binding: AccountTokenBinding?
+    }
+
+    static func runAppTransaction(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let client: AppStoreServerAPIClient
+        let transactionID: String
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 0)
+            transactionID = try arguments.required("transaction-id")
+            client = try AppStoreAPIOptions.client(arguments)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "appstore app-transaction")
+        }
+        do throws(AppStoreServerAPIError) {
+            switch try await client.appTransactionInfo(transactionID: transactionID) {
+            case .found(_, let appTransaction):
+                io.printJSON(AppTransactionOutput(found: true, appTransaction: appTransaction))
+                return .ok
+            case .notFound(let answer):
+                io.printJSON(
+                    AppTransactionOutput(
+                        found: false, httpStatusCode: answer.httpStatusCode, errorCode: answer.errorCode?.rawValue,
+                        errorMessage: answer.errorMessage))
+                return .rejected
+            }
+        } catch {
+            return AppStoreServerAPICommands.report(error, io: io, command: "appstore app-transaction")
+        }
+    }
+
+    static func runSetToken(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let client: AppStoreServerAPIClient
+        let originalTransactionID: String
+        let player: String
+        var database: LedgerDatabase?
+        do throws(Arguments.UsageError) {
+            try arguments.expectPositionals(max: 0)
+            originalTransactionID = try arguments.required("transaction-id")
+            player = try arguments.required("player")
+            client = try AppStoreAPIOptions.client(arguments)
+            if arguments.value("db") != nil {
+                database = try LedgerDatabase(arguments, io: io)
+                _ = try arguments.required("catalog")
+            }
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "appstore set-token")
+        }
+        let token = AppAccountToken.forPlayer(player)
+        do throws(AppStoreServerAPIError) {
+            try await client.setAppAccountToken(originalTransactionID: originalTransactionID, appAccountToken: token)
+        } catch {
+            if case .rejected(let answer) = error, !error.isRetryable {
+                io.printJSON(LedgerErrorBody(error))
+                io.printError("ledger appstore set-token: Apple refused: \(answer)")
+                return .rejected
+            }
+            return AppStoreServerAPICommands.report(error, io: io, command: "appstore set-token")
+        }
+        var output = SetTokenOutput(originalTransactionID: originalTransactionID, appAccountToken: token, playerID: player)
+        guard let database else {
+            io.printJSON(output)
+            return .ok
+        }
+        let exit = await AppStoreBindCommand.bind(
+            player, database: database, catalogPath: arguments.value("catalog") ?? "", binding: .appAccountToken, io: io,
+            command: "appstore set-token") { binding in output.binding = binding }
+        if exit == .ok { io.printJSON(output) }
+        return exit
+    }
+}
