@@ -25,7 +25,7 @@ package enum LedgerSetup {
         var configuration = LedgerConfiguration(environment: ports.environment)
         configuration.ownershipTransfer = ownershipTransfer
         return try Ledger(
-            catalog: catalog, store: store, verifier: ports.verifier(for: catalog), finisher: ports.finisher, faults: faults,
+            catalog: catalog, store: store, verifier: ports.verifier(for: catalog), finisher: ports.finisher(for: configuration), faults: faults,
             configuration: configuration)
     }
 

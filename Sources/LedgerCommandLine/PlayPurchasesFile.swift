@@ -104,7 +104,9 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
         return subscription
     }
 
-    func acknowledgeSubscription(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
+    func acknowledgeSubscription(
+        packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
+    ) async throws(PlayAPIError) {
         guard contents.subscriptions?[token] != nil else { throw PlayAPIError.invalidToken("unknown token") }
         _ = finished.withLock { $0.insert(token) }
     }

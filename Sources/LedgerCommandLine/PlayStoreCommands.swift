@@ -50,13 +50,16 @@ enum PlayStoreCommands {
     ) async throws(LedgerError) -> Ledger {
         guard let catalogPath = arguments.value("catalog") else { throw LedgerError.invalidArgument("--catalog is required") }
         let catalog = try CatalogLoader.load(path: catalogPath)
+        let configuration = LedgerConfiguration(environment: environment)
         return try Ledger(
             catalog: catalog, store: try await database.open(createIfMissing: false),
             verifier: PlayPurchaseVerifier(
                 api: api, packageName: package, environment: environment,
                 subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),
-            finisher: PlayFinisher(api: api, packageName: package),
-            configuration: LedgerConfiguration(environment: environment))
+            finisher: PlayFinisher(
+                api: api, packageName: package,
+                attributionAccountID: { configuration.accountBinding(for: .playStore, playerID: $0) }),
+            configuration: configuration)
     }
 
     struct VerifyOutput: Encodable {

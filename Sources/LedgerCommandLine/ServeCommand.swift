@@ -271,7 +271,7 @@ enum ServeCommand {
         let catalog = try CatalogLoader.load(path: options.catalogPath)
         let ledger = try Ledger(
             catalog: catalog, store: try await options.database.open(createIfMissing: options.create),
-            verifier: options.ports.verifier(for: catalog), finisher: options.ports.finisher, observer: metrics, configuration: configuration)
+            verifier: options.ports.verifier(for: catalog), finisher: options.ports.finisher(for: configuration), observer: metrics, configuration: configuration)
         var play: PlayNotificationProcessor?
         if let authenticator = options.playPush, let (api, package) = options.ports.play {
             // A Play push names its player only when the account ID is the player ID itself.

@@ -34,7 +34,8 @@ struct StorePortOptions {
     var environment: StoreEnvironment
     /// The verifier of each store but Google Play's, which `verifier(for:)` adds with the catalog.
     private var verifiers: [PlatformStore: any TransactionVerifier]
-    var finisher: any PlatformFinisher
+    /// The finisher of each store but Google Play's, which `finisher(for:)` adds.
+    private var finishers: [PlatformStore: any PlatformFinisher]
     /// The Play Developer API and package the flags name, when they name one.
     var play: (api: any PlayPurchasesAPI, packageName: String)?
 
@@ -55,7 +56,6 @@ struct StorePortOptions {
         if arguments.value("service-account") != nil || arguments.value("purchases") != nil {
             let api = try PlayStoreCommands.api(arguments)
             let package = try arguments.required("package")
-            finishers[.playStore] = PlayFinisher(api: api, packageName: package)
             play = (api, package)
         } else if arguments.value("package") != nil || arguments.value("api-base") != nil {
             throw Arguments.UsageError(message: "--package and --api-base need --service-account or --purchases")
@@ -71,7 +71,7 @@ struct StorePortOptions {
             finishers[.test] = TestStoreFinisher()
         }
         self.verifiers = verifiers
-        finisher = StoreRoutingFinisher(finishers)
+        self.finishers = finishers
     }
 
     /// The verifier routing each store to its port. Google Play's, when the flags configure it,
@@ -87,24 +87,37 @@ struct StorePortOptions {
         return StoreRoutingVerifier(verifiers)
     }
 
+    /// The finish port of every store. Google Play's attributes a resubscription made in the Play
+    /// Store to the account `configuration` binds its player to (`PlayFinisher.attributionAccountID`).
+    func finisher(for configuration: LedgerConfiguration) -> any PlatformFinisher {
+        var finishers = self.finishers
+        if let (api, package) = play {
+            finishers[.playStore] = PlayFinisher(
+                api: api, packageName: package,
+                attributionAccountID: { configuration.accountBinding(for: .playStore, playerID: $0) })
+        }
+        return StoreRoutingFinisher(finishers)
+    }
+
     /// The test store alone on a sandbox ledger, for commands that read test-store documents
     /// and take no store flags.
     static var testStoreOnly: StorePortOptions {
         StorePortOptions(
             environment: .sandbox,
             verifiers: [.test: TestStoreVerifier()],
-            finisher: StoreRoutingFinisher([
+            finishers: [
                 .test: TestStoreFinisher(), .appStore: AppStoreFinisher(),
                 .playStore: UnconfiguredStore(store: .playStore, hint: playHint),
-            ]))
+            ])
     }
 
     private init(
-        environment: StoreEnvironment, verifiers: [PlatformStore: any TransactionVerifier], finisher: any PlatformFinisher
+        environment: StoreEnvironment, verifiers: [PlatformStore: any TransactionVerifier],
+        finishers: [PlatformStore: any PlatformFinisher]
     ) {
         self.environment = environment
         self.verifiers = verifiers
-        self.finisher = finisher
+        self.finishers = finishers
     }
 }
 

@@ -63,11 +63,23 @@ public protocol PlayPurchasesAPI: Sendable {
     /// `purchases.subscriptionsv2.get`: the subscription `token` names, as Google holds it now.
     func subscriptionPurchase(packageName: String, token: String) async throws(PlayAPIError) -> SubscriptionPurchaseV2
     /// `purchases.subscriptions.acknowledge` of a new subscription (renewals need none). Google
-    /// cancels and refunds a subscription left unacknowledged for three days.
-    func acknowledgeSubscription(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
+    /// cancels and refunds a subscription left unacknowledged for three days. `externalAccountIDs`
+    /// attributes a resubscription made outside the app to the player (Google refuses them on any
+    /// other purchase); nil sends none.
+    func acknowledgeSubscription(
+        packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
+    ) async throws(PlayAPIError)
 }
 
 extension PlayPurchasesAPI {
+    /// `purchases.subscriptions.acknowledge` without account IDs.
+    public func acknowledgeSubscription(packageName: String, storeProductID: String, token: String)
+        async throws(PlayAPIError)
+    {
+        try await acknowledgeSubscription(
+            packageName: packageName, storeProductID: storeProductID, token: token, externalAccountIDs: nil)
+    }
+
     /// One page of `voidedpurchases.list` for one-time products only (`type=0`).
     public func voidedPurchases(
         packageName: String, startTime: Date, endTime: Date?, pageToken: String?, maxResults: Int,

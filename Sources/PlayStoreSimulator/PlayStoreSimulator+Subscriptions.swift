@@ -56,6 +56,28 @@ extension PlayStoreSimulator {
         }
     }
 
+    /// A resubscription made in the Play Store, outside the game, after `expiredToken` lapsed:
+    /// a new token for the same product with no account IDs of its own, and an
+    /// `outOfAppPurchaseContext` naming the expired token and its account IDs, as Google reports
+    /// it. Nil when `expiredToken` is unknown or has not expired.
+    public func resubscribeOutOfApp(expiredToken: String, periodSeconds: TimeInterval = 30 * 86_400) -> String? {
+        guard let expired = storedSubscription(expiredToken), expired.state == .expired,
+            let productID = expired.lineItems?.first?.productId
+        else { return nil }
+        let token = subscribe(productID: productID, accountID: nil, periodSeconds: periodSeconds)
+        change(token) { subscription in
+            subscription.purchase.externalAccountIdentifiers = nil
+            subscription.purchase.outOfAppPurchaseContext = .init(
+                expiredExternalAccountIdentifiers: expired.externalAccountIdentifiers, expiredPurchaseToken: expiredToken)
+        }
+        return token
+    }
+
+    /// The account IDs the acknowledgement of `token` attributed it to, if it carried any.
+    public func subscriptionAttribution(_ token: String) -> PlayExternalAccountIDs? {
+        state.withLock { $0.subscriptionAttributions[token] }
+    }
+
     /// Pays the pending first period of `token`: active from now.
     public func confirmPendingSubscription(_ token: String) {
         let now = clock.now()
@@ -196,10 +218,13 @@ extension PlayStoreSimulator {
     }
 
     /// `purchases.subscriptions.acknowledge`: repeating it succeeds; a pending or cancelled
-    /// purchase cannot be acknowledged.
-    public func acknowledgeSubscription(packageName: String, storeProductID: String, token: String)
-        async throws(PlayAPIError)
-    {
+    /// purchase cannot be acknowledged. `externalAccountIDs` are taken only for an out-of-app
+    /// resubscription without account IDs of its own (HTTP 400 otherwise, like IDs Google
+    /// refuses); they then become the purchase's `externalAccountIdentifiers`. Acknowledging
+    /// removes the `outOfAppPurchaseContext`, as Google documents.
+    public func acknowledgeSubscription(
+        packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
+    ) async throws(PlayAPIError) {
         try state.withLock { state throws(PlayAPIError) in
             try Self.begin(.subscriptionAcknowledge, &state)
             guard packageName == self.packageName else { throw PlayAPIError.notFound("no app \(packageName)") }
@@ -213,7 +238,18 @@ extension PlayStoreSimulator {
             guard !unpaid.contains(subscription.purchase.state) else {
                 throw PlayAPIError.invalidToken("the subscription is not paid")
             }
+            if let externalAccountIDs {
+                guard externalAccountIDs.isAcceptable, subscription.purchase.isUnattributedOutOfAppPurchase else {
+                    throw PlayAPIError.invalidToken("externalAccountIds can only be set for resubscription purchases")
+                }
+                state.subscriptionAttributions[token] = externalAccountIDs
+                state.subscriptions[token]?.purchase.externalAccountIdentifiers = .init(
+                    obfuscatedExternalAccountId: externalAccountIDs.obfuscatedAccountId,
+                    obfuscatedExternalProfileId: externalAccountIDs.obfuscatedProfileId)
+            }
             state.subscriptions[token]?.purchase.acknowledgementState = SubscriptionPurchaseV2.acknowledgementAcknowledged
+            // Google: the context "will be removed after you acknowledge the subscription".
+            state.subscriptions[token]?.purchase.outOfAppPurchaseContext = nil
         }
     }
 

@@ -41,6 +41,8 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         var subscriptions: [String: SimulatedSubscription] = [:]
         /// Order IDs of listed voids that are subscription periods (`type=1` lists them).
         var subscriptionVoidOrderIDs: Set<String> = []
+        /// The account IDs each out-of-app resubscription was acknowledged with.
+        var subscriptionAttributions: [String: PlayExternalAccountIDs] = [:]
         var voided: [VoidedPurchase] = []
         var unlisted: [VoidedPurchase] = []
         var failures: [Call: Failure] = [:]

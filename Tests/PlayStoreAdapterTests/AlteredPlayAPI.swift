@@ -40,7 +40,10 @@ struct AlteredPlayAPI: PlayPurchasesAPI {
         try await play.subscriptionPurchase(packageName: packageName, token: token)
     }
 
-    func acknowledgeSubscription(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {
-        try await play.acknowledgeSubscription(packageName: packageName, storeProductID: storeProductID, token: token)
+    func acknowledgeSubscription(
+        packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
+    ) async throws(PlayAPIError) {
+        try await play.acknowledgeSubscription(
+            packageName: packageName, storeProductID: storeProductID, token: token, externalAccountIDs: externalAccountIDs)
     }
 }

@@ -21,16 +21,17 @@ struct PlayLedgerSetup {
     private(set) var engineLease: LedgerTestEngineLease?
 
     /// A setup on `engine`'s store.
-    static func on(_ engine: LedgerTestEngine) async throws -> PlayLedgerSetup {
+    static func on(_ engine: LedgerTestEngine, attributesOutOfAppPurchases: Bool = false) async throws -> PlayLedgerSetup {
         let (store, lease) = try await engine.makeStore(prefix: "play_tests")
-        var setup = try PlayLedgerSetup(store: store)
+        var setup = try PlayLedgerSetup(store: store, attributesOutOfAppPurchases: attributesOutOfAppPurchases)
         setup.engineLease = lease
         return setup
     }
 
     init(
         environment: StoreEnvironment = .sandbox, pageSizeMax: Int = PlayStoreSimulator.defaultPageSizeMax,
-        accountBinding: (@Sendable (String) -> String)? = nil, store: any LedgerStore = InMemoryLedgerStore()
+        accountBinding: (@Sendable (String) -> String)? = nil, store: any LedgerStore = InMemoryLedgerStore(),
+        attributesOutOfAppPurchases: Bool = false
     ) throws {
         clock = ManualClock()
         play = PlayStoreSimulator(packageName: Self.packageName, clock: clock, pageSizeMax: pageSizeMax)
@@ -38,12 +39,17 @@ struct PlayLedgerSetup {
         var configuration = LedgerConfiguration(environment: environment)
         if let accountBinding { configuration.accountBinding = accountBinding }
         let catalog = try CatalogLoader.load(path: Self.catalogPath)
+        var attribution: (@Sendable (String) -> String?)?
+        if attributesOutOfAppPurchases {
+            attribution = { [configuration] playerID in configuration.accountBinding(for: .playStore, playerID: playerID) }
+        }
         ledger = try Ledger(
             catalog: catalog, store: store,
             verifier: PlayPurchaseVerifier(
                 api: play, packageName: Self.packageName, environment: environment, clock: clock,
                 subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),
-            finisher: PlayFinisher(api: play, packageName: Self.packageName), clock: clock,
+            finisher: PlayFinisher(api: play, packageName: Self.packageName, attributionAccountID: attribution),
+            clock: clock,
             configuration: configuration)
     }
 

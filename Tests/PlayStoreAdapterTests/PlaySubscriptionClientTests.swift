@@ -38,6 +38,38 @@ import Testing
         #expect(String(decoding: requests[1].body, as: UTF8.self) == "{}")
     }
 
+    @Test func anOutOfAppResubscriptionDecodesAndItsAcknowledgementCarriesTheAccountIDs() async throws {
+        let json = """
+            {"subscriptionState":"SUBSCRIPTION_STATE_ACTIVE","acknowledgementState":"ACKNOWLEDGEMENT_STATE_PENDING",
+             "outOfAppPurchaseContext":{"expiredPurchaseToken":"expired-1",
+               "expiredExternalAccountIdentifiers":{"obfuscatedExternalAccountId":"acct-1","externalAccountId":"linked-9"}},
+             "lineItems":[{"productId":"vip_monthly","expiryTime":"2026-12-02T10:00:00Z","latestSuccessfulOrderId":"GPA.1"}]}
+            """
+        let fixture = try PlayClientFixture { request, _ in
+            request.method == "GET" ? .json(200, json) : .json(200, "")
+        }
+        let purchase = try await fixture.client.subscriptionPurchase(packageName: "com.game", token: "new-1")
+        #expect(purchase.isUnattributedOutOfAppPurchase && purchase.boundAccountID == "acct-1")
+        #expect(purchase.outOfAppPurchaseContext?.expiredPurchaseToken == "expired-1")
+        #expect(purchase.outOfAppPurchaseContext?.expiredExternalAccountIdentifiers?.externalAccountId == "linked-9")
+        try await fixture.client.acknowledgeSubscription(
+            packageName: "com.game", storeProductID: "vip_monthly", token: "new-1",
+            externalAccountIDs: PlayExternalAccountIDs(obfuscatedAccountId: "acct-1", obfuscatedProfileId: "profile-2"))
+        let body = try #require(fixture.server.apiRequests.last).body
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"{"externalAccountIds":{"obfuscatedAccountId":"acct-1","obfuscatedProfileId":"profile-2"}}"#)
+        // IDs Google would refuse (empty, over 64 characters) are an error before any request.
+        for refused in ["", String(repeating: "x", count: PlayExternalAccountIDs.characterCountMax + 1)] {
+            await #expect(throws: PlayAPIError.self) {
+                try await fixture.client.acknowledgeSubscription(
+                    packageName: "com.game", storeProductID: "vip_monthly", token: "new-1",
+                    externalAccountIDs: PlayExternalAccountIDs(obfuscatedAccountId: refused))
+            }
+        }
+        #expect(fixture.server.apiRequests.count == 2)
+    }
+
     @Test func theVoidedListAsksForSubscriptionsWithTypeOne() async throws {
         let fixture = try PlayClientFixture { _, _ in .json(200, "{}") }
         _ = try await fixture.client.voidedPurchases(

@@ -378,5 +378,7 @@ struct FixedSubscriptionAPI: PlayPurchasesAPI {
         purchase
     }
 
-    func acknowledgeSubscription(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError) {}
+    func acknowledgeSubscription(
+        packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
+    ) async throws(PlayAPIError) {}
 }

@@ -123,14 +123,31 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
     }
 
     /// `POST …/purchases/subscriptions/{subscriptionId}/tokens/{token}:acknowledge` with an
-    /// empty JSON body.
-    public func acknowledgeSubscription(packageName: String, storeProductID: String, token: String)
-        async throws(PlayAPIError)
-    {
+    /// empty JSON body, or `{"externalAccountIds":{…}}` when `externalAccountIDs` is given. IDs
+    /// Google would refuse (empty, or over 64 characters) are a `permanent` error, sent nowhere.
+    public func acknowledgeSubscription(
+        packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
+    ) async throws(PlayAPIError) {
+        let label = "purchases.subscriptions.acknowledge"
+        var body = Data("{}".utf8)
+        if let externalAccountIDs {
+            guard externalAccountIDs.isAcceptable else {
+                throw .permanent(
+                    "\(label): externalAccountIds must be 1 to \(PlayExternalAccountIDs.characterCountMax) characters each")
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            // Two optional strings always encode.
+            body = (try? encoder.encode(AcknowledgeWire(externalAccountIds: externalAccountIDs))) ?? body
+        }
         let path = applicationPath(packageName) + "/purchases/subscriptions/" + FormEncoding.escape(storeProductID)
             + "/tokens/" + FormEncoding.escape(token) + ":acknowledge"
-        _ = try await perform(
-            method: "POST", url: makeURL(path: path, query: []), body: Data("{}".utf8), label: "purchases.subscriptions.acknowledge")
+        _ = try await perform(method: "POST", url: makeURL(path: path, query: []), body: body, label: label)
+    }
+
+    /// The body of `purchases.subscriptions.acknowledge` (`developerPayload` is not sent).
+    private struct AcknowledgeWire: Encodable {
+        var externalAccountIds: PlayExternalAccountIDs
     }
 
     /// `startTime`, or the oldest start Google accepts when it is further back.

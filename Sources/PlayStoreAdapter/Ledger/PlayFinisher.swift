@@ -18,21 +18,35 @@ import FulfillmentLedger
 /// but was not yet marked. Google refuses to consume a purchase twice, so after a permanent
 /// failure the finisher reads the purchase back and reports success when Google says it is
 /// already consumed (or acknowledged). Nothing else counts as success.
+///
+/// With `attributionAccountID` set, a subscription is read (`purchases.subscriptionsv2.get`)
+/// before it is acknowledged: one already acknowledged needs no call, and a resubscription the
+/// player made in the Play Store (an `outOfAppPurchaseContext` and no account of its own) is
+/// acknowledged with `externalAccountIds` naming the player it was granted to, so Google
+/// attributes it to that account from then on.
 public struct PlayFinisher: PlatformFinisher {
     /// The Play Developer API.
     public let api: any PlayPurchasesAPI
     /// The app's package name.
     public let packageName: String
+    /// The obfuscated account ID Google is given for a player (the ledger's account binding,
+    /// `LedgerConfiguration.accountBinding(for: .playStore, playerID:)`), or nil to attribute
+    /// no out-of-app resubscription. An ID Google would refuse (over 64 characters) is not sent.
+    public let attributionAccountID: (@Sendable (_ playerID: String) -> String?)?
 
     /// `consumptionState` of a consumed purchase.
     public static let consumedState = 1
     /// `acknowledgementState` of an acknowledged purchase.
     public static let acknowledgedState = 1
 
-    /// Creates a finisher for `packageName`.
-    public init(api: any PlayPurchasesAPI, packageName: String) {
+    /// Creates a finisher for `packageName`; `attributionAccountID` as the property says.
+    public init(
+        api: any PlayPurchasesAPI, packageName: String,
+        attributionAccountID: (@Sendable (_ playerID: String) -> String?)? = nil
+    ) {
         self.api = api
         self.packageName = packageName
+        self.attributionAccountID = attributionAccountID
     }
 
     /// Consumes or acknowledges the purchase whose token is `request.key.transactionID`.
@@ -42,7 +56,7 @@ public struct PlayFinisher: PlatformFinisher {
         let action = request.productKind == .consumable ? "consume" : "acknowledge"
         do {
             if request.productKind == .autoRenewable {
-                try await api.acknowledgeSubscription(packageName: packageName, storeProductID: productID, token: token)
+                try await acknowledgeSubscription(request)
             } else if request.productKind == .consumable {
                 try await api.consume(packageName: packageName, storeProductID: productID, token: token)
             } else {
@@ -55,6 +69,26 @@ public struct PlayFinisher: PlatformFinisher {
             if await alreadyDone(request) { return }
             throw LedgerError.finishFailed("permanent: Google Play \(action) of \(productID) failed: \(error)")
         }
+    }
+
+    /// Acknowledges the subscription `request` names; with `attributionAccountID`, reads it
+    /// first, skips one already acknowledged, and attributes an out-of-app resubscription.
+    private func acknowledgeSubscription(_ request: FinishRequest) async throws(PlayAPIError) {
+        let token = request.storeTransactionID
+        guard let attributionAccountID else {
+            return try await api.acknowledgeSubscription(
+                packageName: packageName, storeProductID: request.storeProductID, token: token)
+        }
+        let purchase = try await api.subscriptionPurchase(packageName: packageName, token: token)
+        if purchase.acknowledgementState == SubscriptionPurchaseV2.acknowledgementAcknowledged { return }
+        var ids: PlayExternalAccountIDs?
+        if purchase.isUnattributedOutOfAppPurchase {
+            let candidate = PlayExternalAccountIDs(obfuscatedAccountId: attributionAccountID(request.playerID))
+            // Acknowledging matters more than attributing: Google refunds what is not acknowledged.
+            if candidate.isAcceptable { ids = candidate }
+        }
+        try await api.acknowledgeSubscription(
+            packageName: packageName, storeProductID: request.storeProductID, token: token, externalAccountIDs: ids)
     }
 
     /// Whether Google already reports the purchase consumed (consumable) or acknowledged.

@@ -46,8 +46,7 @@ extension PlayNotificationProcessor {
         var period: FulfillmentOutcome?
         if Self.carriesPaidPeriod(purchase.state), notification.kind != .revoked {
             guard let playerID = try await owner(of: chain, purchase) else {
-                return .unresolved(
-                    "no player for account \(purchase.externalAccountIdentifiers?.obfuscatedExternalAccountId ?? "(none)")")
+                return .unresolved("no player for account \(purchase.boundAccountID ?? "(none)")")
             }
             period = try await ledger.fulfill(
                 PlayPurchaseVerifier.submission(token: token, storeProductID: storeProductID, playerID: playerID),
@@ -64,6 +63,7 @@ extension PlayNotificationProcessor {
         if let change, period?.rejection == nil { update = try await ledger.updateSubscription(change) }
         let note = [
             notification.typeName, purchase.subscriptionState ?? "no state",
+            purchase.outOfAppPurchaseContext == nil ? nil : "out-of-app resubscription",
             period.map { "period \($0.rejection.map { "rejected: \($0)" } ?? $0.name)" },
             update.map { "update \($0.name)" },
         ].compactMap { $0 }.joined(separator: "; ")
@@ -71,15 +71,31 @@ extension PlayNotificationProcessor {
     }
 
     /// The player a subscription's period goes to: the chain's owner, else the owner of the chain
-    /// it replaces, else the player `playerResolver` maps the purchase's account ID to.
+    /// it replaces, else the player `playerResolver` maps the purchase's account ID to. A
+    /// resubscription made in the Play Store carries no account: it goes to the owner of the
+    /// expired chain its `outOfAppPurchaseContext` names (Google: use that token only through a
+    /// link the game stored), else to the player the expired subscription's account maps to.
     private func owner(of chain: TransactionKey, _ purchase: SubscriptionPurchaseV2) async throws(LedgerError) -> String? {
         if let owner = try await ledger.subscription(chain)?.playerID { return owner }
-        if let linked = purchase.linkedPurchaseToken,
-            let owner = try await ledger.subscription(TransactionKey(store: .playStore, transactionID: linked))?.playerID
-        {
-            return owner
+        if let owner = try await chainOwner(purchase.linkedPurchaseToken) { return owner }
+        if let owner = playerResolver(purchase.externalAccountIdentifiers?.obfuscatedExternalAccountId) { return owner }
+        guard purchase.isUnattributedOutOfAppPurchase, let context = purchase.outOfAppPurchaseContext else { return nil }
+        if let owner = try await chainOwner(context.expiredPurchaseToken) { return owner }
+        guard let expiredAccount = context.expiredExternalAccountIdentifiers?.obfuscatedExternalAccountId,
+            !expiredAccount.isEmpty
+        else { return nil }
+        return playerResolver(expiredAccount)
+    }
+
+    /// The player of the chain `token` names, nil for no token, one out of range, or one the
+    /// ledger does not hold (an identifier it refuses cannot name a chain it stored).
+    private func chainOwner(_ token: String?) async throws(LedgerError) -> String? {
+        guard let token, !token.isEmpty, token.utf8.count <= PlayPayloadLimits.purchaseTokenByteCountMax else { return nil }
+        do {
+            return try await ledger.subscription(TransactionKey(store: .playStore, transactionID: token))?.playerID
+        } catch .invalidArgument {
+            return nil
         }
-        return playerResolver(purchase.externalAccountIdentifiers?.obfuscatedExternalAccountId)
     }
 
     /// Whether Google's state holds a period that is paid and running.

@@ -38,7 +38,8 @@ extension PlayPurchaseVerifier {
     ) throws(PlayPayloadError) -> VerificationResult {
         let state = Self.subscriptionState(purchase)
         let isTest = purchase.testPurchase != nil
-        let account = purchase.externalAccountIdentifiers?.obfuscatedExternalAccountId
+        // A resubscription made in the Play Store is bound to the expired subscription's account.
+        let account = purchase.boundAccountID
         let started = try purchase.checkedStartDate()
         guard state == .purchased else {
             return .verified(

@@ -25,6 +25,10 @@ public struct SubscriptionPurchaseV2: Hashable, Sendable, Codable {
     public var testPurchase: TestPurchase?
     /// The game's account IDs set at purchase.
     public var externalAccountIdentifiers: ExternalAccountIdentifiers?
+    /// Present for a resubscription made outside the app (in the Play Store): it names the
+    /// subscription to this product that expired before it, whose account the new one carries
+    /// no trace of. See `OutOfAppPurchaseContext`.
+    public var outOfAppPurchaseContext: OutOfAppPurchaseContext?
 
     /// An empty purchase, for tests and simulators.
     public init() {}
@@ -117,11 +121,52 @@ public struct SubscriptionPurchaseV2: Hashable, Sendable, Codable {
         public var obfuscatedExternalAccountId: String?
         /// The obfuscated profile ID.
         public var obfuscatedExternalProfileId: String?
+        /// The account ID in a third-party service, present only when account linking happened
+        /// in the purchase flow. The ledger does not read it.
+        public var externalAccountId: String?
 
         /// Creates the identifiers.
-        public init(obfuscatedExternalAccountId: String?, obfuscatedExternalProfileId: String? = nil) {
+        public init(
+            obfuscatedExternalAccountId: String?, obfuscatedExternalProfileId: String? = nil, externalAccountId: String? = nil
+        ) {
             self.obfuscatedExternalAccountId = obfuscatedExternalAccountId
             self.obfuscatedExternalProfileId = obfuscatedExternalProfileId
+            self.externalAccountId = externalAccountId
         }
+    }
+
+    /// What Google says of a resubscription made in the Play Store rather than in the app: the
+    /// last expired subscription to the same product, so the new one can be attributed to the
+    /// player who held it. Google: the expired token "must only be used to help identify the
+    /// user if the link between the purchaseToken and user is stored in your database", and it
+    /// cannot be read from the API more than 60 days after it expired. Google removes the context
+    /// once the subscription is acknowledged, so the ledger reads it before it finishes.
+    public struct OutOfAppPurchaseContext: Hashable, Sendable, Codable {
+        /// The account IDs of the last expired subscription to this product.
+        public var expiredExternalAccountIdentifiers: ExternalAccountIdentifiers?
+        /// The purchase token of the last expired subscription to this product.
+        public var expiredPurchaseToken: String?
+
+        /// Creates the context.
+        public init(expiredExternalAccountIdentifiers: ExternalAccountIdentifiers?, expiredPurchaseToken: String?) {
+            self.expiredExternalAccountIdentifiers = expiredExternalAccountIdentifiers
+            self.expiredPurchaseToken = expiredPurchaseToken
+        }
+    }
+
+    /// Whether the purchase is a resubscription made outside the app that carries no account
+    /// of its own: the only kind Google lets the acknowledgement attribute (`externalAccountIds`).
+    public var isUnattributedOutOfAppPurchase: Bool {
+        outOfAppPurchaseContext != nil && (externalAccountIdentifiers?.obfuscatedExternalAccountId ?? "").isEmpty
+    }
+
+    /// The account the purchase is bound to: its own `obfuscatedExternalAccountId`, else, for an
+    /// out-of-app resubscription, the one of the expired subscription it follows.
+    public var boundAccountID: String? {
+        if let own = externalAccountIdentifiers?.obfuscatedExternalAccountId, !own.isEmpty { return own }
+        guard let expired = outOfAppPurchaseContext?.expiredExternalAccountIdentifiers?.obfuscatedExternalAccountId,
+            !expired.isEmpty
+        else { return nil }
+        return expired
     }
 }
