@@ -69,7 +69,8 @@ public enum LedgerCommandLine {
         AppStoreServerAPICommands.lookup,
         AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command, AppStoreSubscriptionStatusCommand.command,
         AppStoreNotificationsSyncCommand.command, AppStoreConsumptionCommand.command, PlayStoreCommands.verify,
-        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, ServeCommand.command,
+        PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, PlayRefundReviewCommand.command,
+        ServeCommand.command,
     ]
 
     /// Runs the operator commands with `arguments` (without the program name) and returns the exit code.

@@ -110,4 +110,9 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
         guard contents.subscriptions?[token] != nil else { throw PlayAPIError.invalidToken("unknown token") }
         _ = finished.withLock { $0.insert(token) }
     }
+
+    /// Accepted, like an acknowledgement: an offline trial has no Google to tell.
+    func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError) {
+        _ = finished.withLock { $0.insert("review:" + orderID) }
+    }
 }

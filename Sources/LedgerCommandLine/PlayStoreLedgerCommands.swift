@@ -31,7 +31,9 @@ enum PlayStoreLedgerCommands {
             it to the player ID at purchase); a void becomes a refund once Google confirms it
             (voidedpurchases.list lists it, or purchases.products.get shows the purchase
             canceled or wholly refunded), else it is recorded as unconfirmed for voided-sync;
-            a test notification is logged. The database must exist.
+            a chargeback review (pendingRefundReviewNotification) is answered once with
+            orders.reviewrefund, with the ledger's evidence, within Google's 24 hours; a test
+            notification is logged. The database must exist.
 
             options:
               --audience AUD            the push subscription's token audience
@@ -41,13 +43,16 @@ enum PlayStoreLedgerCommands {
                                         it the set is fetched from Google (cached, retried)
               --authorization VALUE     the push's Authorization header; prefer the variable
                                         \(authorizationVariable), which other users cannot see
+            \(PlayRefundReviewCommand.preferenceHelp)
             \(PlayStoreCommands.apiHelp)
 
             exit codes: 0 processed (or already processed, or a void left unconfirmed),
-              3 rejected, 77 the push did not authenticate, 1 infrastructure error (answer
+              3 rejected (or a chargeback review Google refused, or past its deadline), 77 the push did not authenticate, 1 infrastructure error (answer
               5xx), 64 usage, 65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog"]).union(pushOptions),
+        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog"]).union(pushOptions)
+            .union(PlayRefundReviewCommand.preferenceOptions),
+        flagOptions: [PlayRefundReviewCommand.sampleFlag],
         run: { arguments, io in await runRTDN(arguments, io: io) })
 
     static let voidedSync = Command(
@@ -104,9 +109,11 @@ enum PlayStoreLedgerCommands {
     static func runRTDN(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let (database, api, package, environment): (LedgerDatabase, any PlayPurchasesAPI, String, StoreEnvironment)
         let authenticator: PubSubPushAuthenticator
+        let preferences: PlayRefundReviewCommand.Preferences
         do throws(Arguments.UsageError) {
             (database, api, package, environment) = try ledgerOptions(arguments, io: io)
             authenticator = try Self.authenticator(arguments)
+            preferences = try PlayRefundReviewCommand.Preferences(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore rtdn")
         }
@@ -118,9 +125,10 @@ enum PlayStoreLedgerCommands {
         do throws(LedgerError) {
             let ledger = try await PlayStoreCommands.ledger(
                 arguments, database: database, api: api, package: package, environment: environment)
-            let processor = PlayNotificationProcessor(
+            var processor = PlayNotificationProcessor(
                 api: api, packageName: package, ledger: ledger, authenticator: authenticator,
                 playerResolver: { account in account })
+            processor.refundReviewSender = preferences.sender(api: api, packageName: package, ledger: ledger)
             let outcome = try await processor.process(
                 headers: authorization.map { ["Authorization": $0] } ?? [:], body: body)
             return printRTDN(outcome, io: io)
@@ -139,6 +147,7 @@ enum PlayStoreLedgerCommands {
         case .revocation(let revocation, _): return revocation.record == nil ? .rejected : .ok
         case .subscription(let effect): return effect.period?.rejection == nil ? .ok : .rejected
         case .alreadyProcessed, .unresolved, .unconfirmed, .logged: return .ok
+        case .refundReview(let review, _): return review.answer == nil ? .rejected : .ok
         }
     }
 

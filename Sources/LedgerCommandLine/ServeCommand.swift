@@ -79,7 +79,10 @@ enum ServeCommand {
                                       /appstore/notifications)
               --audience AUD          Google Play push: the Pub/Sub audience, with
                                       --push-service-account EMAIL [--jwks FILE]: enables
-                                      /playstore/notifications (needs the Play API options)
+                                      /playstore/notifications (needs the Play API options);
+                                      its chargeback reviews are answered with the ledger's
+                                      evidence, once, within Google's 24 hours:
+            \(PlayRefundReviewCommand.preferenceHelp)
 
             exit codes: 0 stopped by a signal, 1 infrastructure error (the port is taken),
               64 usage (also: a non-loopback --host without a bearer token), 65 invalid
@@ -88,8 +91,8 @@ enum ServeCommand {
         valueOptions: StorePortOptions.names.union([
             "db", "catalog", "host", "port", "bearer-token-env", "console-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "connection-count-max", "account-binding", "store-account-binding",
             "audience", "push-service-account", "jwks",
-        ]).union(AppStoreAPIOptions.prefixedNames),
-        flagOptions: ["create", "console", "no-recover"],
+        ]).union(AppStoreAPIOptions.prefixedNames).union(PlayRefundReviewCommand.preferenceOptions),
+        flagOptions: ["create", "console", "no-recover", PlayRefundReviewCommand.sampleFlag],
         run: { arguments, io in await run(arguments, io: io) })
 
     /// What the flags configure, read before anything opens.
@@ -111,6 +114,8 @@ enum ServeCommand {
         var accountBindings: ServeAccountBindings
         var appStore: SignedDataVerifier?
         var playPush: PubSubPushAuthenticator?
+        /// How pushed chargeback reviews are answered.
+        var refundReviews: PlayRefundReviewCommand.Preferences
 
         init(_ arguments: Arguments, io: CommandIO) throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
@@ -138,6 +143,7 @@ enum ServeCommand {
                 bearerToken = token
             }
             accountBindings = try ServeAccountBindings(arguments)
+            refundReviews = try PlayRefundReviewCommand.Preferences(arguments)
             consoleToken = try Self.consoleToken(arguments, io: io, bearerToken: bearerToken)
             if arguments.flag("no-recover") {
                 guard arguments.value("recover-interval-seconds") == nil else {
@@ -276,9 +282,11 @@ enum ServeCommand {
         if let authenticator = options.playPush, let (api, package) = options.ports.play {
             // A Play push names its player only when the account ID is the player ID itself.
             let named = options.accountBindings.binding(for: .playStore) == .identity
-            play = PlayNotificationProcessor(
+            var processor = PlayNotificationProcessor(
                 api: api, packageName: package, ledger: ledger, authenticator: authenticator,
                 playerResolver: { account in named ? account : nil })
+            processor.refundReviewSender = options.refundReviews.sender(api: api, packageName: package, ledger: ledger)
+            play = processor
         }
         let handler = LedgerHTTPHandler(
             ledger: ledger,

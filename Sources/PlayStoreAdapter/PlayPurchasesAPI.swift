@@ -69,6 +69,9 @@ public protocol PlayPurchasesAPI: Sendable {
     func acknowledgeSubscription(
         packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
     ) async throws(PlayAPIError)
+    /// `orders.reviewrefund`: the game's answer to a chargeback Google asked it to review. Google
+    /// records the first answer and ignores later ones, still answering OK.
+    func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError)
 }
 
 extension PlayPurchasesAPI {

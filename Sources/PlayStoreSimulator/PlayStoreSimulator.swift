@@ -20,6 +20,8 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         case subscriptionGet
         /// `purchases.subscriptions.acknowledge`.
         case subscriptionAcknowledge
+        /// `orders.reviewrefund`.
+        case reviewRefund
     }
 
     /// The package name the simulator answers for; other packages get `notFound`.
@@ -43,6 +45,8 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         var subscriptionVoidOrderIDs: Set<String> = []
         /// The account IDs each out-of-app resubscription was acknowledged with.
         var subscriptionAttributions: [String: PlayExternalAccountIDs] = [:]
+        /// Chargebacks awaiting the game's review, by order ID.
+        var refundReviews: [String: SimulatedRefundReview] = [:]
         var voided: [VoidedPurchase] = []
         var unlisted: [VoidedPurchase] = []
         var failures: [Call: Failure] = [:]

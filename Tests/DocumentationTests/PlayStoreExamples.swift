@@ -72,6 +72,8 @@ struct PlayBackend {
                 print("RTDN subscription: \(effect)")   // a period granted, the chain's state changed
             case .revocation(let result, let check):
                 print("RTDN void: \(result); refund check: \(check.map(String.init(describing:)) ?? "none")")
+            case .refundReview(let review, _):
+                print("RTDN chargeback review: \(review.summary)")   // answered once, within 24 hours
             }
             return outcome.httpStatus   // 401/403 when unauthenticated, else 204
         } catch {

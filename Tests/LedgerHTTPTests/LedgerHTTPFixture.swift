@@ -69,9 +69,10 @@ struct LedgerHTTPFixture {
             catalog: try CatalogLoader.load(path: Self.catalogPath), store: store, verifier: verifier,
             finisher: finisher, source: testStore, clock: clock, faults: faults, observer: metrics,
             configuration: configuration)
-        let playProcessor = PlayNotificationProcessor(
+        var playProcessor = PlayNotificationProcessor(
             api: play, packageName: Self.packageName, ledger: ledger, authenticator: signer.authenticator(),
             playerResolver: { $0 })
+        playProcessor.refundReviewSender = PlayRefundReviewSender(api: play, packageName: Self.packageName, ledger: ledger)
         handler = LedgerHTTPHandler(
             ledger: ledger, appStoreNotifications: AppStoreNotificationProcessor(signedDataVerifier: signedData, ledger: ledger),
             playNotifications: playProcessor, metrics: metrics, bearerToken: bearerToken, bodyByteCountMax: bodyByteCountMax)

@@ -158,6 +158,22 @@ struct LedgerHTTPNotificationTests {
         #expect(redelivered.status == 204 && redelivered.outcomeName == "fulfillment")
     }
 
+    @Test("a Play chargeback review is answered once: 503 while Google is down, then 204")
+    func playRefundReview() async throws {
+        let fixture = try LedgerHTTPFixture()
+        let (body, token) = fixture.play.requestRefundReview(orderID: "GPA.7", messageID: "r-1")
+        let genuine = [("Authorization", "Bearer " + (try fixture.signer.token()))]
+        fixture.play.fail(.reviewRefund, with: .retryable("503 from Google"))
+        let failed = try await fixture.send("POST", "/playstore/notifications", body: body, headers: genuine)
+        #expect(failed.status == 503, "\(String(decoding: failed.body, as: UTF8.self))")
+        let answered = try await fixture.send("POST", "/playstore/notifications", body: body, headers: genuine)
+        #expect(answered.status == 204 && answered.outcomeName == "refundReview")
+        #expect(fixture.play.refundReviewAnswer(orderID: "GPA.7")?.pendingRefundToken == token)
+        let again = try await fixture.send("POST", "/playstore/notifications", body: body, headers: genuine)
+        #expect(again.status == 204 && again.outcomeName == "alreadyProcessed")
+        #expect(fixture.play.refundReviewAnswerCount(orderID: "GPA.7") == 1)
+    }
+
     /// One row per `LedgerError` case: never 2xx, and 5xx exactly when a retry can succeed or
     /// an operator must act.
     static let errorRows: [(LedgerError, Int)] = [

@@ -46,4 +46,8 @@ struct AlteredPlayAPI: PlayPurchasesAPI {
         try await play.acknowledgeSubscription(
             packageName: packageName, storeProductID: storeProductID, token: token, externalAccountIDs: externalAccountIDs)
     }
+
+    func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError) {
+        try await play.reviewRefund(packageName: packageName, orderID: orderID, request: request)
+    }
 }

@@ -381,4 +381,8 @@ struct FixedSubscriptionAPI: PlayPurchasesAPI {
     func acknowledgeSubscription(
         packageName: String, storeProductID: String, token: String, externalAccountIDs: PlayExternalAccountIDs?
     ) async throws(PlayAPIError) {}
+
+    func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError) {
+        try await play.reviewRefund(packageName: packageName, orderID: orderID, request: request)
+    }
 }

@@ -30,27 +30,11 @@ extension AppStoreConsumptionRequest {
             sampleContentProvided: sampleContentProvided)
     }
 
-    /// The share of the record's granted currency and item units the player no longer holds,
-    /// in milliunits, rounded down: `(granted - held) * 100 000 / granted`, where `granted` sums
-    /// the record's currency and item lines and `held` sums, per line, the player's current
-    /// balance or stack clamped to 0...the line's quantity. Units bought elsewhere can make the
-    /// player look as if they still hold this grant, so the share is a lower bound. Nil when
-    /// the record grants no units (entitlements only).
+    /// `ConsumptionShare.milliunits(of:balances:inventory:)`: the share of the record's granted
+    /// units the player no longer holds, nil for a grant of entitlements only.
     static func consumptionPercentage(
         of record: TransactionRecord, balances: [String: Int64], inventory: [String: Int64]
     ) -> Int? {
-        var granted: Int64 = 0
-        var held: Int64 = 0
-        for line in record.grants where line.kind != .entitlement && line.quantity > 0 {
-            let current = (line.kind == .currency ? balances[line.id] : inventory[line.id]) ?? 0
-            let (sum, overflow) = granted.addingReportingOverflow(line.quantity)
-            guard !overflow else { return nil }
-            granted = sum
-            held += max(0, min(current, line.quantity))
-        }
-        guard granted > 0 else { return nil }
-        // Full width, so the product never overflows; held <= granted keeps the quotient <= 100 000.
-        let product = (granted - held).multipliedFullWidth(by: Int64(consumptionPercentageMax))
-        return Int(granted.dividingFullWidth(product).quotient)
+        ConsumptionShare.milliunits(of: record, balances: balances, inventory: inventory)
     }
 }

@@ -81,6 +81,17 @@ extension Ledger {
         }
     }
 
+    /// The ledger record a store's order ID names: the record keyed by it (a Play subscription
+    /// period), else the record that carries it as its `storeOrderID` (a Play one-time purchase).
+    public func purchaseRecord(store: PlatformStore, orderID: String) async throws(LedgerError) -> TransactionRecord? {
+        try checkStore(store)
+        try checkTransactionID(orderID)
+        return try await self.store.read { reader throws(LedgerError) -> TransactionRecord? in
+            if let keyed = try reader.transaction(TransactionKey(store: store, transactionID: orderID)) { return keyed }
+            return try reader.transaction(store: store, orderID: orderID)
+        }
+    }
+
     /// Flags a player for support (such as a store's refund count that disagrees with the ledger).
     public func flagPlayer(_ playerID: String, _ flag: PlayerFlag) async throws(LedgerError) {
         try checkIdentifier(playerID, "playerID")

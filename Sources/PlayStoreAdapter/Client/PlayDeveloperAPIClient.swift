@@ -145,6 +145,27 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         _ = try await perform(method: "POST", url: makeURL(path: path, query: []), body: body, label: label)
     }
 
+    /// `POST …/orders/{orderId}:reviewrefund` with the answer as JSON. A body Google would refuse
+    /// (more than `usageEventCountMax` usage events) is a `permanent` error, sent nowhere.
+    public func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest)
+        async throws(PlayAPIError)
+    {
+        let label = "orders.reviewrefund"
+        guard (request.consumptionUsageEvents?.count ?? 0) <= PlayRefundReviewRequest.usageEventCountMax else {
+            throw .permanent("\(label): more than \(PlayRefundReviewRequest.usageEventCountMax) consumption usage events")
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        let body: Data
+        do {
+            body = try encoder.encode(request)
+        } catch {
+            throw .permanent("\(label): the answer does not encode (\(error))")
+        }
+        let path = applicationPath(packageName) + "/orders/" + FormEncoding.escape(orderID) + ":reviewrefund"
+        _ = try await perform(method: "POST", url: makeURL(path: path, query: []), body: body, label: label)
+    }
+
     /// The body of `purchases.subscriptions.acknowledge` (`developerPayload` is not sent).
     private struct AcknowledgeWire: Encodable {
         var externalAccountIds: PlayExternalAccountIDs

@@ -8,7 +8,8 @@ import FulfillmentLedger
 /// - `fulfillment`: `fulfillment` (a `FulfillmentOutcome`);
 /// - `revocation`: `revocation` (a `RevocationOutcome`) and `refundCheck` when one was made;
 /// - `subscription`: `period` (a `FulfillmentOutcome`) when a paid period was fulfilled, `note`,
-///   `subscription` (the chain) and `update` (`applied`, `stale`, `unchanged`, `unknownChain`).
+///   `subscription` (the chain) and `update` (`applied`, `stale`, `unchanged`, `unknownChain`);
+/// - `refundReview`: `review` (a `PlayRefundReviewOutcome`) and `notification` (the record).
 extension PlayNotificationOutcome: Encodable {
     /// The case's name, as `outcome` in JSON.
     public var name: String {
@@ -22,6 +23,7 @@ extension PlayNotificationOutcome: Encodable {
         case .subscription: "subscription"
         case .unconfirmed: "unconfirmed"
         case .logged: "logged"
+        case .refundReview: "refundReview"
         }
     }
 
@@ -48,6 +50,9 @@ extension PlayNotificationOutcome: Encodable {
             try container.encodeIfPresent(check, forKey: "refundCheck")
         case .subscription(let effect):
             try effect.encodeFields(into: &container)
+        case .refundReview(let review, let record):
+            try container.encode(review, forKey: "review")
+            try container.encode(record, forKey: "notification")
         }
     }
 }

@@ -27,8 +27,12 @@ public enum PlayNotificationOutcome: Hashable, Sendable {
     /// `purchases.products.get` does not show it refunded): recorded, nothing changed.
     /// `VoidedPurchasesSync` applies it once Google lists it.
     case unconfirmed(StoreNotificationRecord)
-    /// A test notification, a subscription void or an unknown type: accepted and logged.
+    /// A test notification, a subscription void or an unknown type: accepted and logged. A
+    /// chargeback review is logged too when the processor has no `refundReviewSender`.
     case logged(StoreNotificationRecord)
+    /// A chargeback review (`pendingRefundReviewNotification`) answered by the processor's
+    /// `refundReviewSender`, and the notification's record.
+    case refundReview(PlayRefundReviewOutcome, StoreNotificationRecord)
 
     /// Success answered to Pub/Sub: it acknowledges the message.
     public static let acknowledgedHTTPStatus = 204

@@ -40,6 +40,9 @@ public struct PlayNotificationProcessor: Sendable {
     public static let defaultVoidLookupPageCountMax = 5
     /// Page size of a void lookup.
     public static let voidLookupPageSize = 1_000
+    /// Answers chargeback reviews (`pendingRefundReviewNotification`) as they arrive; nil logs
+    /// them for an operator (`ledger playstore refund-review`).
+    public var refundReviewSender: PlayRefundReviewSender?
 
     /// Creates a processor.
     public init(
@@ -85,6 +88,7 @@ public struct PlayNotificationProcessor: Sendable {
         case .subscription(let effect): return .subscription(effect)
         case .unconfirmed: return .unconfirmed(record)
         case .logged: return .logged(record)
+        case .refundReview(let review): return .refundReview(review, record)
         }
     }
 
@@ -109,10 +113,15 @@ public struct PlayNotificationProcessor: Sendable {
             let tokens = [
                 notification.oneTimeProductNotification?.purchaseToken, notification.subscriptionNotification?.purchaseToken,
                 notification.voidedPurchaseNotification?.purchaseToken,
+                notification.pendingRefundReviewNotification?.pendingRefundToken,
             ]
             for token in tokens where token != nil {
                 _ = try PlayPayloadLimits.identifier(
                     token, field: "purchaseToken", byteCountMax: PlayPayloadLimits.purchaseTokenByteCountMax)
+            }
+            if let orderID = notification.pendingRefundReviewNotification?.orderId {
+                _ = try PlayPayloadLimits.identifier(
+                    orderID, field: "orderId", byteCountMax: PlayPayloadLimits.orderIDByteCountMax)
             }
             return .success((messageID, notification, eventDate))
         } catch {
@@ -128,6 +137,7 @@ public struct PlayNotificationProcessor: Sendable {
         case unresolved(String)
         case unconfirmed(String)
         case logged(String)
+        case refundReview(PlayRefundReviewOutcome)
 
         var summary: String {
             switch self {
@@ -141,6 +151,7 @@ public struct PlayNotificationProcessor: Sendable {
             case .unresolved(let reason): "unresolved: \(reason)"
             case .unconfirmed(let reason): "unconfirmed: \(reason)"
             case .logged(let note): note
+            case .refundReview(let review): review.summary
             }
         }
     }
@@ -176,6 +187,9 @@ public struct PlayNotificationProcessor: Sendable {
         if let voided = notification.voidedPurchaseNotification {
             return try await revoke(voided, eventDate: eventDate ?? ledger.clock.now(), messageID: messageID)
         }
+        if let review = notification.pendingRefundReviewNotification {
+            return try await reviewRefund(review, requestedAt: eventDate ?? ledger.clock.now(), messageID: messageID)
+        }
         return .logged("logged")
     }
 
@@ -200,6 +214,22 @@ public struct PlayNotificationProcessor: Sendable {
         return .fulfillment(try await ledger.fulfill(submission, via: .notification))
     }
 
+    /// Answers a chargeback review with `refundReviewSender`, or logs it when there is none.
+    private func reviewRefund(
+        _ review: DeveloperNotification.PendingRefundReviewNotification, requestedAt: Date, messageID: String
+    ) async throws(LedgerError) -> Applied {
+        guard let orderID = review.orderId, let token = review.pendingRefundToken, !token.isEmpty else {
+            return .unresolved("a refund review without an orderId or a pendingRefundToken")
+        }
+        guard let refundReviewSender else {
+            let deadline = PlayRefundReviewSender.deadline(requestedAt: requestedAt).ledgerISO8601
+            return .logged("logged: refund review of order \(orderID) requested, to answer by \(deadline); no sender is configured")
+        }
+        return .refundReview(
+            try await refundReviewSender.answer(
+                orderID: orderID, pendingRefundToken: token, requestedAt: requestedAt, messageID: messageID))
+    }
+
     private static func typeAndToken(_ notification: DeveloperNotification) -> (String, String?) {
         if let product = notification.oneTimeProductNotification {
             let type: String
@@ -212,6 +242,7 @@ public struct PlayNotificationProcessor: Sendable {
         }
         if let subscription = notification.subscriptionNotification { return (subscription.typeName, subscription.purchaseToken) }
         if let voided = notification.voidedPurchaseNotification { return ("VOIDED_PURCHASE", voided.purchaseToken) }
+        if let review = notification.pendingRefundReviewNotification { return ("PENDING_REFUND_REVIEW", review.orderId) }
         if notification.testNotification != nil { return ("TEST", nil) }
         return ("UNKNOWN", nil)
     }

@@ -18,6 +18,9 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
     public var voidedPurchaseNotification: VoidedPurchaseNotification?
     /// A test notification sent from the Play Console.
     public var testNotification: TestNotification?
+    /// A chargeback Google asks the game to review (collaborative chargebacks): answer with
+    /// `orders.reviewrefund` within 24 hours.
+    public var pendingRefundReviewNotification: PendingRefundReviewNotification?
 
     /// An empty notification, for tests and simulators.
     public init() {}
@@ -33,7 +36,7 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case version, packageName, eventTimeMillis, oneTimeProductNotification, subscriptionNotification
-        case voidedPurchaseNotification, testNotification
+        case voidedPurchaseNotification, testNotification, pendingRefundReviewNotification
     }
 
     /// Decodes a notification; `eventTimeMillis` may be a string or a number.
@@ -53,6 +56,8 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
         voidedPurchaseNotification = try container.decodeIfPresent(
             VoidedPurchaseNotification.self, forKey: .voidedPurchaseNotification)
         testNotification = try container.decodeIfPresent(TestNotification.self, forKey: .testNotification)
+        pendingRefundReviewNotification = try container.decodeIfPresent(
+            PendingRefundReviewNotification.self, forKey: .pendingRefundReviewNotification)
     }
 
     /// A change of a one-time product purchase.
@@ -193,6 +198,54 @@ public struct DeveloperNotification: Hashable, Sendable, Codable {
         public static let fullRefundType = 1
         /// `refundType` of a quantity-based partial refund.
         public static let partialRefundType = 2
+    }
+
+    /// A chargeback the buyer's bank raised that Google asks the game to review. Google's
+    /// reference names the notification and its `pendingRefundToken` (which the answer must
+    /// carry) and `orderId` (the answer's path); the other fields are read when present and never
+    /// needed.
+    public struct PendingRefundReviewNotification: Hashable, Sendable, Codable {
+        /// The format version.
+        public var version: String?
+        /// The token the answer carries.
+        public var pendingRefundToken: String?
+        /// The order under review: a one-time purchase's order, or a subscription period's.
+        public var orderId: String?
+        /// The refund reason Google gives (a number, kept raw; chargebacks only, for now).
+        public var refundReason: Int?
+        /// The buyer's obfuscated account ID, when the purchase carried one.
+        public var obfuscatedAccountId: String?
+        /// The buyer's obfuscated profile ID, when the purchase carried one.
+        public var obfuscatedProfileId: String?
+
+        /// Creates a notification.
+        public init(
+            version: String? = "1.0", pendingRefundToken: String?, orderId: String?, refundReason: Int? = nil,
+            obfuscatedAccountId: String? = nil, obfuscatedProfileId: String? = nil
+        ) {
+            self.version = version
+            self.pendingRefundToken = pendingRefundToken
+            self.orderId = orderId
+            self.refundReason = refundReason
+            self.obfuscatedAccountId = obfuscatedAccountId
+            self.obfuscatedProfileId = obfuscatedProfileId
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case version, pendingRefundToken, orderId, refundReason, obfuscatedAccountId, obfuscatedProfileId
+        }
+
+        /// Decodes a notification. The token and order ID must be strings when present; the
+        /// informative fields that are not of the expected type are left out, not refused.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            version = try? container.decodeIfPresent(String.self, forKey: .version)
+            pendingRefundToken = try container.decodeIfPresent(String.self, forKey: .pendingRefundToken)
+            orderId = try container.decodeIfPresent(String.self, forKey: .orderId)
+            refundReason = try? container.decodeIfPresent(Int.self, forKey: .refundReason)
+            obfuscatedAccountId = try? container.decodeIfPresent(String.self, forKey: .obfuscatedAccountId)
+            obfuscatedProfileId = try? container.decodeIfPresent(String.self, forKey: .obfuscatedProfileId)
+        }
     }
 
     /// A Play Console test notification.

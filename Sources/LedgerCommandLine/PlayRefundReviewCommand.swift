@@ -1,0 +1,122 @@
+import Foundation
+import FulfillmentLedger
+import PlayStoreAdapter
+
+/// `ledger playstore refund-review`: answers a Google Play chargeback review for one order with
+/// `orders.reviewrefund`, built from the ledger and sent once (`PlayRefundReviewSender`); and the
+/// preference options `ledger playstore rtdn` and `ledger serve` answer pushed reviews with.
+enum PlayRefundReviewCommand {
+    /// The preference options, shared by every command that answers reviews.
+    static let preferenceOptions: Set<String> = ["refund-preference-delivered", "refund-preference-undelivered"]
+    /// The flag saying the game offered a sample, trial or description before purchase.
+    static let sampleFlag = "sample-content-provided"
+
+    /// Help lines for the preference options.
+    static let preferenceHelp = """
+          --refund-preference-delivered P
+                                    a chargeback review of an order the ledger delivered is
+                                    answered DECLINE | APPROVE | NEUTRAL (default NEUTRAL)
+          --refund-preference-undelivered P
+                                    one it holds no delivery for (default APPROVE)
+          --sample-content-provided the game offered a sample, trial or description before purchase
+        """
+
+    static let command = Command(
+        words: ["playstore", "refund-review"],
+        summary: "answer Google Play's review of a chargeback for one order, once",
+        help: """
+            usage: ledger playstore refund-review --db DB --catalog FILE --package NAME
+                     --order-id ID --pending-refund-token TOKEN
+                     (--service-account FILE [--api-base URL])
+                     [--refund-preference-delivered P] [--refund-preference-undelivered P]
+                     [--sample-content-provided]
+
+            Builds the answer to a pendingRefundReviewNotification from the ledger (the share of
+            the granted units the player no longer holds, in milliunits, and the delivery as a
+            usage event; a share of 0 and no event when the ledger delivered nothing for the
+            order) and sends it with orders.reviewrefund, once: the answer is recorded in the
+            ledger, and a second run prints it as alreadySent without sending. Google takes the
+            first answer within 24 hours of its notification (this command has no notification
+            to check the deadline against). The database must exist.
+
+            options:
+              --order-id ID             the orderId of the notification
+              --pending-refund-token TOKEN
+                                        the notification's pendingRefundToken
+            \(preferenceHelp)
+            \(PlayStoreCommands.apiHelp)
+
+            prints: {"outcome": "sent" | "alreadySent", "answer": {"orderID", "playerID",
+              "deliveredAt", "sentAt", "refundPreference", "consumptionPercentageMilliunits"}} or
+              {"outcome": "refused", "orderID", "code", "detail"}
+
+            exit codes: 0 sent or already sent, 3 refused by Google, 1 infrastructure error
+              (Google unavailable included), 64 usage, 65 invalid input or catalog, 66 database
+              or catalog missing
+            """,
+        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog", "order-id", "pending-refund-token"])
+            .union(preferenceOptions),
+        flagOptions: [sampleFlag],
+        run: { arguments, io in await run(arguments, io: io) })
+
+    static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
+        let (database, api, package, environment): (LedgerDatabase, any PlayPurchasesAPI, String, StoreEnvironment)
+        let orderID: String
+        let token: String
+        let preferences: Preferences
+        do throws(Arguments.UsageError) {
+            (database, api, package, environment) = try PlayStoreLedgerCommands.ledgerOptions(arguments, io: io)
+            orderID = try arguments.required("order-id")
+            token = try arguments.required("pending-refund-token")
+            preferences = try Preferences(arguments)
+        } catch {
+            return LedgerCommandLine.usageError(error.message, io: io, command: "playstore refund-review")
+        }
+        do throws(LedgerError) {
+            let ledger = try await PlayStoreCommands.ledger(
+                arguments, database: database, api: api, package: package, environment: environment)
+            let sender = preferences.sender(api: api, packageName: package, ledger: ledger)
+            let outcome = try await sender.answer(orderID: orderID, pendingRefundToken: token, requestedAt: nil)
+            io.printJSON(outcome)
+            switch outcome {
+            case .sent, .alreadySent: return .ok
+            case .pastDeadline, .refused: return .rejected
+            }
+        } catch {
+            return LedgerCommandLine.report(error, io: io, command: "playstore refund-review")
+        }
+    }
+
+    /// What the options say to answer with.
+    struct Preferences {
+        var delivered: PlayRefundReviewRequest.RefundPreference = .neutral
+        var undelivered: PlayRefundReviewRequest.RefundPreference = .approve
+        var sampleContentProvided = false
+
+        /// Reads the options; an unknown preference is a usage error.
+        init(_ arguments: Arguments) throws(Arguments.UsageError) {
+            delivered = try Self.preference(arguments, "refund-preference-delivered") ?? delivered
+            undelivered = try Self.preference(arguments, "refund-preference-undelivered") ?? undelivered
+            sampleContentProvided = arguments.flag(PlayRefundReviewCommand.sampleFlag)
+        }
+
+        /// A sender answering with these preferences.
+        func sender(api: any PlayPurchasesAPI, packageName: String, ledger: Ledger) -> PlayRefundReviewSender {
+            PlayRefundReviewSender(
+                api: api, packageName: packageName, ledger: ledger, deliveredPreference: delivered,
+                undeliveredPreference: undelivered, sampleContentProvided: sampleContentProvided)
+        }
+
+        private static func preference(_ arguments: Arguments, _ name: String) throws(Arguments.UsageError)
+            -> PlayRefundReviewRequest.RefundPreference?
+        {
+            guard let text = arguments.value(name) else { return nil }
+            guard let preference = PlayRefundReviewRequest.RefundPreference.known.first(where: { $0.rawValue == text })
+            else {
+                let names = PlayRefundReviewRequest.RefundPreference.known.map(\.rawValue).joined(separator: ", ")
+                throw Arguments.UsageError(message: "--\(name) \(text): expected one of \(names)")
+            }
+            return preference
+        }
+    }
+}
