@@ -172,6 +172,7 @@ let package = Package(
             dependencies: [
                 "PlayStoreAdapter", "PlayStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSimulation",
                 "COpenSSL", "SQLiteLedgerStore", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerEngineTesting",
+                "LedgerSQL",
             ]
         ),
         .testTarget(

@@ -221,6 +221,13 @@ public final class Ledger: Sendable {
 }
 
 extension Ledger {
+    /// Hands the observer a store adapter's alert (`LedgerObservation.Event.storeAlert`): counted
+    /// by `LedgerMetrics` as `storeAlert.<store>.<name>`, logged at warning level. It changes nothing.
+    public func alert(store: PlatformStore, name: String, transaction: TransactionKey?, detail: String) {
+        observer.observe(
+            LedgerObservation(.storeAlert(store: store, name: name, transaction: transaction, detail: detail), durationMicroseconds: 0))
+    }
+
     /// Hands `event` to the observer with the wall time since `start`.
     func observe(_ event: LedgerObservation.Event, since start: ContinuousClock.Instant) {
         observer.observe(LedgerObservation(event, durationMicroseconds: Self.microseconds(since: start)))

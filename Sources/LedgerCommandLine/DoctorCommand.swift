@@ -91,6 +91,7 @@ enum DoctorCommand {
             transactionCount: report.transactionCount, pending: report.pendingFinishes,
             pendingCount: report.pendingFinishCount, nextAfter: report.nextAfter,
             overdueCount: report.overdueFinishCount, warningAgeSeconds: report.finishWarningAgeSeconds, io: io)
+        if let warning = report.unacknowledgedPlayVoids.warning { io.print(warning) }
         io.print(report.healthy ? "healthy" : "NOT HEALTHY")
     }
 
@@ -104,6 +105,7 @@ enum DoctorCommand {
             transactionCount: report.transactionCount, pending: report.pendingFinishes,
             pendingCount: report.pendingFinishCount, nextAfter: report.nextAfter,
             overdueCount: report.overdueFinishCount, warningAgeSeconds: report.finishWarningAgeSeconds, io: io)
+        if let warning = report.unacknowledgedPlayVoids.warning { io.print(warning) }
         for problem in report.problems { io.print("problem: \(problem)") }
         io.print(report.healthy ? "healthy" : "NOT HEALTHY")
     }

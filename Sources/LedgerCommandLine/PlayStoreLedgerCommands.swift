@@ -157,6 +157,8 @@ enum PlayStoreLedgerCommands {
         var recorded: Int
         var alreadyRecorded: Int
         var skipped: Int
+        /// Voids recorded now that Google made because a purchase was not acknowledged in time.
+        var unacknowledgedVoids: Int
         var refundChecks: [String: String]
         var truncated: Bool
         var watermarkMilliseconds: Int64?
@@ -177,7 +179,7 @@ enum PlayStoreLedgerCommands {
                 SyncOutput(
                     pagesRead: report.pagesRead, voidedSeen: report.voidedSeen, recorded: report.recorded,
                     alreadyRecorded: report.alreadyRecorded, skipped: report.skipped,
-                    refundChecks: report.refundChecks.mapValues(\.description), truncated: report.truncated,
+                    unacknowledgedVoids: report.unacknowledgedVoids, refundChecks: report.refundChecks.mapValues(\.description), truncated: report.truncated,
                     watermarkMilliseconds: report.watermarkSaved))
             return .ok
         } catch {

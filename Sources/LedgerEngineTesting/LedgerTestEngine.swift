@@ -59,6 +59,12 @@ public final class LedgerTestEngineLease: Sendable {
         self.postgres = postgres
     }
 
+    /// The SQLite file of a `.sqlite` store, for the tools that open it by path (`LedgerDoctor`).
+    public var sqlitePath: String? { directory?.appendingPathComponent("ledger.sqlite").path }
+    /// The connection string of a `.postgres` store's schema, for the tools that connect
+    /// themselves (`PostgresLedgerDoctor`).
+    public var postgresConnectionString: String? { postgres?.schema.connectionString }
+
     deinit {
         if let directory { try? FileManager.default.removeItem(at: directory) }
         if let (schema, store) = postgres {

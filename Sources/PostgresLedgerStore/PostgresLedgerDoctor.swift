@@ -27,6 +27,8 @@ public struct PostgresHealthReport: Hashable, Sendable, Codable {
     public var finishWarningAgeSeconds: Int64
     /// How many pending finishes are overdue in all, listed or not.
     public var overdueFinishCount: Int64
+    /// Google Play's refunds of purchases not acknowledged in time, in the last 30 days.
+    public var unacknowledgedPlayVoids: UnacknowledgedVoidCount
     /// What is wrong: an old schema, or a server setting that weakens a durable commit.
     public var problems: [String]
     /// Whether nothing is wrong.
@@ -67,7 +69,7 @@ public enum PostgresLedgerDoctor {
                 do throws(LedgerError) {
                     return try Contents(
                         PostgresLedgerSession(connection: connection, location: location), cutoffMilliseconds: cutoff,
-                        limit: pendingFinishLimit, after: cursor)
+                        limit: pendingFinishLimit, after: cursor, now: now)
                 } catch {
                     throw .ledger(error)
                 }
@@ -94,7 +96,7 @@ public enum PostgresLedgerDoctor {
             pendingFinishCount: contents.pendingCount, pendingFinishesTruncated: truncated,
             nextAfter: truncated ? pending.last.map(PendingFinishCursor.init(after:)) : nil,
             finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: contents.overdueCount,
-            problems: problems, healthy: problems.isEmpty)
+            unacknowledgedPlayVoids: contents.unacknowledged, problems: problems, healthy: problems.isEmpty)
     }
 
     /// What the report counts as wrong. `synchronous_commit = off` acknowledges a commit before
@@ -123,9 +125,11 @@ public enum PostgresLedgerDoctor {
         var pending: [PendingFinish]
         var pendingCount: Int64
         var overdueCount: Int64
+        var unacknowledged: UnacknowledgedVoidCount
 
         init(
-            _ session: PostgresLedgerSession, cutoffMilliseconds: Int64, limit: Int, after cursor: PendingFinishCursor?
+            _ session: PostgresLedgerSession, cutoffMilliseconds: Int64, limit: Int, after cursor: PendingFinishCursor?,
+            now: Date
         ) throws(LedgerError) {
             guard let version = try PostgresLedgerSchema.versionFound(in: session) else {
                 throw LedgerError.ledgerMissing(location: session.location)
@@ -135,6 +139,7 @@ public enum PostgresLedgerDoctor {
             transactionCount = try ledger.transactionCount()
             pending = try ledger.pendingFinishes(after: cursor, limit: limit + 1)
             (pendingCount, overdueCount) = try ledger.pendingFinishCounts(enqueuedAtOrBefore: cutoffMilliseconds)
+            unacknowledged = try ledger.unacknowledgedVoidCount(now: now)
         }
     }
 }

@@ -28,6 +28,8 @@ public struct LedgerHealthReport: Hashable, Sendable, Codable {
     public var finishWarningAgeSeconds: Int64
     /// How many pending finishes are overdue in all, listed or not.
     public var overdueFinishCount: Int64
+    /// Google Play's refunds of purchases not acknowledged in time, in the last 30 days.
+    public var unacknowledgedPlayVoids: UnacknowledgedVoidCount
     /// Whether the file is healthy: integrity ok and schema current.
     public var healthy: Bool
 }
@@ -100,13 +102,14 @@ public enum LedgerDoctor {
         let cutoff = PendingFinishAge.overdueCutoffMilliseconds(now: now, warningAgeSeconds: finishWarningAgeSeconds)
         let (pendingCount, overdueCount) = try session.pendingFinishCounts(enqueuedAtOrBefore: cutoff, in: queries)
         let ages = pending.map { PendingFinishAge($0, now: now, cutoffMilliseconds: cutoff) }
+        let unacknowledged = try session.unacknowledgedVoidCount(now: now)
         return LedgerHealthReport(
             path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
             integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count, pendingFinishes: ages,
             pendingFinishCount: pendingCount, pendingFinishesTruncated: truncated,
             nextAfter: truncated ? pending.last.map(PendingFinishCursor.init(after:)) : nil,
             finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: overdueCount,
-            healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
+            unacknowledgedPlayVoids: unacknowledged, healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
     }
 }
 

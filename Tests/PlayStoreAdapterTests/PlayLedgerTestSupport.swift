@@ -19,11 +19,16 @@ struct PlayLedgerSetup {
 
     /// The engine's resources (a temporary folder, a PostgreSQL schema), released with the setup.
     private(set) var engineLease: LedgerTestEngineLease?
+    /// The lease, for tests that open the engine's database with their own tools.
+    var engineLeaseForTests: LedgerTestEngineLease? { engineLease }
 
     /// A setup on `engine`'s store.
-    static func on(_ engine: LedgerTestEngine, attributesOutOfAppPurchases: Bool = false) async throws -> PlayLedgerSetup {
+    static func on(
+        _ engine: LedgerTestEngine, attributesOutOfAppPurchases: Bool = false, observer: any LedgerObserver = NoObserver()
+    ) async throws -> PlayLedgerSetup {
         let (store, lease) = try await engine.makeStore(prefix: "play_tests")
-        var setup = try PlayLedgerSetup(store: store, attributesOutOfAppPurchases: attributesOutOfAppPurchases)
+        var setup = try PlayLedgerSetup(
+            store: store, attributesOutOfAppPurchases: attributesOutOfAppPurchases, observer: observer)
         setup.engineLease = lease
         return setup
     }
@@ -31,7 +36,7 @@ struct PlayLedgerSetup {
     init(
         environment: StoreEnvironment = .sandbox, pageSizeMax: Int = PlayStoreSimulator.defaultPageSizeMax,
         accountBinding: (@Sendable (String) -> String)? = nil, store: any LedgerStore = InMemoryLedgerStore(),
-        attributesOutOfAppPurchases: Bool = false
+        attributesOutOfAppPurchases: Bool = false, observer: any LedgerObserver = NoObserver()
     ) throws {
         clock = ManualClock()
         play = PlayStoreSimulator(packageName: Self.packageName, clock: clock, pageSizeMax: pageSizeMax)
@@ -49,7 +54,7 @@ struct PlayLedgerSetup {
                 api: play, packageName: Self.packageName, environment: environment, clock: clock,
                 subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),
             finisher: PlayFinisher(api: play, packageName: Self.packageName, attributionAccountID: attribution),
-            clock: clock,
+            clock: clock, observer: observer,
             configuration: configuration)
     }
 

@@ -36,6 +36,9 @@ public struct LedgerObservation: Hashable, Sendable {
         case recovery(RecoveryReport)
         /// `operation` (`fulfill`, `applyRevocation`, `recover`) threw `error`.
         case failure(operation: String, error: LedgerError)
+        /// A store adapter saw something a person should look at (`Ledger.alert`): `name` is the
+        /// adapter's stable name for it, such as `unacknowledgedPurchaseVoided`.
+        case storeAlert(store: PlatformStore, name: String, transaction: TransactionKey?, detail: String)
     }
 
     /// What happened.
@@ -53,7 +56,8 @@ public struct LedgerObservation: Hashable, Sendable {
     /// A stable code for counting and alerting, never reworded: `fulfillment.granted`,
     /// `fulfillment.rejected.<reason>`, `finish.finished`, `finish.failed`, `finish.inProgressElsewhere`,
     /// `revocation.recorded`, `revocation.alreadyRecorded`, `revocation.rejected.<reason>`,
-    /// `recovery.clean`, `recovery.unclean`, or `failure.<operation>.<error code name>`.
+    /// `recovery.clean`, `recovery.unclean`, `failure.<operation>.<error code name>`, or
+    /// `storeAlert.<store>.<name>`.
     public var code: String {
         switch event {
         case .fulfillment(_, _, let outcome):
@@ -68,6 +72,7 @@ public struct LedgerObservation: Hashable, Sendable {
             }
         case .recovery(let report): report.isClean ? "recovery.clean" : "recovery.unclean"
         case .failure(let operation, let error): "failure.\(operation).\(error.codeName)"
+        case .storeAlert(let store, let name, _, _): "storeAlert.\(store.rawValue).\(name)"
         }
     }
 
@@ -79,6 +84,7 @@ public struct LedgerObservation: Hashable, Sendable {
         case .revocation(_, _, let outcome): outcome.rejection == nil ? .info : .warning
         case .recovery(let report): report.isClean ? .info : .warning
         case .failure: .error
+        case .storeAlert: .warning
         }
     }
 
@@ -97,6 +103,8 @@ public struct LedgerObservation: Hashable, Sendable {
                 + "\(report.resubmitted.count) resubmitted, \(report.resubmitErrors.count) errors"
                 + (report.sourceError.map { ", source: \($0)" } ?? "")
         case .failure(let operation, let error): "\(operation) failed: \(error)"
+        case .storeAlert(let store, let name, let transaction, let detail):
+            "\(store.rawValue) alert \(name)" + (transaction.map { " for \($0)" } ?? "") + ": \(detail)"
         }
     }
 
@@ -122,6 +130,7 @@ public struct LedgerObservation: Hashable, Sendable {
             values["eventID"] = eventID
         case .recovery: break
         case .failure(_, let error): values["errorCode"] = String(error.code)
+        case .storeAlert(_, _, let transaction, _): values["transaction"] = transaction?.description
         }
         return values
     }

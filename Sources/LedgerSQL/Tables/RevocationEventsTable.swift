@@ -25,6 +25,14 @@ package enum RevocationEventsTable {
         received_at_ms, reversed, original_transaction_id, purchase_id, quantity_is_cumulative, absorbed_change
         """
     static let selectOneSQL = "SELECT \(columns) FROM revocation_events WHERE event_id = ?"
+    /// The doctor's count of one store's events whose reason ends with a text (an adapter's own
+    /// reason format), at or after a time. A scan of the table: run by an operator, never by
+    /// the pipeline.
+    package static let countByReasonSuffixSQL = """
+        SELECT COUNT(*), MAX(event_date_ms) FROM revocation_events
+        WHERE store = ? AND reason LIKE ? AND event_date_ms >= ?
+        """
+
     package static let selectByPurchaseSQL = """
         SELECT \(columns) FROM revocation_events WHERE store = ? AND purchase_id = ?
         ORDER BY event_date_ms, received_at_ms, event_id LIMIT ?
@@ -51,6 +59,19 @@ package enum RevocationEventsTable {
 }
 
 extension SQLLedgerSession {
+    /// How many of `store`'s revocation events dated at or after `since` have a reason ending in
+    /// `reasonSuffix` (no `%` or `_` in it), and the latest one's date, for a doctor's report.
+    package func revocationEventCount(store: PlatformStore, reasonSuffix: String, since: Date) throws(LedgerError)
+        -> (count: Int64, latest: Date?)
+    {
+        precondition(!reasonSuffix.contains("%") && !reasonSuffix.contains("_"), "the suffix is matched literally")
+        let found = try one(
+            RevocationEventsTable.countByReasonSuffixSQL,
+            [.text(store.rawValue), .text("%" + reasonSuffix), .milliseconds(since)]
+        ) { (row) throws(LedgerError) in (try row.int64(0), try row.optionalInt64(1)) }
+        return (found?.0 ?? 0, found?.1.flatMap(Date.checkedLedgerMilliseconds))
+    }
+
     /// `LedgerReader.revocationEvent` on this table.
     public func revocationEvent(id: String) throws(LedgerError) -> RevocationRecord? {
         try one(RevocationEventsTable.selectOneSQL, [.text(id)]) { (row) throws(LedgerError) in

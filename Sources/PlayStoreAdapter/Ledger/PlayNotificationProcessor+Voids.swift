@@ -19,7 +19,7 @@ extension PlayNotificationProcessor {
             } catch {
                 return .unconfirmed("Google lists the void with \(error); nothing applied")
             }
-            return try await applied(event)
+            return try await applied(event, listed: listed)
         }
         guard voided.refundType == Voided.fullRefundType else {
             // Only Google's list names the units of a partial refund; guessing could take back
@@ -32,7 +32,7 @@ extension PlayNotificationProcessor {
         let event = RevocationEvent(
             eventID: PlayVoidedEvent.eventIDPrefix + messageID, store: .playStore, transactionID: token,
             kind: .fullRefund, eventDate: eventDate, reason: "refundType 1, confirmed by purchases.products.get")
-        return try await applied(event)
+        return try await applied(event, listed: nil)
     }
 
     /// Applies a subscription period's void once `voidedpurchases.list` (`type=1`) lists it for
@@ -54,12 +54,16 @@ extension PlayNotificationProcessor {
         } catch {
             return .unconfirmed("Google lists the void with \(error); nothing applied")
         }
-        return .revocation(try await ledger.applyRevocation(event), nil)
+        let outcome = try await ledger.applyRevocation(event)
+        PlayVoidedEvent.alertIfUnacknowledged(listed, event: event, outcome: outcome, ledger: ledger)
+        return .revocation(outcome, nil)
     }
 
-    /// Applies `event` and checks the ledger's refunded units against Google's afterwards.
-    private func applied(_ event: RevocationEvent) async throws(LedgerError) -> Applied {
+    /// Applies `event` (built from `listed`, Google's record, when there is one) and checks the
+    /// ledger's refunded units against Google's afterwards.
+    private func applied(_ event: RevocationEvent, listed: VoidedPurchase?) async throws(LedgerError) -> Applied {
         let outcome = try await ledger.applyRevocation(event)
+        if let listed { PlayVoidedEvent.alertIfUnacknowledged(listed, event: event, outcome: outcome, ledger: ledger) }
         guard outcome.record != nil else { return .revocation(outcome, nil) }
         let checker = PlayRefundChecker(api: api, packageName: packageName, ledger: ledger)
         return .revocation(outcome, try await checker.check(token: event.transactionID))

@@ -90,6 +90,32 @@ public enum PlayVoidedEvent {
         }
     }
 
+    /// `voidedReason` 8, `Unacknowledged_purchase`: Google refunded a purchase that was not
+    /// acknowledged (or consumed) within 3 days: the game granted it, or never saw it, but its
+    /// finish did not reach Google in time.
+    public static let unacknowledgedPurchaseReason = 8
+    /// The name of the alert (`Ledger.alert`, metric code
+    /// `storeAlert.playStore.unacknowledgedPurchaseVoided`) such a void raises when recorded.
+    public static let unacknowledgedAlertName = "unacknowledgedPurchaseVoided"
+    /// The end of the reason text of such a void, as `revocation_events.reason` holds it; `ledger
+    /// doctor` counts these.
+    public static let unacknowledgedReasonSuffix = "voidedReason \(unacknowledgedPurchaseReason)"
+
+    /// Raises the unacknowledged-purchase alert when `outcome` recorded a void of `voidedReason`
+    /// 8 now (not one recorded before). Returns whether it did.
+    @discardableResult
+    static func alertIfUnacknowledged(_ voided: VoidedPurchase, event: RevocationEvent, outcome: RevocationOutcome, ledger: Ledger)
+        -> Bool
+    {
+        guard voided.voidedReason == unacknowledgedPurchaseReason, case .recorded = outcome else { return false }
+        ledger.alert(
+            store: .playStore, name: unacknowledgedAlertName,
+            transaction: TransactionKey(store: .playStore, transactionID: event.transactionID),
+            detail: "Google refunded order \(voided.orderId ?? "(none)") because it was not acknowledged within 3 days "
+                + "(voidedReason 8): check that finishes reach Google (ledger doctor, ledger recover)")
+        return true
+    }
+
     /// `voidedSource S, voidedReason R`, when Google gave either.
     static func reason(_ voided: VoidedPurchase) -> String? {
         var parts: [String] = []

@@ -137,6 +137,9 @@ public struct VoidedPurchasesSync: Sendable {
             report.rejected[event.eventID] = "invalidArgument: \(detail)"
             return (event, false)
         }
+        if PlayVoidedEvent.alertIfUnacknowledged(voided, event: event, outcome: outcome, ledger: ledger) {
+            report.unacknowledgedVoids += 1
+        }
         switch outcome {
         case .recorded(let record):
             report.recorded += 1

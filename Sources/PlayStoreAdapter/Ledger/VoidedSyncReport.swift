@@ -17,6 +17,9 @@ public struct VoidedSyncReport: Hashable, Sendable {
     public var skipped = 0
     /// The first `invalidReportedCountMax` reasons of `skipped`.
     public var invalid: [PlayPayloadError] = []
+    /// Events recorded now whose `voidedReason` is 8 (`Unacknowledged_purchase`): Google refunded
+    /// a purchase nobody acknowledged within 3 days. Each also raises `Ledger.alert`.
+    public var unacknowledgedVoids = 0
     /// Events the ledger refused, with the reason.
     public var rejected: [String: String] = [:]
     /// For each purchase a void was applied to now (up to `VoidedPurchasesSync.refundCheckCountMax`),
