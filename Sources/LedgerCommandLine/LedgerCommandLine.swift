@@ -70,6 +70,7 @@ public enum LedgerCommandLine {
         AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command, AppStoreSubscriptionStatusCommand.command,
         AppStoreNotificationsSyncCommand.command, AppStoreConsumptionCommand.command, PlayStoreCommands.verify,
         PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, PlayRefundReviewCommand.command,
+        PlayReconcileCommand.command,
         ServeCommand.command,
     ]
 

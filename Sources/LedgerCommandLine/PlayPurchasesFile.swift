@@ -7,7 +7,8 @@ import Synchronization
 /// `ledger playstore` commands offline and in tests.
 ///
 /// The file: `{"purchases": {"TOKEN": {ProductPurchase JSON}, ...}, "subscriptions": {"TOKEN":
-/// {SubscriptionPurchaseV2 JSON}, ...}, "voided": [{VoidedPurchase JSON}, ...]}`.
+/// {SubscriptionPurchaseV2 JSON}, ...}, "voided": [{VoidedPurchase JSON}, ...], "orders": {"ORDER-ID":
+/// {Order JSON}, ...}}`.
 /// The file stands in for Google: a void is confirmed only when its `voided` list names it (or
 /// its purchase shows `purchaseState` 1 or `refundableQuantity` 0, as `purchases.products.get`
 /// would). Acknowledge and consume succeed and are remembered for the life of the process only.
@@ -19,6 +20,7 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
         var purchases: [String: ProductPurchase]?
         var subscriptions: [String: SubscriptionPurchaseV2]?
         var voided: [VoidedPurchase]?
+        var orders: [String: PlayOrder]?
     }
 
     private let contents: Contents
@@ -46,7 +48,7 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
     }
 
     /// The file's top-level sections.
-    static let sections: Set<String> = ["purchases", "subscriptions", "voided"]
+    static let sections: Set<String> = ["purchases", "subscriptions", "voided", "orders"]
 
     /// Refuses a document that is not an object of `sections`, naming the nearest for a typo.
     static func checkSections(_ root: JSONValue) throws(StrictJSONError) {
@@ -114,5 +116,19 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
     /// Accepted, like an acknowledgement: an offline trial has no Google to tell.
     func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError) {
         _ = finished.withLock { $0.insert("review:" + orderID) }
+    }
+
+    func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder {
+        guard var order = contents.orders?[orderID] else { throw PlayAPIError.notFound("unknown order \(orderID)") }
+        order.orderId = order.orderId ?? orderID
+        return order
+    }
+
+    /// As Google: an unknown order fails the whole batch.
+    func orders(packageName: String, orderIDs: [String]) async throws(PlayAPIError) -> [PlayOrder] {
+        if let problem = PlayOrderLimits.batchProblem(orderIDs) { throw PlayAPIError.permanent(problem) }
+        var found: [PlayOrder] = []
+        for orderID in orderIDs { found.append(try await order(packageName: packageName, orderID: orderID)) }
+        return found
     }
 }

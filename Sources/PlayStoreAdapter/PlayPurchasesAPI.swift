@@ -72,6 +72,31 @@ public protocol PlayPurchasesAPI: Sendable {
     /// `orders.reviewrefund`: the game's answer to a chargeback Google asked it to review. Google
     /// records the first answer and ignores later ones, still answering OK.
     func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError)
+    /// `orders.get`: one order, with its amounts and refunds.
+    func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder
+    /// `orders.batchget`: 1 to 1,000 distinct orders (`PlayOrderLimits.batchCountMax`). Google
+    /// fails the whole request when any of them is unknown or another app's.
+    func orders(packageName: String, orderIDs: [String]) async throws(PlayAPIError) -> [PlayOrder]
+}
+
+/// The Orders API's limits.
+public enum PlayOrderLimits {
+    /// Most order IDs in one `orders.batchget` request.
+    public static let batchCountMax = 1_000
+
+    /// Nil when `orderIDs` is a batch Google takes (1 to `batchCountMax` distinct, non-empty IDs
+    /// within `PlayPayloadLimits.orderIDByteCountMax`), else why not.
+    public static func batchProblem(_ orderIDs: [String]) -> String? {
+        guard (1...batchCountMax).contains(orderIDs.count) else {
+            return "orders.batchget takes 1 to \(batchCountMax) order IDs, not \(orderIDs.count)"
+        }
+        guard Set(orderIDs).count == orderIDs.count else { return "orders.batchget takes distinct order IDs" }
+        let limit = PlayPayloadLimits.orderIDByteCountMax
+        guard orderIDs.allSatisfy({ !$0.isEmpty && $0.utf8.count <= limit }) else {
+            return "an order ID is empty or longer than \(limit) bytes"
+        }
+        return nil
+    }
 }
 
 extension PlayPurchasesAPI {

@@ -22,6 +22,8 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         case subscriptionAcknowledge
         /// `orders.reviewrefund`.
         case reviewRefund
+        /// `orders.get` and `orders.batchget`.
+        case orderGet
     }
 
     /// The package name the simulator answers for; other packages get `notFound`.
@@ -45,6 +47,8 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         var subscriptionVoidOrderIDs: Set<String> = []
         /// The account IDs each out-of-app resubscription was acknowledged with.
         var subscriptionAttributions: [String: PlayExternalAccountIDs] = [:]
+        /// Unit prices by product ID, in nanos of `PlayStoreSimulator.currencyCode`.
+        var unitPriceNanos: [String: Int64] = [:]
         /// Chargebacks awaiting the game's review, by order ID.
         var refundReviews: [String: SimulatedRefundReview] = [:]
         var voided: [VoidedPurchase] = []

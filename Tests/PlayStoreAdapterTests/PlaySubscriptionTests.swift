@@ -385,4 +385,12 @@ struct FixedSubscriptionAPI: PlayPurchasesAPI {
     func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError) {
         try await play.reviewRefund(packageName: packageName, orderID: orderID, request: request)
     }
+
+    func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder {
+        try await play.order(packageName: packageName, orderID: orderID)
+    }
+
+    func orders(packageName: String, orderIDs: [String]) async throws(PlayAPIError) -> [PlayOrder] {
+        try await play.orders(packageName: packageName, orderIDs: orderIDs)
+    }
 }

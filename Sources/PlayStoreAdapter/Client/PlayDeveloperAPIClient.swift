@@ -166,6 +166,35 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         _ = try await perform(method: "POST", url: makeURL(path: path, query: []), body: body, label: label)
     }
 
+    /// `GET …/orders/{orderId}`.
+    public func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder {
+        let path = applicationPath(packageName) + "/orders/" + FormEncoding.escape(orderID)
+        let body = try await perform(method: "GET", url: makeURL(path: path, query: []), body: nil, label: "orders.get")
+        do {
+            return try JSONDecoder().decode(PlayOrder.self, from: body)
+        } catch {
+            throw .permanent("orders.get: undecodable response (\(error))")
+        }
+    }
+
+    /// `GET …/orders:batchGet?orderIds=A&orderIds=B…`. A batch Google would refuse (see
+    /// `PlayOrderLimits.batchProblem`) is a `permanent` error, sent nowhere.
+    public func orders(packageName: String, orderIDs: [String]) async throws(PlayAPIError) -> [PlayOrder] {
+        if let problem = PlayOrderLimits.batchProblem(orderIDs) { throw .permanent(problem) }
+        let path = applicationPath(packageName) + "/orders:batchGet"
+        let url = makeURL(path: path, query: orderIDs.map { ("orderIds", $0) })
+        let body = try await perform(method: "GET", url: url, body: nil, label: "orders.batchget")
+        do {
+            return try JSONDecoder().decode(BatchOrdersWire.self, from: body).orders ?? []
+        } catch {
+            throw .permanent("orders.batchget: undecodable response (\(error))")
+        }
+    }
+
+    private struct BatchOrdersWire: Decodable {
+        var orders: [PlayOrder]?
+    }
+
     /// The body of `purchases.subscriptions.acknowledge` (`developerPayload` is not sent).
     private struct AcknowledgeWire: Encodable {
         var externalAccountIds: PlayExternalAccountIDs

@@ -17,6 +17,10 @@ public enum PlayPayloadError: Error, Hashable, Sendable, CustomStringConvertible
     case identifierTooLong(field: String, byteCount: Int)
     /// An RFC 3339 timestamp (`purchases.subscriptionsv2`) does not parse.
     case malformedTimestamp(field: String, value: String)
+    /// An amount of money (`orders.get`'s `Money`) that breaks Google's rules: `units` not a
+    /// decimal integer, `nanos` outside ±999,999,999 or of the other sign, a currency code that
+    /// is not three letters, or a sum that overflows.
+    case malformedMoney(field: String, detail: String)
 
     /// The stable numeric code (Docs/ErrorCodes.md).
     public var code: Int {
@@ -27,6 +31,7 @@ public enum PlayPayloadError: Error, Hashable, Sendable, CustomStringConvertible
         case .quantityOutOfRange: 8204
         case .identifierTooLong: 8205
         case .malformedTimestamp: 8206
+        case .malformedMoney: 8207
         }
     }
 
@@ -41,6 +46,7 @@ public enum PlayPayloadError: Error, Hashable, Sendable, CustomStringConvertible
         case .quantityOutOfRange(let field, let value): "\(field) \(value) is out of range"
         case .identifierTooLong(let field, let byteCount): "\(field) is \(byteCount) bytes long, more than allowed"
         case .malformedTimestamp(let field, let value): "\(field) \(Self.quoted(value)) is not an RFC 3339 timestamp"
+        case .malformedMoney(let field, let detail): "\(field) is not an amount of money: \(detail)"
         }
     }
 
