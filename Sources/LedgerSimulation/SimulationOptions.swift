@@ -87,6 +87,12 @@ public struct SimulationSummary: Sendable, Codable {
     public var unassignedCharges = 0
     /// Players whose account token the run registered (`Ledger.bindAccountToken`).
     public var tokenRegistrations = 0
+    /// Google Play chargeback reviews asked for (`pendingRefundReviewNotification`).
+    public var refundReviews = 0
+    /// Of those, reviews answered (once, within Google's 24 hours).
+    public var refundReviewsAnswered = 0
+    /// Of those, reviews first delivered after the deadline: recorded, never answered.
+    public var refundReviewsLate = 0
     /// Broken promises found.
     public var violations: [String] = []
     /// SHA-256 over every run's trace: the same seed gives the same trace.

@@ -34,6 +34,8 @@ final class SimulationRun {
     /// before or after the client, and which players register their token), so adding it left
     /// every other draw of a seed as it was.
     var chargeRandom: SplitMix64
+    /// The stream chargeback reviews draw from, apart from `random` like `chargeRandom`.
+    var reviewRandom: SplitMix64
     let clock = ManualClock()
     let platform: TestStore
     let finisher: SimulatedFinisher
@@ -74,6 +76,7 @@ final class SimulationRun {
         self.runSeed = options.seed &+ UInt64(runIndex)
         self.random = SplitMix64(seed: runSeed)
         self.chargeRandom = SplitMix64(seed: runSeed ^ 0x6F6E_6574_696D_6563)
+        self.reviewRandom = SplitMix64(seed: runSeed ^ 0x7265_7669_6577_7321)
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
         self.playStore = PlayStoreSimulator(packageName: Self.appStoreBundleID, clock: clock)
@@ -297,6 +300,7 @@ final class SimulationRun {
         remember(submission, storeProductID: productID, quantity: quantity)
         note("play purchase \(token) x\(quantity) for \(player)")
         if random.chance(80) { try await deliver(submission) }
+        try await refundReviewTraffic(token: token, player: player)
     }
 
     /// Remembers a test-store submission for redelivery, with the document its payload carries.

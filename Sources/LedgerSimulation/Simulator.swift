@@ -52,6 +52,9 @@ public enum Simulator {
         total.oneTimeCharges += run.oneTimeCharges
         total.unassignedCharges += run.unassignedCharges
         total.tokenRegistrations += run.tokenRegistrations
+        total.refundReviews += run.refundReviews
+        total.refundReviewsAnswered += run.refundReviewsAnswered
+        total.refundReviewsLate += run.refundReviewsLate
         total.playTransactions += run.playTransactions
         total.restoredDeliveries += run.restoredDeliveries
         total.refunds += run.refunds

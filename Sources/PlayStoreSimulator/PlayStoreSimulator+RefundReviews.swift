@@ -17,10 +17,12 @@ struct SimulatedRefundReview {
 extension PlayStoreSimulator {
     /// Opens a chargeback review of `orderID` (a one-time purchase's order or a subscription
     /// period's) and returns the Pub/Sub push body announcing it and the pending refund token.
-    /// `accountID` is the buyer's obfuscated account ID the notification carries, if any.
-    public func requestRefundReview(orderID: String, accountID: String? = nil, messageID: String? = nil)
-        -> (body: Data, pendingRefundToken: String)
-    {
+    /// `accountID` is the buyer's obfuscated account ID the notification carries, if any;
+    /// `requestedAt` the notification's event time (now unless given: an earlier time makes a
+    /// push Pub/Sub delivers late).
+    public func requestRefundReview(
+        orderID: String, accountID: String? = nil, messageID: String? = nil, requestedAt: Date? = nil
+    ) -> (body: Data, pendingRefundToken: String) {
         let token = state.withLock { state in
             let serial = state.nextSerial
             state.nextSerial += 1
@@ -32,6 +34,7 @@ extension PlayStoreSimulator {
         notification.pendingRefundReviewNotification = DeveloperNotification.PendingRefundReviewNotification(
             pendingRefundToken: token, orderId: orderID, refundReason: Self.chargebackRefundReason,
             obfuscatedAccountId: accountID)
+        notification.eventTimeMillis = requestedAt.map { String($0.ledgerMilliseconds) }
         return (envelope(notification, messageID: messageID), token)
     }
 

@@ -177,6 +177,11 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         state.withLock { $0.failures[call] = Failure(error: error, remaining: times) }
     }
 
+    /// Withdraws the failures `fail` armed for `call` that have not fired yet.
+    public func clearFailure(_ call: Call) {
+        _ = state.withLock { $0.failures.removeValue(forKey: call) }
+    }
+
     /// How many times `call` was made (failed calls included).
     public func callCount(_ call: Call) -> Int { state.withLock { $0.calls[call] ?? 0 } }
 

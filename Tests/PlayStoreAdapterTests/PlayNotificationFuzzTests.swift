@@ -21,17 +21,24 @@ import Testing
     static let fields = [
         "version", "packageName", "eventTimeMillis", "purchaseToken", "sku", "notificationType", "orderId",
         "productType", "refundType", "oneTimeProductNotification", "voidedPurchaseNotification", "testNotification",
+        "pendingRefundReviewNotification", "pendingRefundToken", "refundReason", "obfuscatedAccountId",
     ]
 
     @Test func hostilePushBodiesNeverCrashAndChangeNothingTheyRefuse() async throws {
         let setup = try PlayLedgerSetup()
         let token = try await setup.buyAndFulfill("gems_small", for: "p1", quantity: 3)
         let before = try await setup.ledger.player("p1").balances
+        let orderID = try #require(setup.play.storedPurchase(token)?.orderId)
+        // Google's review of the order is open, so a review that survives the mutations is answered.
+        let reviewToken = setup.play.requestRefundReview(orderID: orderID).pendingRefundToken
         var random = SplitMix64(seed: 20_261_201)
         var outcomes: [String: Int] = [:]
         for index in 0..<Self.caseCount {
             var notification = DeveloperNotification()
-            if random.chance(50) {
+            if random.chance(25) {
+                notification.pendingRefundReviewNotification = .init(
+                    pendingRefundToken: reviewToken, orderId: orderID, refundReason: 7, obfuscatedAccountId: "p1")
+            } else if random.chance(50) {
                 notification.voidedPurchaseNotification = .init(
                     purchaseToken: token, orderId: nil, productType: 2, refundType: 1 + random.below(2))
             } else {
@@ -57,8 +64,11 @@ import Testing
             var headers = try setup.signer.headers()
             if random.chance(10) { headers["Authorization"] = Self.hostile[random.below(Self.hostile.count)] }
             let outcome: PlayNotificationOutcome
+            var processor = setup.processor()
+            processor.refundReviewSender = PlayRefundReviewSender(
+                api: setup.play, packageName: PlayLedgerSetup.packageName, ledger: setup.ledger)
             do throws(LedgerError) {
-                outcome = try await setup.processor().process(headers: headers, body: Data(body))
+                outcome = try await processor.process(headers: headers, body: Data(body))
             } catch {
                 outcomes["thrown \(error.codeName)", default: 0] += 1
                 continue
@@ -71,6 +81,8 @@ import Testing
             }
         }
         #expect(outcomes["rejected", default: 0] > 0, "\(outcomes)")
+        #expect(outcomes["refundReview", default: 0] > 0, "some reviews survive the mutations and are answered: \(outcomes)")
+        #expect(setup.play.refundReviewAnswerCount(orderID: orderID) <= 1, "Google records one answer at most")
         #expect(outcomes.keys.contains { $0.hasPrefix("thrown") } == false, "nothing reaches the ledger as a throw: \(outcomes)")
         // However the pushes went, the purchase was refunded at most in full, never below.
         let after = try await setup.ledger.player("p1").balances["gems", default: 0]
