@@ -118,6 +118,13 @@ final class PlayPurchasesFile: PlayPurchasesAPI {
         _ = finished.withLock { $0.insert("review:" + orderID) }
     }
 
+    /// The file's purchase of `token` in the productsv2 shape.
+    func productPurchaseV2(packageName: String, token: String) async throws(PlayAPIError) -> ProductPurchaseV2 {
+        guard var purchase = contents.purchases?[token] else { throw PlayAPIError.invalidToken("unknown token") }
+        purchase.purchaseToken = token
+        return ProductPurchaseV2(purchase)
+    }
+
     func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder {
         guard var order = contents.orders?[orderID] else { throw PlayAPIError.notFound("unknown order \(orderID)") }
         order.orderId = order.orderId ?? orderID

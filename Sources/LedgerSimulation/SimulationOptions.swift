@@ -87,6 +87,10 @@ public struct SimulationSummary: Sendable, Codable {
     public var unassignedCharges = 0
     /// Players whose account token the run registered (`Ledger.bindAccountToken`).
     public var tokenRegistrations = 0
+    /// Google Play purchases bought through a named purchase option (read with productsv2).
+    public var playPurchaseOptions = 0
+    /// Google Play purchases bought through a rental or pre-order offer, refused every time.
+    public var playRefusedOffers = 0
     /// Google Play chargeback reviews asked for (`pendingRefundReviewNotification`).
     public var refundReviews = 0
     /// Of those, reviews answered (once, within Google's 24 hours).

@@ -75,6 +75,7 @@ extension SimulationRun {
         switch outcome {
         case .granted(let receipt):
             guard model.fulfilled[key] == nil else { throw violation("\(key) granted twice") }
+            guard !refusedOfferKeys.contains(key) else { throw violation("\(key), a rental or pre-order, was granted") }
             guard document?.state == .purchased, let product = options.catalog.product(id: receipt.record.productID)
             else { throw violation("\(key) granted although not purchased") }
             model.grant(
@@ -91,6 +92,29 @@ extension SimulationRun {
         }
     }
 
+    /// Percent of Play purchases bought through a named purchase option (granted as usual).
+    static let purchaseOptionPercent = 30
+    /// Percent bought through a rental or pre-order offer, which the ledger refuses.
+    static let refusedOfferPercent = 6
+
+    /// How the Play purchase `token` was bought, as productsv2 reports it: the default purchase
+    /// option, a named one (a third of those through an offer), or a rental or pre-order.
+    func chooseOffer(for token: String, key: TransactionKey) {
+        let roll = offerRandom.below(100)
+        if roll < Self.refusedOfferPercent {
+            let rental = roll % 2 == 0
+            playStore.setOffer(
+                token, purchaseOptionID: rental ? "rent" : "preorder", rental: rental,
+                preorderReleaseTime: rental ? nil : clock.now().addingTimeInterval(7 * 86_400))
+            refusedOfferKeys.insert(key)
+            summary.playRefusedOffers += 1
+            note("play offer \(token) \(rental ? "rental" : "preorder")")
+        } else if roll < Self.refusedOfferPercent + Self.purchaseOptionPercent {
+            playStore.setOffer(token, purchaseOptionID: "bundle", offerID: roll % 3 == 0 ? "sale" : nil)
+            summary.playPurchaseOptions += 1
+        }
+    }
+
     private func checkRejection(
         _ rejection: Rejection, key: TransactionKey, document: TestStoreTransaction?
     ) throws(SimulationViolation) {
@@ -99,6 +123,7 @@ extension SimulationRun {
         case .pending: expected = document?.state == .pending && model.fulfilled[key] == nil
         case .cancelled: expected = document?.state == .cancelled && model.fulfilled[key] == nil
         case .conflictProduct, .ownedByAnotherPlayer, .conflictQuantity: expected = model.fulfilled[key] != nil
+        case .unsupportedProductType: expected = refusedOfferKeys.contains(key) && model.fulfilled[key] == nil
         default: expected = false
         }
         guard expected else { throw violation("\(key) rejected unexpectedly: \(rejection)") }

@@ -36,6 +36,10 @@ final class SimulationRun {
     var chargeRandom: SplitMix64
     /// The stream chargeback reviews draw from, apart from `random` like `chargeRandom`.
     var reviewRandom: SplitMix64
+    /// The stream Play purchase options and offers draw from, apart from `random`.
+    var offerRandom: SplitMix64
+    /// Play purchases bought through a rental or pre-order offer: never granted.
+    var refusedOfferKeys: Set<TransactionKey> = []
     let clock = ManualClock()
     let platform: TestStore
     let finisher: SimulatedFinisher
@@ -77,6 +81,7 @@ final class SimulationRun {
         self.random = SplitMix64(seed: runSeed)
         self.chargeRandom = SplitMix64(seed: runSeed ^ 0x6F6E_6574_696D_6563)
         self.reviewRandom = SplitMix64(seed: runSeed ^ 0x7265_7669_6577_7321)
+        self.offerRandom = SplitMix64(seed: runSeed ^ 0x6F66_6665_7273_7632)
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
         self.playStore = PlayStoreSimulator(packageName: Self.appStoreBundleID, clock: clock)
@@ -295,6 +300,7 @@ final class SimulationRun {
         let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
         let token = playStore.purchase(productID: productID, quantity: quantity, accountID: AppAccountToken.forPlayer(player))
         let submission = PlayPurchaseVerifier.submission(token: token, storeProductID: productID, playerID: player, quantity: quantity)
+        chooseOffer(for: token, key: submission.key)
         summary.transactions += 1
         summary.playTransactions += 1
         remember(submission, storeProductID: productID, quantity: quantity)

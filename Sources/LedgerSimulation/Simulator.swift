@@ -52,6 +52,8 @@ public enum Simulator {
         total.oneTimeCharges += run.oneTimeCharges
         total.unassignedCharges += run.unassignedCharges
         total.tokenRegistrations += run.tokenRegistrations
+        total.playPurchaseOptions += run.playPurchaseOptions
+        total.playRefusedOffers += run.playRefusedOffers
         total.refundReviews += run.refundReviews
         total.refundReviewsAnswered += run.refundReviewsAnswered
         total.refundReviewsLate += run.refundReviewsLate

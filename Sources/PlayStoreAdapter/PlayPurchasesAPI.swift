@@ -72,6 +72,9 @@ public protocol PlayPurchasesAPI: Sendable {
     /// `orders.reviewrefund`: the game's answer to a chargeback Google asked it to review. Google
     /// records the first answer and ignores later ones, still answering OK.
     func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError)
+    /// `purchases.productsv2.getproductpurchasev2`: a one-time purchase with its line items
+    /// (Play Billing Library 8's purchase options and offers).
+    func productPurchaseV2(packageName: String, token: String) async throws(PlayAPIError) -> ProductPurchaseV2
     /// `orders.get`: one order, with its amounts and refunds.
     func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder
     /// `orders.batchget`: 1 to 1,000 distinct orders (`PlayOrderLimits.batchCountMax`). Google

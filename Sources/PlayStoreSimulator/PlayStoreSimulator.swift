@@ -47,6 +47,9 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
         var subscriptionVoidOrderIDs: Set<String> = []
         /// The account IDs each out-of-app resubscription was acknowledged with.
         var subscriptionAttributions: [String: PlayExternalAccountIDs] = [:]
+        /// How each one-time purchase was bought, as productsv2 reports it (default: the
+        /// purchase option `PlayStoreSimulator.defaultPurchaseOptionID`).
+        var productOffers: [String: ProductPurchaseV2.ProductOfferDetails] = [:]
         /// Unit prices by product ID, in nanos of `PlayStoreSimulator.currencyCode`.
         var unitPriceNanos: [String: Int64] = [:]
         /// Chargebacks awaiting the game's review, by order ID.
@@ -186,6 +189,44 @@ public final class PlayStoreSimulator: PlayPurchasesAPI {
     public func callCount(_ call: Call) -> Int { state.withLock { $0.calls[call] ?? 0 } }
 
     // MARK: PlayPurchasesAPI
+
+    /// The purchase option every purchase is bought through unless `setOffer` says otherwise.
+    public static let defaultPurchaseOptionID = "buy"
+
+    /// Sets how `token`'s purchase was bought, as productsv2 reports it: its purchase option,
+    /// its offer, and whether that offer is a rental or a pre-order (released at
+    /// `preorderReleaseTime`).
+    public func setOffer(
+        _ token: String, purchaseOptionID: String?, offerID: String? = nil, rental: Bool = false,
+        preorderReleaseTime: Date? = nil
+    ) {
+        state.withLock { state in
+            var details = ProductPurchaseV2.ProductOfferDetails(
+                purchaseOptionId: purchaseOptionID, offerId: offerID, quantity: nil, refundableQuantity: nil)
+            details.rentOfferDetails = rental ? ProductPurchaseV2.RentOfferDetails() : nil
+            details.preorderOfferDetails = preorderReleaseTime.map { .init(preorderReleaseTime: $0.ledgerISO8601) }
+            state.productOffers[token] = details
+        }
+    }
+
+    /// `purchases.productsv2.getproductpurchasev2`: the purchase with its one line, bought as
+    /// `setOffer` said. Counted as a `.get` call, like `purchases.products.get` (either read of
+    /// a one-time purchase), and failing as `fail(.get, …)` says.
+    public func productPurchaseV2(packageName: String, token: String) async throws(PlayAPIError) -> ProductPurchaseV2 {
+        try state.withLock { state throws(PlayAPIError) in
+            try Self.begin(.get, &state)
+            guard packageName == self.packageName else { throw PlayAPIError.notFound("no app \(packageName)") }
+            guard let purchase = state.purchases[token] else { throw PlayAPIError.invalidToken("unknown purchase token") }
+            let offer = state.productOffers[token]
+            var answer = ProductPurchaseV2(purchase, purchaseOptionID: offer?.purchaseOptionId ?? Self.defaultPurchaseOptionID)
+            if let offer {
+                answer.productLineItem?[0].productOfferDetails?.offerId = offer.offerId
+                answer.productLineItem?[0].productOfferDetails?.rentOfferDetails = offer.rentOfferDetails
+                answer.productLineItem?[0].productOfferDetails?.preorderOfferDetails = offer.preorderOfferDetails
+            }
+            return answer
+        }
+    }
 
     /// `purchases.products.get`.
     public func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)

@@ -9,6 +9,10 @@ struct AlteredPlayAPI: PlayPurchasesAPI {
     let play: PlayStoreSimulator
     var voided: [VoidedPurchase]? = nil
     var alterPurchase: @Sendable (inout ProductPurchase) -> Void = { _ in }
+    /// Alters productsv2's answer after `alterPurchase`.
+    var alterV2: @Sendable (inout ProductPurchaseV2) -> Void = { _ in }
+    /// Whether productsv2 answers 404, as for an old token.
+    var v2Unknown = false
 
     func productPurchase(packageName: String, storeProductID: String, token: String) async throws(PlayAPIError)
         -> ProductPurchase
@@ -49,6 +53,18 @@ struct AlteredPlayAPI: PlayPurchasesAPI {
 
     func reviewRefund(packageName: String, orderID: String, request: PlayRefundReviewRequest) async throws(PlayAPIError) {
         try await play.reviewRefund(packageName: packageName, orderID: orderID, request: request)
+    }
+
+    /// The simulator's answer, with the purchase altered as `productPurchase` alters it.
+    func productPurchaseV2(packageName: String, token: String) async throws(PlayAPIError) -> ProductPurchaseV2 {
+        if v2Unknown { throw PlayAPIError.notFound("productsv2: HTTP 404") }
+        let answer = try await play.productPurchaseV2(packageName: packageName, token: token)
+        guard let line = answer.productLineItem?.first, let productID = line.productId else { return answer }
+        let purchase = try await productPurchase(packageName: packageName, storeProductID: productID, token: token)
+        var altered = ProductPurchaseV2(purchase, purchaseOptionID: line.productOfferDetails?.purchaseOptionId)
+        altered.productLineItem?[0].productOfferDetails?.offerId = line.productOfferDetails?.offerId
+        alterV2(&altered)
+        return altered
     }
 
     func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder {

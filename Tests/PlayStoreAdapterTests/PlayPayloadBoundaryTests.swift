@@ -107,13 +107,17 @@ import Testing
         let setup = try PlayLedgerSetup()
         let token = setup.play.purchase(productID: "gems_small", accountID: "p1")
         let altered = AlteredPlayAPI(play: setup.play, alterPurchase: { $0.purchaseTimeMillis = "9223372036854775807" })
-        let verifier = PlayPurchaseVerifier(api: altered, packageName: PlayLedgerSetup.packageName, environment: .sandbox)
-        let result = try await verifier.verify(PlayPurchaseVerifier.submission(token: token, storeProductID: "gems_small", playerID: "p1"))
-        guard case .invalid(let reason) = result else {
-            Issue.record("an out-of-range purchase time never verifies, got \(result)")
-            return
+        for read in PlayPurchaseVerifier.OneTimeProductRead.allCases {
+            var verifier = PlayPurchaseVerifier(api: altered, packageName: PlayLedgerSetup.packageName, environment: .sandbox)
+            verifier.oneTimeProductRead = read
+            let submission = PlayPurchaseVerifier.submission(token: token, storeProductID: "gems_small", playerID: "p1")
+            let result = try await verifier.verify(submission)
+            guard case .invalid(let reason) = result else {
+                Issue.record("an out-of-range purchase time never verifies, got \(result)")
+                return
+            }
+            #expect(reason.contains(read == .productsV1 ? "purchaseTimeMillis" : "purchaseCompletionTime"), "\(reason)")
         }
-        #expect(reason.contains("purchaseTimeMillis"))
 
         let bought = try await setup.buyAndFulfill("gems_small", for: "p2", quantity: 3)
         setup.play.void(token: bought, quantity: 1)

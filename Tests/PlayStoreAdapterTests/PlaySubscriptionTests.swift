@@ -386,6 +386,10 @@ struct FixedSubscriptionAPI: PlayPurchasesAPI {
         try await play.reviewRefund(packageName: packageName, orderID: orderID, request: request)
     }
 
+    func productPurchaseV2(packageName: String, token: String) async throws(PlayAPIError) -> ProductPurchaseV2 {
+        try await play.productPurchaseV2(packageName: packageName, token: token)
+    }
+
     func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder {
         try await play.order(packageName: packageName, orderID: orderID)
     }

@@ -166,6 +166,18 @@ public struct PlayDeveloperAPIClient: PlayPurchasesAPI {
         _ = try await perform(method: "POST", url: makeURL(path: path, query: []), body: body, label: label)
     }
 
+    /// `GET …/purchases/productsv2/tokens/{token}` (no product ID in the path).
+    public func productPurchaseV2(packageName: String, token: String) async throws(PlayAPIError) -> ProductPurchaseV2 {
+        let path = applicationPath(packageName) + "/purchases/productsv2/tokens/" + FormEncoding.escape(token)
+        let label = "purchases.productsv2.getproductpurchasev2"
+        let body = try await perform(method: "GET", url: makeURL(path: path, query: []), body: nil, label: label)
+        do {
+            return try JSONDecoder().decode(ProductPurchaseV2.self, from: body)
+        } catch {
+            throw .permanent("\(label): undecodable response (\(error))")
+        }
+    }
+
     /// `GET …/orders/{orderId}`.
     public func order(packageName: String, orderID: String) async throws(PlayAPIError) -> PlayOrder {
         let path = applicationPath(packageName) + "/orders/" + FormEncoding.escape(orderID)

@@ -28,6 +28,24 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
     /// Play IDs, `ProductCatalog.playSubscriptionStoreProductIDs`): read with `subscriptionsv2`.
     public let subscriptionStoreProductIDs: Set<String>
 
+    /// How one-time purchases are read: `purchases.productsv2` (Play Billing Library 8's
+    /// purchase options and offers) by default, falling back to `purchases.products.get` for a
+    /// token productsv2 does not know; or `purchases.products.get` only.
+    public var oneTimeProductRead: OneTimeProductRead = .productsV2
+
+    /// The API a one-time purchase is read with.
+    public enum OneTimeProductRead: String, Hashable, Sendable, CaseIterable {
+        /// `purchases.productsv2.getproductpurchasev2`, then `purchases.products.get` for an
+        /// old token productsv2 does not know.
+        case productsV2
+        /// `purchases.products.get` only.
+        case productsV1
+    }
+
+    /// The store product type reported for a purchase of several line items, which one
+    /// submission (one product, keyed by the token) cannot grant whole.
+    public static let multiLinePurchaseType = StoreProductType(rawValue: "playMultiLinePurchase")
+
     /// `purchaseType` of a license-tester (test) purchase.
     public static let testPurchaseType = 0
 
@@ -58,18 +76,43 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
         if subscriptionStoreProductIDs.contains(submission.storeProductID) {
             return try await verifySubscription(token: token, storeProductID: submission.storeProductID)
         }
-        let purchase: ProductPurchase
-        do {
-            purchase = try await api.productPurchase(
-                packageName: packageName, storeProductID: submission.storeProductID, token: token)
-        } catch {
-            switch error {
-            case .invalidToken, .notFound:
-                return .invalid(reason: "Google Play does not know this purchase: \(error)")
-            case .retryable, .unauthorized, .permanent:
-                throw LedgerError.verifierUnavailable("Google Play purchases.products.get failed: \(error)")
+        var offerType: StoreProductType?
+        var unknownV2State: String?
+        var purchase: ProductPurchase
+        if oneTimeProductRead == .productsV2,
+            let read = try await readV2(token: token, storeProductID: submission.storeProductID)
+        {
+            switch read {
+            case .invalid(let reason): return .invalid(reason: reason)
+            case .found(let found, let type, let unknownState):
+                purchase = found
+                offerType = type
+                unknownV2State = unknownState
+            }
+        } else {
+            do {
+                purchase = try await api.productPurchase(
+                    packageName: packageName, storeProductID: submission.storeProductID, token: token)
+            } catch {
+                switch error {
+                case .invalidToken, .notFound:
+                    return .invalid(reason: "Google Play does not know this purchase: \(error)")
+                case .retryable, .unauthorized, .permanent:
+                    throw LedgerError.verifierUnavailable("Google Play purchases.products.get failed: \(error)")
+                }
             }
         }
+        let result = check(purchase, token: token, submission: submission, offerType: offerType)
+        guard case .verified(var verified) = result, let unknownV2State else { return result }
+        // A productsv2 state the adapter does not know keeps Google's word and grants nothing.
+        verified.state = PurchaseState(rawValue: "playPurchaseState:\(unknownV2State)")
+        return .verified(verified)
+    }
+
+    /// The checks every read of a one-time purchase passes, then its facts.
+    private func check(
+        _ purchase: ProductPurchase, token: String, submission: TransactionSubmission, offerType: StoreProductType?
+    ) -> VerificationResult {
         if let reported = purchase.productId, reported != submission.storeProductID {
             return .invalid(reason: "Google Play reports product \(reported), not \(submission.storeProductID)")
         }
@@ -81,7 +124,63 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
         } catch {
             return .invalid(reason: "Google Play's answer is out of range: \(error)")
         }
-        return .verified(facts(purchase, token: token, storeProductID: submission.storeProductID))
+        var verified = facts(purchase, token: token, storeProductID: submission.storeProductID)
+        verified.storeProductType = offerType
+        return .verified(verified)
+    }
+
+    /// What a productsv2 read gave.
+    private enum V2Read {
+        /// The purchase in `purchases.products.get`'s shape, the store product type of an
+        /// offer the ledger does not fulfill (a rental, a pre-order, several line items), and a
+        /// `purchaseState` the adapter does not know (or `missing`).
+        case found(ProductPurchase, StoreProductType?, unknownState: String?)
+        case invalid(String)
+    }
+
+    /// Reads `token` with productsv2: nil when Google does not know it there (an old token,
+    /// read with `purchases.products.get` next). An outage or a refused account throws.
+    private func readV2(token: String, storeProductID: String) async throws(LedgerError) -> V2Read? {
+        let answer: ProductPurchaseV2
+        do {
+            answer = try await api.productPurchaseV2(packageName: packageName, token: token)
+        } catch {
+            switch error {
+            case .invalidToken, .notFound: return nil
+            case .retryable, .unauthorized, .permanent:
+                throw LedgerError.verifierUnavailable("Google Play purchases.productsv2 failed: \(error)")
+            }
+        }
+        let lines = answer.productLineItem ?? []
+        guard lines.count <= PlayPayloadLimits.lineItemCountMax else {
+            return .invalid("Google Play's purchase has \(lines.count) line items, more than \(PlayPayloadLimits.lineItemCountMax)")
+        }
+        guard let line = answer.lineItem(for: storeProductID) else {
+            return .invalid("Google Play's purchase has no line item for \(storeProductID)")
+        }
+        let purchase: ProductPurchase
+        do throws(PlayPayloadError) {
+            guard let converted = try answer.productPurchase(for: storeProductID) else {
+                return .invalid("Google Play's purchase has no line item for \(storeProductID)")
+            }
+            purchase = converted
+            _ = try purchase.checkedRefundableQuantity()
+        } catch {
+            return .invalid("Google Play's answer is out of range: \(error)")
+        }
+        let offer = line.productOfferDetails
+        let type: StoreProductType? =
+            if offer?.rentOfferDetails != nil {
+                ProductPurchaseV2.rentOfferType
+            } else if offer?.preorderOfferDetails != nil {
+                ProductPurchaseV2.preorderOfferType
+            } else if lines.count > 1 {
+                Self.multiLinePurchaseType
+            } else {
+                nil
+            }
+        let unknownState = answer.state == nil ? answer.purchaseStateContext?.purchaseState ?? "missing" : nil
+        return .found(purchase, type, unknownState: unknownState)
     }
 
     /// The ledger's facts of a Play purchase fetched for `token` and `storeProductID`. A purchase time

@@ -17,6 +17,8 @@ public enum PlayPayloadLimits {
     public static let messageIDByteCountMax = 256
     /// Largest quantity (`quantity`, `voidedQuantity`) accepted; the ledger's `quantityMax` also applies.
     public static let quantityMax = 10_000
+    /// Most line items of one productsv2 purchase read.
+    public static let lineItemCountMax = 100
 
     /// A millisecond field's value: nil when absent, else a decimal integer within
     /// `Date.ledgerMillisecondsRange`.
