@@ -67,11 +67,6 @@ public final class LedgerTestEngineLease: Sendable {
 
     deinit {
         if let directory { try? FileManager.default.removeItem(at: directory) }
-        if let (schema, store) = postgres {
-            Task {
-                await store.close()
-                try? schema.drop()
-            }
-        }
+        if let (schema, store) = postgres { PostgresScratchCleanup.closeAndDrop(store, schema) }
     }
 }

@@ -33,14 +33,7 @@ final class PostgresScratchLease: Sendable {
         self.store = store
     }
 
-    deinit {
-        let store = store
-        let schema = schema
-        Task {
-            await store.close()
-            try? schema.drop()
-        }
-    }
+    deinit { PostgresScratchCleanup.closeAndDrop(store, schema) }
 }
 
 /// A ledger wired to the test store, a manual clock and a scripted fault injector.
