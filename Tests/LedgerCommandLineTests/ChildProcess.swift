@@ -142,6 +142,8 @@ struct TestServer: Sendable {
         process.standardError = FileHandle.nullDevice
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
+        // `Process.run()` can crash while the suites in parallel hold many descriptors.
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         try handle.close()
         guard ended.wait(timeout: .now() + scriptSecondsMax) == .success else {

@@ -22,6 +22,7 @@ import Testing
         let path = root.appendingPathComponent(script).path
         let base = "http://127.0.0.1:\(served.port)"
         return try await onOwnThread { () throws -> String in
+            ProcessLaunchGuard.waitForFewDescriptors()
             let process = Process()
             process.executableURL = URL(fileURLWithPath: try ServeCommandTests.toolPath(interpreter))
             process.arguments = [path, base, "player-\(interpreter)"]
