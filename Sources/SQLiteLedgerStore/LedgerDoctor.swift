@@ -102,7 +102,10 @@ public enum LedgerDoctor {
         let cutoff = PendingFinishAge.overdueCutoffMilliseconds(now: now, warningAgeSeconds: finishWarningAgeSeconds)
         let (pendingCount, overdueCount) = try session.pendingFinishCounts(enqueuedAtOrBefore: cutoff, in: queries)
         let ages = pending.map { PendingFinishAge($0, now: now, cutoffMilliseconds: cutoff) }
-        let unacknowledged = try session.unacknowledgedVoidCount(now: now)
+        // A file older than the refund tables (not migrated by the doctor) has no refunds to count.
+        let unacknowledged =
+            header.userVersion < LedgerSchema.revocationEventsVersion
+            ? UnacknowledgedVoidCount(count: 0, latestAt: nil) : try session.unacknowledgedVoidCount(now: now)
         return LedgerHealthReport(
             path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
             integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count, pendingFinishes: ages,

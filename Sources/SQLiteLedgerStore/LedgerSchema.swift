@@ -30,6 +30,8 @@ package enum LedgerSchema {
 
     /// The first version whose pending finishes are columns of their ledger rows.
     static let pendingFinishOnRecordVersion = 6
+    /// The first version with the `revocation_events` table (migration 2).
+    static let revocationEventsVersion = 2
 
     /// SQLite's history: migration N (1-based) brings the schema from version N-1 to N. Only
     /// files older than version 9 run these; the shared migrations take version 9 on.

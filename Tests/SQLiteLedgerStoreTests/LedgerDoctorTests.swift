@@ -139,7 +139,8 @@ struct LedgerDoctorTests {
         #expect(
             Set(object.keys) == [
                 "path", "schemaVersion", "schemaVersionSupported", "integrity", "transactionCount", "pendingFinishes",
-                "pendingFinishCount", "pendingFinishesTruncated", "finishWarningAgeSeconds", "overdueFinishCount", "healthy",
+                "pendingFinishCount", "pendingFinishesTruncated", "finishWarningAgeSeconds", "overdueFinishCount",
+                "unacknowledgedPlayVoids", "healthy",
             ])
         #expect(try JSONDecoder().decode(LedgerHealthReport.self, from: data) == report)
     }
