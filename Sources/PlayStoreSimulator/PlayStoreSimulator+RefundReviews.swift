@@ -30,20 +30,26 @@ extension PlayStoreSimulator {
             state.refundReviews[orderID] = SimulatedRefundReview(pendingRefundToken: token)
             return token
         }
-        var notification = DeveloperNotification()
-        notification.pendingRefundReviewNotification = DeveloperNotification.PendingRefundReviewNotification(
-            pendingRefundToken: token, orderId: orderID, refundReason: Self.chargebackRefundReason,
-            obfuscatedAccountId: accountID)
-        notification.eventTimeMillis = requestedAt.map { String($0.ledgerMilliseconds) }
-        return (envelope(notification, messageID: messageID), token)
+        let body = reviewBody(
+            orderID: orderID, pendingRefundToken: token, accountID: accountID, messageID: messageID, requestedAt: requestedAt)
+        return (body, token)
     }
 
     /// Another push for the review of `orderID` already open with `pendingRefundToken` (Google
     /// sending the same review in a second message).
     public func requestRefundReviewPush(orderID: String, pendingRefundToken: String, messageID: String? = nil) -> Data {
+        reviewBody(orderID: orderID, pendingRefundToken: pendingRefundToken, accountID: nil, messageID: messageID, requestedAt: nil)
+    }
+
+    /// The push body of a review, dated `requestedAt` (now when nil).
+    private func reviewBody(
+        orderID: String, pendingRefundToken: String, accountID: String?, messageID: String?, requestedAt: Date?
+    ) -> Data {
         var notification = DeveloperNotification()
         notification.pendingRefundReviewNotification = DeveloperNotification.PendingRefundReviewNotification(
-            pendingRefundToken: pendingRefundToken, orderId: orderID, refundReason: Self.chargebackRefundReason)
+            pendingRefundToken: pendingRefundToken, orderId: orderID, refundReason: Self.chargebackRefundReason,
+            obfuscatedAccountId: accountID)
+        notification.eventTimeMillis = requestedAt.map { String($0.ledgerMilliseconds) }
         return envelope(notification, messageID: messageID)
     }
 

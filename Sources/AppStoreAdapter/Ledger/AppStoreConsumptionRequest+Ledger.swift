@@ -7,7 +7,7 @@ extension AppStoreConsumptionRequest {
     ///
     /// - `deliveryStatus`: `DELIVERED` when the ledger granted the transaction, else
     ///   `UNDELIVERED_OTHER` (the ledger has no record of it, so it knows no finer reason).
-    /// - `consumptionPercentage`: `consumptionPercentage(of:balances:inventory:)` of the record
+    /// - `consumptionPercentage`: `ConsumptionShare.milliunits(of:balances:inventory:)` of the record
     ///   and the player's current holdings; 0 when not delivered, as Apple requires; nil
     ///   (omitted) when the purchase granted only entitlements, which the ledger cannot measure.
     /// - `customerConsented`, `refundPreference` and `sampleContentProvided`: as given; the
@@ -24,17 +24,9 @@ extension AppStoreConsumptionRequest {
         let snapshot = try await ledger.player(record.playerID)
         return AppStoreConsumptionRequest(
             customerConsented: customerConsented,
-            consumptionPercentage: consumptionPercentage(
+            consumptionPercentage: ConsumptionShare.milliunits(
                 of: record, balances: snapshot.balances, inventory: snapshot.inventory),
             deliveryStatus: .delivered, refundPreference: refundPreference,
             sampleContentProvided: sampleContentProvided)
-    }
-
-    /// `ConsumptionShare.milliunits(of:balances:inventory:)`: the share of the record's granted
-    /// units the player no longer holds, nil for a grant of entitlements only.
-    static func consumptionPercentage(
-        of record: TransactionRecord, balances: [String: Int64], inventory: [String: Int64]
-    ) -> Int? {
-        ConsumptionShare.milliunits(of: record, balances: balances, inventory: inventory)
     }
 }
