@@ -87,10 +87,13 @@ public struct SimulationSummary: Sendable, Codable {
     public var unassignedCharges = 0
     /// Players whose account token the run registered (`Ledger.bindAccountToken`).
     public var tokenRegistrations = 0
-    /// Google Play purchases bought through a named purchase option (read with productsv2).
+    /// Google Play purchases bought through a named purchase option, rentals and pre-orders
+    /// included (read with productsv2).
     public var playPurchaseOptions = 0
-    /// Google Play purchases bought through a rental or pre-order offer, refused every time.
+    /// Google Play purchases bought through a rental or pre-order offer no catalog product maps: refused.
     public var playRefusedOffers = 0
+    /// Google Play purchases granted as the catalog product mapping their purchase option.
+    public var playOptionGrants = 0
     /// Google Play chargeback reviews asked for (`pendingRefundReviewNotification`).
     public var refundReviews = 0
     /// Of those, reviews answered (once, within Google's 24 hours).

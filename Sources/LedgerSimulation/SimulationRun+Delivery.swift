@@ -76,6 +76,12 @@ extension SimulationRun {
         case .granted(let receipt):
             guard model.fulfilled[key] == nil else { throw violation("\(key) granted twice") }
             guard !refusedOfferKeys.contains(key) else { throw violation("\(key), a rental or pre-order, was granted") }
+            if let expected = expectedPlayProducts[key], receipt.record.productID != expected {
+                throw violation("\(key) granted as \(receipt.record.productID), but its purchase option maps \(expected)")
+            }
+            if let product = options.catalog.product(id: receipt.record.productID), product.purchaseOption != nil {
+                summary.playOptionGrants += 1
+            }
             guard document?.state == .purchased, let product = options.catalog.product(id: receipt.record.productID)
             else { throw violation("\(key) granted although not purchased") }
             model.grant(
@@ -92,26 +98,44 @@ extension SimulationRun {
         }
     }
 
-    /// Percent of Play purchases bought through a named purchase option (granted as usual).
+    /// Percent of Play purchases bought through a named purchase option (granted as the
+    /// catalog maps the option, see `SimulationCatalog`).
     static let purchaseOptionPercent = 30
-    /// Percent bought through a rental or pre-order offer, which the ledger refuses.
+    /// Percent bought through a rental or pre-order offer: a consumable's rental is granted as
+    /// the catalog maps it, the others refused.
     static let refusedOfferPercent = 6
 
-    /// How the Play purchase `token` was bought, as productsv2 reports it: the default purchase
-    /// option, a named one (a third of those through an offer), or a rental or pre-order.
-    func chooseOffer(for token: String, key: TransactionKey) {
+    /// How the Play purchase `token` of `product` was bought, as productsv2 reports it: the
+    /// default purchase option, a named one (a third of those through an offer), or a rental or
+    /// pre-order; and the catalog product it must be granted as, or that it must be refused.
+    func chooseOffer(for token: String, key: TransactionKey, product: Product) {
         let roll = offerRandom.below(100)
+        var option: String?
+        var offer: String?
+        var rental = false
+        var preorder = false
         if roll < Self.refusedOfferPercent {
-            let rental = roll % 2 == 0
+            rental = roll % 2 == 0
+            preorder = !rental
+            option = rental ? SimulationCatalog.rentOption : SimulationCatalog.preorderOption
             playStore.setOffer(
-                token, purchaseOptionID: rental ? "rent" : "preorder", rental: rental,
+                token, purchaseOptionID: option, rental: rental,
                 preorderReleaseTime: rental ? nil : clock.now().addingTimeInterval(7 * 86_400))
+        } else if roll < Self.refusedOfferPercent + Self.purchaseOptionPercent {
+            option = SimulationCatalog.bundleOption
+            offer = roll % 3 == 0 ? SimulationCatalog.saleOffer : nil
+            playStore.setOffer(token, purchaseOptionID: option, offerID: offer)
+        }
+        if option != nil { summary.playPurchaseOptions += 1 }
+        let expected = SimulationCatalog.expectedProductID(
+            of: product, option: option, offer: offer, rental: rental, preorder: preorder, in: options.catalog)
+        if let expected {
+            expectedPlayProducts[key] = expected
+            if expected != product.id { note("play offer \(token) \(option ?? "")/\(offer ?? "") as \(expected)") }
+        } else {
             refusedOfferKeys.insert(key)
             summary.playRefusedOffers += 1
-            note("play offer \(token) \(rental ? "rental" : "preorder")")
-        } else if roll < Self.refusedOfferPercent + Self.purchaseOptionPercent {
-            playStore.setOffer(token, purchaseOptionID: "bundle", offerID: roll % 3 == 0 ? "sale" : nil)
-            summary.playPurchaseOptions += 1
+            note("play offer \(token) \(rental ? "rental" : "preorder") refused")
         }
     }
 

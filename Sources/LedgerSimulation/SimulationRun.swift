@@ -40,6 +40,8 @@ final class SimulationRun {
     var offerRandom: SplitMix64
     /// Play purchases bought through a rental or pre-order offer: never granted.
     var refusedOfferKeys: Set<TransactionKey> = []
+    /// The catalog product each Play purchase must be granted as, by the option it was bought through.
+    var expectedPlayProducts: [TransactionKey: String] = [:]
     let clock = ManualClock()
     let platform: TestStore
     let finisher: SimulatedFinisher
@@ -75,6 +77,8 @@ final class SimulationRun {
     var subscriptions = SubscriptionTraffic()
 
     init(options: SimulationOptions, runIndex: Int) {
+        var options = options
+        options.catalog = SimulationCatalog.withPlayOptions(options.catalog)
         self.options = options
         self.runIndex = runIndex
         self.runSeed = options.seed &+ UInt64(runIndex)
@@ -95,7 +99,7 @@ final class SimulationRun {
                     rootCertificates: [$0.rootCertificateDER], bundleID: Self.appStoreBundleID, environment: .sandbox))
         }
         self.players = (0..<options.playerCount).map { "player-\($0)" }
-        self.oneTimeProducts = options.catalog.products.filter { $0.kind != .autoRenewable }
+        self.oneTimeProducts = options.catalog.products.filter { $0.kind != .autoRenewable && $0.purchaseOption == nil }
         // The catalog's longer plan is sold by the year, so an upgrade from it ends sooner.
         if let longer = subscriptionTiers.longer?.storeProductIDs[.appStore] {
             appStore?.setPeriod(seconds: 365 * 86_400, forProductID: longer)
@@ -300,7 +304,7 @@ final class SimulationRun {
         let quantity = product.kind == .consumable && random.chance(10) ? 1 + random.below(3) : 1
         let token = playStore.purchase(productID: productID, quantity: quantity, accountID: AppAccountToken.forPlayer(player))
         let submission = PlayPurchaseVerifier.submission(token: token, storeProductID: productID, playerID: player, quantity: quantity)
-        chooseOffer(for: token, key: submission.key)
+        chooseOffer(for: token, key: submission.key, product: product)
         summary.transactions += 1
         summary.playTransactions += 1
         remember(submission, storeProductID: productID, quantity: quantity)

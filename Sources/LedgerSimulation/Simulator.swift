@@ -54,6 +54,7 @@ public enum Simulator {
         total.tokenRegistrations += run.tokenRegistrations
         total.playPurchaseOptions += run.playPurchaseOptions
         total.playRefusedOffers += run.playRefusedOffers
+        total.playOptionGrants += run.playOptionGrants
         total.refundReviews += run.refundReviews
         total.refundReviewsAnswered += run.refundReviewsAnswered
         total.refundReviewsLate += run.refundReviewsLate

@@ -33,6 +33,7 @@ import Testing
         ("product", CatalogFields.product),
         ("storeProductIDs", CatalogFields.storeProductIDs), ("rewards", CatalogFields.rewards),
         ("currencyLine", CatalogFields.currencyLine), ("itemLine", CatalogFields.itemLine), ("limit", CatalogFields.limit),
+        ("playPurchaseOption", CatalogFields.playPurchaseOption),
     ]
 
     @Test(arguments: shapes.map(\.0))
@@ -103,6 +104,7 @@ import Testing
             "noProducts": replacing(#""products": ["#, #""products": [], "unused": ["#),
         ]
         return own.merging(SubscriptionCatalogFixtures.invalidSchemaFixtures) { first, _ in first }
+            .merging(PurchaseOptionCatalogFixtures.invalidSchemaFixtures) { first, _ in first }
     }()
 
     /// Catalogs the loader refuses and the schema cannot: the known differences, listed in
@@ -124,6 +126,7 @@ import Testing
             "duplicateProductID": replacing(#""id": "gems_large""#, #""id": "gems_small""#),
             "undeclaredCurrency": replacing(#"{ "id": "gems", "amount": 1200 }"#, #"{ "id": "rubies", "amount": 1200 }"#),
             "storeProductIDOnTwoProducts": replacing(#""test": "test.gems_large""#, #""test": "test.gems_small""#),
+            "purchaseOptionOnTwoProducts": PurchaseOptionCatalogFixtures.purchaseOptionOnTwoProducts,
         ]
     }()
 
@@ -151,6 +154,7 @@ import Testing
 
     /// Catalogs besides the sample that both the loader and the schema must accept.
     static let validFixtures = SubscriptionCatalogFixtures.validSchemaFixtures
+        .merging(PurchaseOptionCatalogFixtures.validSchemaFixtures) { first, _ in first }
 
     @Test(arguments: validFixtures.keys.sorted())
     func loaderAcceptsEveryValidFixture(name: String) throws {

@@ -24,11 +24,12 @@ struct PlayLedgerSetup {
 
     /// A setup on `engine`'s store.
     static func on(
-        _ engine: LedgerTestEngine, attributesOutOfAppPurchases: Bool = false, observer: any LedgerObserver = NoObserver()
+        _ engine: LedgerTestEngine, attributesOutOfAppPurchases: Bool = false, observer: any LedgerObserver = NoObserver(),
+        catalog: ProductCatalog? = nil
     ) async throws -> PlayLedgerSetup {
         let (store, lease) = try await engine.makeStore(prefix: "play_tests")
         var setup = try PlayLedgerSetup(
-            store: store, attributesOutOfAppPurchases: attributesOutOfAppPurchases, observer: observer)
+            store: store, attributesOutOfAppPurchases: attributesOutOfAppPurchases, observer: observer, catalog: catalog)
         setup.engineLease = lease
         return setup
     }
@@ -36,14 +37,15 @@ struct PlayLedgerSetup {
     init(
         environment: StoreEnvironment = .sandbox, pageSizeMax: Int = PlayStoreSimulator.defaultPageSizeMax,
         accountBinding: (@Sendable (String) -> String)? = nil, store: any LedgerStore = InMemoryLedgerStore(),
-        attributesOutOfAppPurchases: Bool = false, observer: any LedgerObserver = NoObserver()
+        attributesOutOfAppPurchases: Bool = false, observer: any LedgerObserver = NoObserver(),
+        catalog: ProductCatalog? = nil
     ) throws {
         clock = ManualClock()
         play = PlayStoreSimulator(packageName: Self.packageName, clock: clock, pageSizeMax: pageSizeMax)
         signer = try PubSubPushSigner(clock: clock, key: PlayClientTestKey.key)
         var configuration = LedgerConfiguration(environment: environment)
         if let accountBinding { configuration.accountBinding = accountBinding }
-        let catalog = try CatalogLoader.load(path: Self.catalogPath)
+        let catalog = try catalog ?? CatalogLoader.load(path: Self.catalogPath)
         var attribution: (@Sendable (String) -> String?)?
         if attributesOutOfAppPurchases {
             attribution = { [configuration] playerID in configuration.accountBinding(for: .playStore, playerID: playerID) }

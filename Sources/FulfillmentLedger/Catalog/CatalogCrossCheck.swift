@@ -17,13 +17,17 @@ enum CatalogCrossCheck {
                 referenceCheck(productObject[key], at: "\(path).\(key)", declared: declared, reader: &reader)
             }
             guard case .object(let storeIDs, _)? = productObject["storeProductIDs"] else { continue }
+            let option = playPurchaseOption(productObject["playPurchaseOption"])
             for member in storeIDs.members {
                 guard let storeProductID = stringValue(member.value) else { continue }
-                let ownerKey = "\(member.key)\u{0}\(storeProductID)"
+                // A Play mapping qualified by a purchase option (and offer) is its own mapping.
+                let qualifier = member.key == PlatformStore.playStore.rawValue ? option : nil
+                let ownerKey = "\(member.key)\u{0}\(storeProductID)" + (qualifier.map { "\u{0}\($0)" } ?? "")
                 if let owner = storeIDOwners[ownerKey] {
+                    let what = "store product ID \"\(storeProductID)\"" + (qualifier.map { " (\($0))" } ?? "")
                     reader.report(
                         "\(path).storeProductIDs.\(member.key)",
-                        "store product ID \"\(storeProductID)\" on \(member.key) is already mapped to product \"\(owner.productID)\" at $.products[\(owner.index)]; one store product can grant only one catalog product",
+                        "\(what) on \(member.key) is already mapped to product \"\(owner.productID)\" at $.products[\(owner.index)]; one store product can grant only one catalog product",
                         at: member.value)
                 } else {
                     storeIDOwners[ownerKey] = (index, productID)
@@ -84,6 +88,12 @@ enum CatalogCrossCheck {
                 }
             }
         }
+    }
+
+    /// The purchase option and offer a product's `playPurchaseOption` names, as text; nil when absent.
+    private static func playPurchaseOption(_ value: JSONValue?) -> String? {
+        guard case .object(let object, _)? = value, let optionID = stringValue(object["purchaseOptionID"]) else { return nil }
+        return StorePurchaseOption(purchaseOptionID: optionID, offerID: stringValue(object["offerID"])).description
     }
 
     private static func stringValue(_ value: JSONValue?) -> String? {

@@ -81,7 +81,10 @@ public enum CatalogDiff {
         var renamedTo: [String: String] = [:]
         for product in old.products where !newIDs.contains(product.id) {
             for (store, storeProductID) in product.storeProductIDs.sorted(by: { $0.key < $1.key }) {
-                if let candidate = new.product(store: store, storeProductID: storeProductID), !oldIDs.contains(candidate.id) {
+                if let candidate = new.product(
+                    store: store, storeProductID: storeProductID, exactly: product.purchaseOption(on: store)),
+                    !oldIDs.contains(candidate.id)
+                {
                     renamedTo[product.id] = candidate.id
                     break
                 }
@@ -152,16 +155,22 @@ public enum CatalogDiff {
         for store in Set(old.storeProductIDs.keys).union(new.storeProductIDs.keys).sorted() {
             let before = old.storeProductIDs[store]
             let after = new.storeProductIDs[store]
-            guard before != after else { continue }
+            guard before != after || old.purchaseOption(on: store) != new.purchaseOption(on: store) else { continue }
             if let before {
+                // Sales are counted per store product ID: a purchase option's are counted with its product's.
                 let soldUnderID = count(ledger?.salesByStoreProduct, StoreProductKey(store: store, storeProductID: before))
-                add(.storeIDRemoved, dangerousUnlessNone(soldUnderID), "\(old.id) no longer maps \(store)/\(before): \(soldText(soldUnderID, " under that ID")); a purchase under it paid for but not yet fulfilled would be rejected as unknownProduct", sold: soldUnderID)
+                add(.storeIDRemoved, dangerousUnlessNone(soldUnderID), "\(old.id) no longer maps \(mapping(store, before, old)): \(soldText(soldUnderID, " under that ID")); a purchase under it paid for but not yet fulfilled would be \(old.purchaseOption(on: store) == nil ? "rejected as unknownProduct" : "granted as the product mapping \(before) itself, or rejected as unknownProduct")", sold: soldUnderID)
             }
             if let after {
-                add(.storeIDAdded, .safe, "\(old.id) is now also sold as \(store)/\(after)")
+                add(.storeIDAdded, .safe, "\(old.id) is now also sold as \(mapping(store, after, new))")
             }
         }
         return changes
+    }
+
+    /// `store/storeProductID`, with the purchase option that qualifies it, for messages.
+    private static func mapping(_ store: PlatformStore, _ storeProductID: String, _ product: Product) -> String {
+        "\(store)/\(storeProductID)" + (product.purchaseOption(on: store).map { " (\($0))" } ?? "")
     }
 
     private static func entitlements(of product: Product) -> Set<String> {
@@ -174,14 +183,16 @@ public enum CatalogDiff {
         var changes: [CatalogChange] = []
         for product in old.products {
             for (store, storeProductID) in product.storeProductIDs.sorted(by: { $0.key < $1.key }) {
-                guard let target = new.product(store: store, storeProductID: storeProductID), target.id != product.id,
-                    renamedTo[product.id] != target.id
+                let option = product.purchaseOption(on: store)
+                guard let target = new.product(store: store, storeProductID: storeProductID, exactly: option),
+                    target.id != product.id, renamedTo[product.id] != target.id
                 else { continue }
+                let mapping = "\(store)/\(storeProductID)" + (option.map { " (\($0))" } ?? "")
                 let sold = count(ledger?.salesByStoreProduct, StoreProductKey(store: store, storeProductID: storeProductID))
                 changes.append(
                     CatalogChange(
                         kind: .storeIDRemapped, subject: .product, id: product.id, severity: .dangerous,
-                        message: "\(store)/\(storeProductID) moves from \(product.id) to \(target.id): \(soldText(sold, " under that ID")); players paying the old price would get the other product's rewards. Give the new product its own store product ID",
+                        message: "\(mapping) moves from \(product.id) to \(target.id): \(soldText(sold, " under that ID")); players paying the old price would get the other product's rewards. Give the new product its own store product ID",
                         soldCount: sold))
             }
         }

@@ -22,7 +22,7 @@ public enum CatalogFields {
     public static let product = Shape(
         allowed: [
             "id", "name", "description", "kind", "storeProductIDs", "rewards", "limit", "refundPolicy", "familySharing",
-            "subscriptionGroup", "periodRewards",
+            "subscriptionGroup", "periodRewards", "playPurchaseOption",
         ],
         required: ["id", "kind", "storeProductIDs", "rewards"])
     /// A product's store product IDs, keyed by store.
@@ -34,6 +34,8 @@ public enum CatalogFields {
     public static let currencyLine = Shape(allowed: ["id", "amount"], required: ["id", "amount"])
     /// One item reward line.
     public static let itemLine = Shape(allowed: ["id", "quantity"], required: ["id", "quantity"])
+    /// A product's Google Play purchase option, and the offer within it.
+    public static let playPurchaseOption = Shape(allowed: ["purchaseOptionID", "offerID"], required: ["purchaseOptionID"])
     /// A purchase limit.
     public static let limit = Shape(allowed: ["count", "per"], required: ["count", "per"])
 }

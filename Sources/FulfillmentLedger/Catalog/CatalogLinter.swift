@@ -41,6 +41,14 @@ public enum CatalogLinter {
                         object[key])
                 }
             }
+            if let option = product.purchaseOption, let playID = product.storeProductIDs[.playStore],
+                catalog.product(store: .playStore, storeProductID: playID) == nil
+            {
+                warn(
+                    ".playPurchaseOption",
+                    "\(product.id) maps only \(option) of Google Play product \(playID), and no product maps \(playID) itself: a purchase of it through any other purchase option is refused as unknownProduct",
+                    object["playPurchaseOption"])
+            }
             if let limit = product.limit, limit.count == 0 {
                 warn(".limit.count", "a limit of 0 means no player can ever buy \(product.id)", object["limit"])
             }

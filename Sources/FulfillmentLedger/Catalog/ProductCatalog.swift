@@ -119,6 +119,16 @@ public struct Product: Hashable, Sendable {
     /// For an auto-renewable subscription, the currencies and items granted once per paid
     /// period; nil when it grants only its entitlements, and for other kinds.
     public var periodRewards: Rewards? = nil
+    /// The Google Play purchase option (and offer) this product maps, when it maps one of its
+    /// Play product's options to its own rewards; nil when it maps the Play product ID whole.
+    /// Only the `playStore` mapping is qualified; the product's other store IDs map as usual.
+    public var purchaseOption: StorePurchaseOption? = nil
+
+    /// The purchase option `store`'s mapping of this product is qualified by: `purchaseOption`
+    /// on Google Play, nil elsewhere.
+    public func purchaseOption(on store: PlatformStore) -> StorePurchaseOption? {
+        store == .playStore ? purchaseOption : nil
+    }
 
     /// The reward lines a purchase grants: all of them, or for a family member's shared copy
     /// what `familySharing` allows (entitlements only when unset).
@@ -150,6 +160,14 @@ public struct ProductCatalog: Hashable, Sendable {
     public var versionHash: String
 
     private var productsByStoreID: [StoreProductKey: Int]
+    /// Products mapping one purchase option (or offer) of a store product.
+    private var productsByOption: [OptionKey: Int]
+
+    /// A store product ID qualified by a purchase option.
+    private struct OptionKey: Hashable {
+        var product: StoreProductKey
+        var option: StorePurchaseOption
+    }
 
     /// The Google Play product IDs of the catalog's `autoRenewable` products: the Play verifier
     /// reads these tokens with `purchases.subscriptionsv2.get`.
@@ -169,20 +187,54 @@ public struct ProductCatalog: Hashable, Sendable {
         self.products = products
         self.versionHash = versionHash
         var byStoreID: [StoreProductKey: Int] = [:]
+        var byOption: [OptionKey: Int] = [:]
         var byID: [String: Int] = [:]
         for (index, product) in products.enumerated() {
             byID[product.id] = index
             for (store, storeProductID) in product.storeProductIDs {
-                byStoreID[StoreProductKey(store: store, storeProductID: storeProductID)] = index
+                let key = StoreProductKey(store: store, storeProductID: storeProductID)
+                if let option = product.purchaseOption(on: store) {
+                    byOption[OptionKey(product: key, option: option)] = index
+                } else {
+                    byStoreID[key] = index
+                }
             }
         }
         self.productsByStoreID = byStoreID
+        self.productsByOption = byOption
         self.productsByID = byID
     }
 
-    /// The product a store product ID maps to on a store, if any.
+    /// The product a store product ID maps to on a store, if any; a product mapping only one
+    /// purchase option of it is not returned (see `product(store:storeProductID:purchaseOption:)`).
     public func product(store: PlatformStore, storeProductID: String) -> Product? {
         productsByStoreID[StoreProductKey(store: store, storeProductID: storeProductID)].map { products[$0] }
+    }
+
+    /// The product a purchase of `storeProductID` through `purchaseOption` grants: the one
+    /// mapping its option and offer, else the one mapping its option, else the one mapping the
+    /// store product ID whole; nil when none does.
+    public func product(
+        store: PlatformStore, storeProductID: String, purchaseOption: StorePurchaseOption?
+    ) -> Product? {
+        if let purchaseOption {
+            let key = StoreProductKey(store: store, storeProductID: storeProductID)
+            let candidates = purchaseOption.offerID == nil ? [purchaseOption] : [purchaseOption, purchaseOption.withoutOffer]
+            for option in candidates {
+                if let index = productsByOption[OptionKey(product: key, option: option)] { return products[index] }
+            }
+        }
+        return product(store: store, storeProductID: storeProductID)
+    }
+
+    /// The product whose mapping on `store` is exactly `storeProductID` qualified by
+    /// `purchaseOption` (nil: unqualified), with no fallback; for comparing two catalogs.
+    public func product(
+        store: PlatformStore, storeProductID: String, exactly purchaseOption: StorePurchaseOption?
+    ) -> Product? {
+        guard let purchaseOption else { return product(store: store, storeProductID: storeProductID) }
+        let key = OptionKey(product: StoreProductKey(store: store, storeProductID: storeProductID), option: purchaseOption)
+        return productsByOption[key].map { products[$0] }
     }
 
     /// The product with a catalog ID, if any.
@@ -201,4 +253,18 @@ public struct ProductCatalog: Hashable, Sendable {
 
     /// The declaration of an entitlement, if any.
     public func entitlement(id: String) -> EntitlementDefinition? { entitlements.first { $0.id == id } }
+}
+
+extension ProductCatalog {
+    /// This catalog with `extra` products appended, unchecked by the loader and with a version
+    /// hash of its own; for the simulation, which maps store features the sample catalog does
+    /// not. A product whose ID is already taken is left out.
+    package func adding(_ extra: [Product]) -> ProductCatalog {
+        let taken = Set(products.map(\.id))
+        let added = extra.filter { !taken.contains($0.id) }
+        let hash = SHA256.hexDigest(Array(([versionHash] + added.map(\.id)).joined(separator: "+").utf8))
+        return ProductCatalog(
+            schemaVersion: schemaVersion, currencies: currencies, items: items, entitlements: entitlements,
+            products: products + added, versionHash: hash)
+    }
 }

@@ -45,8 +45,15 @@ enum ProductDecoder {
             }
         }
         let subscription = subscriptionFields(object, kind: kind, rewards: rewards, at: path, reader: &reader)
+        var purchaseOption: StorePurchaseOption?
+        var purchaseOptionValid = true
+        if let optionValue = object["playPurchaseOption"] {
+            purchaseOption = Self.purchaseOption(
+                optionValue, at: "\(path).playPurchaseOption", kind: kind, storeIDs: storeIDs, reader: &reader)
+            purchaseOptionValid = purchaseOption != nil
+        }
         guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid, familySharingValid,
-            subscription.valid
+            subscription.valid, purchaseOptionValid
         else {
             return nil
         }
@@ -61,7 +68,45 @@ enum ProductDecoder {
             id: id, kind: kind, storeProductIDs: storeIDs, rewards: rewards, limit: limit, name: name,
             refundPolicy: kind == .nonConsumable ? nil : (refundPolicy ?? .clawback),
             familySharing: kind == .consumable ? nil : (familySharing ?? .entitlementsOnly),
-            subscriptionGroup: subscription.group, periodRewards: subscription.periodRewards)
+            subscriptionGroup: subscription.group, periodRewards: subscription.periodRewards, purchaseOption: purchaseOption)
+    }
+
+    /// The Google Play purchase option (and offer) at `path`: valid IDs, on a one-time product
+    /// the catalog sells on Google Play.
+    private static func purchaseOption(
+        _ value: JSONValue, at path: String, kind: ProductKind?, storeIDs: [PlatformStore: String]?,
+        reader: inout CatalogReader
+    ) -> StorePurchaseOption? {
+        guard let object = reader.object(value, at: path, shape: CatalogFields.playPurchaseOption) else { return nil }
+        var valid = true
+        func identifier(_ key: String) -> String? {
+            guard let member = object[key], let text = reader.string(member, at: "\(path).\(key)") else { return nil }
+            guard StorePurchaseOption.isValidIdentifier(text) else {
+                reader.report(
+                    "\(path).\(key)",
+                    "\"\(text)\" is not a Google Play \(key == "offerID" ? "offer" : "purchase option") ID (1 to \(StorePurchaseOption.identifierByteCountMax) lowercase letters, digits and hyphens, starting with a letter or digit)",
+                    at: member)
+                valid = false
+                return nil
+            }
+            return text
+        }
+        let optionID = identifier("purchaseOptionID")
+        let offerID = object["offerID"] == nil ? nil : identifier("offerID")
+        if kind == .autoRenewable {
+            reader.report(
+                path,
+                "playPurchaseOption applies to one-time products only; a subscription is mapped by its product ID, whatever its base plan or offer",
+                at: value)
+            valid = false
+        }
+        if let storeIDs, storeIDs[.playStore] == nil {
+            reader.report(
+                path, "playPurchaseOption qualifies the product's Google Play ID: map the product on playStore too", at: value)
+            valid = false
+        }
+        guard valid, let optionID else { return nil }
+        return StorePurchaseOption(purchaseOptionID: optionID, offerID: offerID)
     }
 
     private static func storeProductIDs(

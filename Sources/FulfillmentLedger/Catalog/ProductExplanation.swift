@@ -21,6 +21,8 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
     public var familySharing: FamilySharingPolicy?
     /// `store -> store product ID`.
     public var storeProductIDs: [String: String]
+    /// The Google Play purchase option (and offer) the product maps, if it maps one.
+    public var purchaseOption: StorePurchaseOption?
     /// The explanation, one sentence per line.
     public var lines: [String]
 
@@ -36,6 +38,7 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
         refundPolicy = product.refundPolicy
         familySharing = product.familySharing
         storeProductIDs = Dictionary(uniqueKeysWithValues: product.storeProductIDs.map { ($0.key.rawValue, $0.value) })
+        purchaseOption = product.purchaseOption
         var lines = ["\(product.id)\(product.name.map { " (\($0))" } ?? ""): \(product.kind.rawValue)"]
         if product.kind == .autoRenewable {
             lines += Self.subscriptionLines(product)
@@ -77,10 +80,43 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
         }
         lines.append("store product IDs:")
         for (store, id) in product.storeProductIDs.sorted(by: { $0.key < $1.key }) {
-            lines.append("  - \(store.rawValue): \(id)")
+            if let option = product.purchaseOption(on: store) {
+                lines.append("  - \(store.rawValue): \(id), bought through \(option) only")
+            } else {
+                lines.append("  - \(store.rawValue): \(id)")
+            }
         }
+        lines += Self.optionLines(product, catalog: catalog)
         lines.append("catalog version: \(catalog.versionHash)")
         self.lines = lines
+    }
+
+    /// Which product a purchase through each of the Play product's mapped purchase options grants.
+    private static func optionLines(_ product: Product, catalog: ProductCatalog) -> [String] {
+        guard let playID = product.storeProductIDs[.playStore] else { return [] }
+        let others = catalog.products.filter { other in
+            other.id != product.id && other.purchaseOption != nil && other.storeProductIDs[.playStore] == playID
+        }
+        if let option = product.purchaseOption {
+            let fallback = catalog.product(store: .playStore, storeProductID: playID)
+            var lines = ["a Google Play purchase of \(playID) grants this product only through \(option)"]
+            if option.offerID == nil {
+                for other in others {
+                    guard let otherOption = other.purchaseOption, otherOption.withoutOffer == option,
+                        let offerID = otherOption.offerID
+                    else { continue }
+                    lines.append("  except through its offer \(offerID), which grants \(other.id)")
+                }
+            }
+            lines.append(
+                fallback.map { "other purchase options of \(playID) grant \($0.id)" }
+                    ?? "other purchase options of \(playID) are refused as unknownProduct: no product maps \(playID) itself")
+            return lines
+        }
+        guard !others.isEmpty else { return [] }
+        return ["Google Play purchase options of \(playID) mapped to their own products:"]
+            + others.compactMap { other in other.purchaseOption.map { "  - \($0): \(other.id)" } }
+            + ["  any other purchase option of \(playID) grants this product; a rental or pre-order no product maps is refused"]
     }
 
     /// The group, the entitlements kept while subscribed and what each paid period grants.

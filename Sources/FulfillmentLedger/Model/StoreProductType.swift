@@ -18,6 +18,18 @@ public struct StoreProductType: OpenStringEnumeration {
     /// A subscription for a fixed time that does not renew (App Store `Non-Renewing Subscription`).
     public static let nonRenewing = StoreProductType(rawValue: "nonRenewing")
 
+    /// A Google Play rental (a one-time product's rent offer): granted only by a catalog product
+    /// that maps its purchase option or offer (`Product.purchaseOption`), as that product says.
+    public static let playRentOffer = StoreProductType(rawValue: "playRentOffer")
+    /// A Google Play pre-order (a one-time product's pre-order offer): granted only by a catalog
+    /// product that maps its purchase option or offer, as that product says.
+    public static let playPreorderOffer = StoreProductType(rawValue: "playPreorderOffer")
+
+    /// Whether the ledger grants this type only through a catalog product that maps the
+    /// purchase option it was bought through (a rental, a pre-order), never through the
+    /// product's plain mapping.
+    public var needsPurchaseOptionMapping: Bool { self == .playRentOffer || self == .playPreorderOffer }
+
     /// The catalog kind this type is granted as; nil for a type the ledger does not fulfill
     /// (non-renewing subscriptions, and types it does not know).
     public var productKind: ProductKind? {

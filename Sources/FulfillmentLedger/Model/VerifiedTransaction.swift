@@ -43,6 +43,10 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
     /// the same after redownloads and on new devices); nil when the proof carries none. A
     /// purchase of an account whose consent was rescinded is refused `consentRescinded`.
     public var storeAccountID: String?
+    /// The purchase option (and offer) a one-time product was bought through, when the store
+    /// sells it several ways (Google Play productsv2); nil when its proof does not say. The
+    /// pipeline grants the catalog product mapping it, if one does.
+    public var purchaseOption: StorePurchaseOption?
 
     /// Creates verified facts.
     public init(
@@ -50,8 +54,9 @@ public struct VerifiedTransaction: Hashable, Sendable, Codable {
         accountBinding: String?, quantity: Int, state: PurchaseState, environment: StoreEnvironment,
         purchaseDate: Date, revocationDate: Date? = nil, storeProductType: StoreProductType? = nil,
         isFamilyShared: Bool = false, subscriptionPeriod: SubscriptionPeriodFacts? = nil, orderID: String? = nil,
-        storeAccountID: String? = nil
+        storeAccountID: String? = nil, purchaseOption: StorePurchaseOption? = nil
     ) {
+        self.purchaseOption = purchaseOption
         self.orderID = orderID
         self.storeAccountID = storeAccountID
         self.store = store

@@ -64,7 +64,10 @@ extension Ledger {
         }
 
         // 2. Map the store's product to the catalog.
-        guard let product = catalog.product(store: verified.store, storeProductID: verified.storeProductID) else {
+        guard
+            let product = catalog.product(
+                store: verified.store, storeProductID: verified.storeProductID, purchaseOption: verified.purchaseOption)
+        else {
             // A transaction fulfilled before its product left the catalog is still known:
             // acknowledge it and retry its finish instead of losing track of it.
             // A subscription period is known by its period ID alone: a Play token is the delivery

@@ -14,7 +14,9 @@ enum ProductTypeCheck {
     /// Why `verified` must not be fulfilled as `product`, or nil when the types agree or the
     /// store does not say.
     static func rejection(_ verified: VerifiedTransaction, for product: Product) -> Rejection? {
-        if let type = verified.storeProductType {
+        // A rental or pre-order is granted only by the product that maps its option or offer,
+        // as that product's kind says.
+        if let type = verified.storeProductType, !(type.needsPurchaseOptionMapping && product.purchaseOption != nil) {
             guard let kind = type.productKind else {
                 return Rejection(
                     .unsupportedProductType,

@@ -77,6 +77,7 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
             return try await verifySubscription(token: token, storeProductID: submission.storeProductID)
         }
         var offerType: StoreProductType?
+        var purchaseOption: StorePurchaseOption?
         var unknownV2State: String?
         var purchase: ProductPurchase
         if oneTimeProductRead == .productsV2,
@@ -84,9 +85,10 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
         {
             switch read {
             case .invalid(let reason): return .invalid(reason: reason)
-            case .found(let found, let type, let unknownState):
+            case .found(let found, let type, let option, let unknownState):
                 purchase = found
                 offerType = type
+                purchaseOption = option
                 unknownV2State = unknownState
             }
         } else {
@@ -102,7 +104,7 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
                 }
             }
         }
-        let result = check(purchase, token: token, submission: submission, offerType: offerType)
+        let result = check(purchase, token: token, submission: submission, offerType: offerType, purchaseOption: purchaseOption)
         guard case .verified(var verified) = result, let unknownV2State else { return result }
         // A productsv2 state the adapter does not know keeps Google's word and grants nothing.
         verified.state = PurchaseState(rawValue: "playPurchaseState:\(unknownV2State)")
@@ -111,7 +113,8 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
 
     /// The checks every read of a one-time purchase passes, then its facts.
     private func check(
-        _ purchase: ProductPurchase, token: String, submission: TransactionSubmission, offerType: StoreProductType?
+        _ purchase: ProductPurchase, token: String, submission: TransactionSubmission, offerType: StoreProductType?,
+        purchaseOption: StorePurchaseOption?
     ) -> VerificationResult {
         if let reported = purchase.productId, reported != submission.storeProductID {
             return .invalid(reason: "Google Play reports product \(reported), not \(submission.storeProductID)")
@@ -126,15 +129,17 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
         }
         var verified = facts(purchase, token: token, storeProductID: submission.storeProductID)
         verified.storeProductType = offerType
+        verified.purchaseOption = purchaseOption
         return .verified(verified)
     }
 
     /// What a productsv2 read gave.
     private enum V2Read {
         /// The purchase in `purchases.products.get`'s shape, the store product type of an
-        /// offer the ledger does not fulfill (a rental, a pre-order, several line items), and a
+        /// offer the ledger grants only when the catalog maps it (a rental, a pre-order) or never
+        /// (several line items), the purchase option and offer it was bought through, and a
         /// `purchaseState` the adapter does not know (or `missing`).
-        case found(ProductPurchase, StoreProductType?, unknownState: String?)
+        case found(ProductPurchase, StoreProductType?, StorePurchaseOption?, unknownState: String?)
         case invalid(String)
     }
 
@@ -159,12 +164,14 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
             return .invalid("Google Play's purchase has no line item for \(storeProductID)")
         }
         let purchase: ProductPurchase
+        let option: StorePurchaseOption?
         do throws(PlayPayloadError) {
             guard let converted = try answer.productPurchase(for: storeProductID) else {
                 return .invalid("Google Play's purchase has no line item for \(storeProductID)")
             }
             purchase = converted
             _ = try purchase.checkedRefundableQuantity()
+            option = try line.purchaseOption()
         } catch {
             return .invalid("Google Play's answer is out of range: \(error)")
         }
@@ -180,7 +187,7 @@ public struct PlayPurchaseVerifier: TransactionVerifier {
                 nil
             }
         let unknownState = answer.state == nil ? answer.purchaseStateContext?.purchaseState ?? "missing" : nil
-        return .found(purchase, type, unknownState: unknownState)
+        return .found(purchase, type, option, unknownState: unknownState)
     }
 
     /// The ledger's facts of a Play purchase fetched for `token` and `storeProductID`. A purchase time

@@ -101,6 +101,19 @@ public struct ProductPurchaseV2: Hashable, Sendable, Codable {
             self.productId = productId
             self.productOfferDetails = productOfferDetails
         }
+
+        /// The purchase option and offer the line was bought through; nil when Google names no
+        /// purchase option (an offer without one is left out too). Throws when an ID is empty
+        /// or longer than Google's 63 bytes.
+        public func purchaseOption() throws(PlayPayloadError) -> StorePurchaseOption? {
+            guard let details = productOfferDetails, let optionID = details.purchaseOptionId else { return nil }
+            let limit = StorePurchaseOption.identifierByteCountMax
+            let option = try PlayPayloadLimits.identifier(optionID, field: "purchaseOptionId", byteCountMax: limit)
+            let offer = try details.offerId.map { offerID throws(PlayPayloadError) in
+                try PlayPayloadLimits.identifier(offerID, field: "offerId", byteCountMax: limit)
+            }
+            return StorePurchaseOption(purchaseOptionID: option, offerID: offer)
+        }
     }
 
     /// How a line was bought.
@@ -155,10 +168,12 @@ public struct ProductPurchaseV2: Hashable, Sendable, Codable {
     public static let consumed = "CONSUMPTION_STATE_CONSUMED"
     /// `acknowledgementState` of an acknowledged purchase.
     public static let acknowledged = "ACKNOWLEDGEMENT_STATE_ACKNOWLEDGED"
-    /// The store product type reported for a rental line: the ledger does not fulfill rentals.
-    public static let rentOfferType = StoreProductType(rawValue: "playRentOffer")
-    /// The store product type reported for a pre-order line: the ledger does not fulfill pre-orders.
-    public static let preorderOfferType = StoreProductType(rawValue: "playPreorderOffer")
+    /// The store product type reported for a rental line: granted only through a catalog product
+    /// that maps its purchase option or offer.
+    public static let rentOfferType = StoreProductType.playRentOffer
+    /// The store product type reported for a pre-order line: granted only through a catalog
+    /// product that maps its purchase option or offer.
+    public static let preorderOfferType = StoreProductType.playPreorderOffer
 
     /// The line of `storeProductID`, if the purchase has one.
     public func lineItem(for storeProductID: String) -> ProductLineItem? {
