@@ -105,6 +105,34 @@ struct HostileInputTests {
         #expect(error.message.contains("nested too deeply"), "\(name): \(error)")
     }
 
+    /// Hostile `playPurchaseOption` values on a product sold on Google Play.
+    static let hostilePurchaseOptions: [Sample<String>] = [
+        Sample("a number", "7"),
+        Sample("null", "null"),
+        Sample("an array", #"["bundle"]"#),
+        Sample("a number for the ID", #"{ "purchaseOptionID": 7 }"#),
+        Sample("an empty ID", #"{ "purchaseOptionID": "" }"#),
+        Sample("a look-alike Cyrillic a", #"{ "purchaseOptionID": "bundle-\u0430" }"#),
+        Sample("a control character", #"{ "purchaseOptionID": "bun\u0000dle" }"#),
+        Sample("a slash", #"{ "purchaseOptionID": "bundle/sale" }"#),
+        Sample("a 1 MB ID", #"{ "purchaseOptionID": ""# + String(repeating: "b", count: 1 << 20) + #"" }"#),
+        Sample("64 characters", #"{ "purchaseOptionID": ""# + String(repeating: "b", count: 64) + #"" }"#),
+        Sample("an unknown field", #"{ "purchaseOptionID": "bundle", "basePlanID": "x" }"#),
+        Sample("an offer alone", #"{ "offerID": "sale" }"#),
+        Sample("an offer that is an object", #"{ "purchaseOptionID": "bundle", "offerID": { "id": "sale" } }"#),
+    ]
+
+    @Test("a hostile playPurchaseOption is refused with a problem at its path", arguments: hostilePurchaseOptions)
+    func hostilePurchaseOption(sample: Sample<String>) {
+        let product = """
+            { "id": "gems_bundle", "kind": "consumable", "storeProductIDs": { "playStore": "gems" },
+              "playPurchaseOption": \(sample.value), "rewards": { "currencies": [{ "id": "gems", "amount": 1 }] } }
+            """
+        let errors = Self.refusedCatalog(Array(Self.catalog(product: product).utf8))
+        #expect(errors.contains { $0.path.hasPrefix("$.products[0].playPurchaseOption") || $0.message.contains("too large") },
+            "\(sample.name): \(errors)")
+    }
+
     @Test("a 10 MB catalog field is refused by size: as bytes, and as a file whose path the error names")
     func tenMegabyteField() throws {
         let text = Self.catalog(product: #"{ "id": "p", "name": ""# + String(repeating: "x", count: Self.tenMegabytes) + #"" }"#)
