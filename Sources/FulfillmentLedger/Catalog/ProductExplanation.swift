@@ -108,10 +108,10 @@ public struct ProductExplanation: Hashable, Sendable, Codable {
                     lines.append("  except through its offer \(offerID), which grants \(other.id)")
                 }
             }
-            let others = option.offerID == nil ? "other purchase options" : "other purchase options and offers"
+            let rest = option.offerID == nil ? "other purchase options" : "other purchase options and offers"
             lines.append(
-                fallback.map { "\(others) of \(playID) grant \($0.id)" }
-                    ?? "\(others) of \(playID) are refused as unknownProduct: no product maps \(playID) itself")
+                fallback.map { "\(rest) of \(playID) grant \($0.id)" }
+                    ?? "\(rest) of \(playID) are refused as unknownProduct: no product maps \(playID) itself")
             return lines
         }
         guard !others.isEmpty else { return [] }
