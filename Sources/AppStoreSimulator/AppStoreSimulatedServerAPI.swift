@@ -190,12 +190,28 @@ public final class AppStoreSimulatedServerAPI: HTTPTransport, Sendable {
         ])
     }
 
-    /// One page of the transactions of `transactionID`'s customer that pass `include`.
+    /// One page of the transactions of `anchorID`'s customer that pass `include`. The anchor is
+    /// any of Apple's IDs of the customer (`anyTransactionId`): a transaction ID, or an
+    /// `appTransactionId`, whose customer is every transaction naming that account. A
+    /// transaction anchor's customer is its account when its payload names one, else every
+    /// transaction with its `appAccountToken`.
     private func page(
-        of transactionID: String, revision: String?, include: (AppStoreSimulatedTransaction) -> Bool
+        of anchorID: String, revision: String?, include: (AppStoreSimulatedTransaction) -> Bool
     ) -> HTTPResponse {
-        guard let anchor = simulator.transaction(transactionID) else { return Self.notFound }
-        let owned = simulator.transactions.filter { $0.appAccountToken == anchor.appAccountToken && include($0) }
+        let all = simulator.transactions
+        let isCustomers: (AppStoreSimulatedTransaction) -> Bool
+        if let anchor = simulator.transaction(anchorID) {
+            if let account = anchor.appTransactionID {
+                isCustomers = { AppStoreSimulator.appTransactionID(of: $0) == account }
+            } else {
+                isCustomers = { $0.appAccountToken == anchor.appAccountToken }
+            }
+        } else if all.contains(where: { AppStoreSimulator.appTransactionID(of: $0) == anchorID }) {
+            isCustomers = { AppStoreSimulator.appTransactionID(of: $0) == anchorID }
+        } else {
+            return Self.notFound
+        }
+        let owned = all.filter { isCustomers($0) && include($0) }
         let offset = revision.flatMap(Int.init) ?? 0
         guard offset >= 0, offset <= owned.count else {
             return Self.json(["errorCode": 4_000_005, "errorMessage": "Invalid request revision."], status: 400)

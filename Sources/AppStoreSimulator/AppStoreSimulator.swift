@@ -87,10 +87,12 @@ public final class AppStoreSimulator: Sendable {
 
     /// Buys `quantity` of `productID` at `date` (default: the clock's now) and returns the
     /// signed transaction. IDs are sequential decimal strings. A subscription runs 30 days.
+    /// `appTransactionID` names the buyer's Apple Account in the payload (`appTransactionId`),
+    /// as Apple does since 2025; without it the account is derived (`appTransactionID(of:)`).
     @discardableResult
     public func purchase(
         productID: String, quantity: Int = 1, appAccountToken: String? = nil,
-        type: TransactionType = .consumable, price: Int64 = 990, at date: Date? = nil
+        type: TransactionType = .consumable, price: Int64 = 990, at date: Date? = nil, appTransactionID: String? = nil
     ) throws -> SignedAppStoreTransaction {
         let now = date ?? clock.now()
         let payload = state.withLock { state in
@@ -100,6 +102,7 @@ public final class AppStoreSimulator: Sendable {
                 transactionID: transactionID, bundleID: bundleID, productID: productID, purchaseDate: now,
                 quantity: quantity, type: type, appAccountToken: appAccountToken, signedDate: now,
                 environment: environment, price: price)
+            payload.appTransactionID = appTransactionID
             if type == .autoRenewableSubscription {
                 payload.webOrderLineItemID = String(Self.webOrderBase + state.nextWebOrderNumber)
                 state.nextWebOrderNumber += 1

@@ -8,17 +8,19 @@ enum AppStoreReconcileCommand {
         summary: "compare a player's App Store purchases with Apple's histories; --apply catches up",
         help: """
             usage: ledger appstore reconcile --db DB --catalog FILE --player P
-                     [--transaction-id ID] [--page-count-max N] [--apply]
+                     [--transaction-id ID | --app-transaction-id ID] [--page-count-max N] [--apply]
                      --key FILE.p8 --key-id KID --issuer-id ID --root CERT.der --bundle-id ID
                      --environment E [--app-apple-id N] [--api-base URL]
 
             Reads Get Transaction History (v2) and Get Refund History for the player's Apple
-            account (from --transaction-id, or the player's newest App Store record) and
-            prints, as JSON: missingGrants, purchases Apple lists that the ledger lacks;
-            unappliedRefunds, refunds the ledger has not applied; unknownToStore, the
-            player's App Store records Apple does not list (only from a complete read);
-            notInCatalog; and unattributedCount, transactions of the account bound to another
-            player. Only transactions whose appAccountToken is the player's
+            account (from --transaction-id, --app-transaction-id, or the player's newest App
+            Store record) and prints, as JSON: missingGrants, purchases Apple lists that the
+            ledger lacks; unappliedRefunds, refunds the ledger has not applied; unknownToStore,
+            the player's App Store records Apple does not list (only from a complete read);
+            notInCatalog; unattributedCount, transactions of the account bound to another
+            player or to none; unbound, those bound to none (a purchase made outside the app,
+            which `ledger appstore set-token` can bind); and appTransactionIDs, the accounts
+            the player's transactions name. Only transactions whose appAccountToken is the player's
             (AppAccountToken.forPlayer) count as theirs. Changes nothing unless --apply:
             then each missing purchase is granted through the pipeline (once, like any
             delivery; finished on Apple's server) and each refund applied as a revocation.
@@ -26,6 +28,10 @@ enum AppStoreReconcileCommand {
             options:
               --player P           the player
               --transaction-id ID  any transaction of the player's Apple account
+              --app-transaction-id ID
+                                   the account's appTransactionId (from the game client's
+                                   AppTransaction): finds the account when the ledger holds
+                                   none of its purchases
               --page-count-max N   pages of 20 read of each history (default \(AppStoreReconciler.pageCountMaxDefault), at most \(AppStoreServerAPIClient.pageCountMaxDefault))
               --apply              grant and refund what the report lists
             \(AppStoreAPIOptions.help)
@@ -34,7 +40,9 @@ enum AppStoreReconcileCommand {
               3 differences found (or left after --apply), 1 Apple unavailable or
               infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["db", "catalog", "player", "transaction-id", "page-count-max"]),
+        valueOptions: AppStoreAPIOptions.valueOptions.union([
+            "db", "catalog", "player", "transaction-id", "app-transaction-id", "page-count-max",
+        ]),
         flagOptions: ["apply"],
         run: { arguments, io in await run(arguments, io: io) })
 
@@ -43,6 +51,7 @@ enum AppStoreReconcileCommand {
         let database: LedgerDatabase
         let player: String
         let pageCountMax: Int
+        let anchor: String?
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
@@ -52,6 +61,10 @@ enum AppStoreReconcileCommand {
                 arguments, "page-count-max", default: AppStoreReconciler.pageCountMaxDefault,
                 range: 1...AppStoreServerAPIClient.pageCountMaxDefault)
             client = try AppStoreAPIOptions.client(arguments)
+            if arguments.value("transaction-id") != nil, arguments.value("app-transaction-id") != nil {
+                throw Arguments.UsageError(message: "give --transaction-id or --app-transaction-id, not both")
+            }
+            anchor = arguments.value("transaction-id") ?? arguments.value("app-transaction-id")
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore reconcile")
         }
@@ -62,7 +75,7 @@ enum AppStoreReconcileCommand {
             let reconciler = AppStoreReconciler(client: client, ledger: ledger, pageCountMax: pageCountMax)
             let apply = arguments.flag("apply")
             let report = try await reconciler.reconcile(
-                playerID: player, anchorTransactionID: arguments.value("transaction-id"), apply: apply)
+                playerID: player, anchorTransactionID: anchor, apply: apply)
             io.printJSON(report)
             guard apply else { return report.isClean ? .ok : .rejected }
             let allApplied = report.applied.values.allSatisfy { applied in

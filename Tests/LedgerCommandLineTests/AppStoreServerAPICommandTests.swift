@@ -212,6 +212,35 @@ struct AppStoreServerAPICommandTests {
         await apple.server.stop()
     }
 
+    @Test func reconcileByAppTransactionIDFindsAnAccountTheLedgerHasNoPurchaseOf() async throws {
+        let apple = try Apple()
+        let db = apple.scratch.path("ledger.sqlite")
+        let base = ["--db", db, "--catalog", repoCatalogPath, "--player", "p1"]
+        // The ledger must exist; p1 has no purchase in it.
+        let other = try apple.simulator.purchase(productID: Self.gems, appAccountToken: AppAccountToken.forPlayer("p2"))
+        #expect(
+            await ledger(["appstore", "fulfill", "--transaction-id", other.transactionID] + base.dropLast(2) + ["--player", "p2"] + apple.options).code == 0)
+        let lost = try apple.simulator.purchase(
+            productID: Self.gems, appAccountToken: AppAccountToken.forPlayer("p1"), appTransactionID: "705000000000009")
+        let redeemed = try apple.simulator.purchase(productID: Self.gems, appTransactionID: "705000000000009")
+        let noAnchor = await ledger(["appstore", "reconcile"] + base + apple.options)
+        #expect(noAnchor.code == 65 && noAnchor.error.contains("appTransactionId"), "\(noAnchor.code) \(noAnchor.error)")
+        let both = await ledger(
+            ["appstore", "reconcile", "--transaction-id", lost.transactionID, "--app-transaction-id", "705000000000009"] + base
+                + apple.options)
+        #expect(both.code == 64)
+
+        let applied = await ledger(["appstore", "reconcile", "--app-transaction-id", "705000000000009", "--apply"] + base + apple.options)
+        #expect(applied.code == 0, "\(applied.output) \(applied.error)")
+        let json = try applied.json()
+        #expect(json["anchorTransactionID"] as? String == "705000000000009")
+        #expect(json["appTransactionIDs"] as? [String] == ["705000000000009"])
+        #expect((json["unbound"] as? [[String: Any]])?.compactMap { $0["transactionID"] as? String } == [redeemed.transactionID])
+        #expect((json["missingGrants"] as? [[String: Any]])?.compactMap { $0["transactionID"] as? String } == [lost.transactionID])
+        #expect(try await balances("p1", db: db)["gems"] == 100, "the bound purchase granted, the unbound one not")
+        await apple.server.stop()
+    }
+
     @Test func subscriptionStatusGrantsAMissedRenewalOnce() async throws {
         let apple = try Apple()
         let db = apple.scratch.path("ledger.sqlite")

@@ -15,6 +15,12 @@ struct AppStorePlayerHistory: Sendable {
     var refunds: [String: (signed: AppStoreSignedTransaction, facts: VerifiedTransaction)]
     /// Transaction History's transactions bound to another player or to none.
     var unattributedCount: Int
+    /// Of those, the transactions bound to no player (no `appAccountToken`): a purchase made
+    /// outside the app, such as a redeemed offer code, which Set App Account Token can bind.
+    var unbound: [(signed: AppStoreSignedTransaction, facts: VerifiedTransaction)] = []
+    /// The `appTransactionId`s the player's transactions name: the Apple Account they were
+    /// bought with (one, unless the player played on several accounts).
+    var appTransactionIDs: Set<String> = []
     /// Transactions read, from both histories.
     var readCount: Int
     /// Whether both reads ended before their page limit: then the lists are all Apple has.
@@ -23,6 +29,8 @@ struct AppStorePlayerHistory: Sendable {
     var readAt: Date
 
     /// Reads both histories of `anchorTransactionID`'s customer, at most `pageCountMax` pages each.
+    /// The anchor is any of Apple's IDs of the customer (`anyTransactionId`, API 1.20+): a
+    /// transaction ID, an original transaction ID, or the customer's `appTransactionId`.
     ///
     /// - Throws: `transactionSourceUnavailable` when Apple cannot be asked (down, rate limited,
     ///   the key refused, an answer that does not verify), `invalidArgument` when Apple does not
@@ -40,11 +48,17 @@ struct AppStorePlayerHistory: Sendable {
                 throw .invalidArgument(
                     "Apple does not know transaction \(anchorTransactionID) in \(client.environment.rawValue): \(answer)")
             }
+            if case .rejected(let answer) = error, answer.errorCode == .appTransactionIDNotSupported {
+                throw .invalidArgument(
+                    "Apple's history does not take the appTransactionId \(anchorTransactionID) here (\(answer)); name a transaction of the player's instead")
+            }
             throw .transactionSourceUnavailable("App Store Server API: \(error)")
         }
+        func verifiedFacts(_ signed: AppStoreSignedTransaction) -> VerifiedTransaction? {
+            AppStoreTransactionVerifier.facts(signed.transaction, defaultEnvironment: client.environment)
+        }
         func bound(_ signed: AppStoreSignedTransaction) -> VerifiedTransaction? {
-            let facts = AppStoreTransactionVerifier.facts(signed.transaction, defaultEnvironment: client.environment)
-            return facts?.accountBinding == binding ? facts : nil
+            verifiedFacts(signed).flatMap { $0.accountBinding == binding ? $0 : nil }
         }
         var result = AppStorePlayerHistory(
             transactions: [], refunds: [:], unattributedCount: 0,
@@ -53,8 +67,10 @@ struct AppStorePlayerHistory: Sendable {
         for signed in history.transactions {
             guard let facts = bound(signed) else {
                 result.unattributedCount += 1
+                if let unbound = verifiedFacts(signed), unbound.accountBinding == nil { result.unbound.append((signed, unbound)) }
                 continue
             }
+            if let account = facts.storeAccountID { result.appTransactionIDs.insert(account) }
             result.transactions.append((signed, facts))
             if facts.revocationDate != nil { result.refunds[facts.transactionID] = (signed, facts) }
         }

@@ -37,8 +37,11 @@ public struct AppStoreReconciler: Sendable {
     /// the missing purchases and applies the unapplied refunds.
     ///
     /// - Parameters:
-    ///   - anchorTransactionID: any transaction of the player's Apple account; by default the
-    ///     newest App Store record of the player in the ledger.
+    ///   - anchorTransactionID: any of Apple's IDs of the player's Apple Account (Apple's
+    ///     `anyTransactionId`, API 1.20+): a transaction ID, an original transaction ID, or the
+    ///     account's `appTransactionId`, which the game client reads from `AppTransaction` and
+    ///     which finds the account even when the ledger holds none of its purchases. By default
+    ///     the newest App Store record of the player in the ledger.
     /// - Throws: `invalidArgument` for a bad player ID, no anchor, or an anchor Apple does not
     ///   know; `transactionSourceUnavailable` when Apple cannot be asked (nothing changed);
     ///   storage errors. A failure while applying one entry is reported in `applied`.
@@ -56,6 +59,8 @@ public struct AppStoreReconciler: Sendable {
         var report = AppStoreReconciliation(
             playerID: playerID, anchorTransactionID: anchor, readAt: history.readAt, isComplete: history.isComplete,
             transactionsRead: history.readCount, unattributedCount: history.unattributedCount)
+        report.appTransactionIDs = history.appTransactionIDs.sorted()
+        report.unbound = history.unbound.map { signed, facts in Self.entry(signed, facts, key: facts.key) }
         var listedKeys: Set<TransactionKey> = []
         for (signed, facts) in history.transactions {
             guard let product = ledger.catalog.product(store: .appStore, storeProductID: facts.storeProductID) else {
@@ -113,7 +118,8 @@ public struct AppStoreReconciler: Sendable {
     /// The newest App Store record's transaction ID, to ask Apple about its customer.
     private func newestAnchor(_ records: [TransactionRecord], playerID: String) throws(LedgerError) -> String {
         guard let newest = records.first else {
-            throw .invalidArgument("player \(playerID) has no App Store purchase in the ledger; name a transaction of theirs")
+            throw .invalidArgument(
+                "player \(playerID) has no App Store purchase in the ledger; name a transaction of theirs or their appTransactionId")
         }
         return newest.storeTransactionID
     }

@@ -32,7 +32,8 @@ public struct AppStoreReconciliation: Hashable, Sendable, Encodable {
 
     /// The player.
     public var playerID: String
-    /// The transaction whose customer Apple was asked about.
+    /// The ID whose customer Apple was asked about: a transaction ID, an original transaction
+    /// ID, or the customer's `appTransactionId` (Apple's `anyTransactionId`).
     public var anchorTransactionID: String
     /// When Apple was asked.
     public var readAt: Date
@@ -43,6 +44,15 @@ public struct AppStoreReconciliation: Hashable, Sendable, Encodable {
     public var transactionsRead: Int
     /// Transactions of the customer bound to another player or to none: not this player's.
     public var unattributedCount: Int
+    /// The `appTransactionId`s the player's transactions name: the Apple Account (or accounts)
+    /// the player bought with. Anchor a later reconcile with one to find the account even when
+    /// the ledger holds none of its purchases.
+    public var appTransactionIDs: [String] = []
+    /// Transactions of the customer bound to no player (no `appAccountToken`): purchases made
+    /// outside the app, such as a redeemed offer code. They are never granted to a guess; once
+    /// support knows whose they are, Set App Account Token (`ledger appstore set-token`) binds
+    /// one to its player and the next reconcile lists it under `missingGrants`.
+    public var unbound: [Entry] = []
     /// Purchases Apple lists and the ledger lacks (unrevoked, products of the catalog).
     public var missingGrants: [Entry] = []
     /// Refunds and revocations Apple lists that the ledger has not applied.
@@ -76,7 +86,8 @@ extension AppStoreReconciliation.Applied {
 
 extension AppStoreReconciliation {
     private enum CodingKeys: String, CodingKey {
-        case playerID, anchorTransactionID, readAt, isComplete, transactionsRead, unattributedCount, missingGrants
+        case playerID, anchorTransactionID, readAt, isComplete, transactionsRead, unattributedCount, appTransactionIDs
+        case unbound, missingGrants
         case unappliedRefunds, unknownToStore, notInCatalog, didApply, applied, isClean
     }
 
@@ -89,6 +100,8 @@ extension AppStoreReconciliation {
         try container.encode(isComplete, forKey: .isComplete)
         try container.encode(transactionsRead, forKey: .transactionsRead)
         try container.encode(unattributedCount, forKey: .unattributedCount)
+        try container.encode(appTransactionIDs, forKey: .appTransactionIDs)
+        try container.encode(unbound, forKey: .unbound)
         try container.encode(missingGrants, forKey: .missingGrants)
         try container.encode(unappliedRefunds, forKey: .unappliedRefunds)
         try container.encode(unknownToStore, forKey: .unknownToStore)

@@ -27,6 +27,9 @@ public struct AppStoreAPIErrorCode: OpenIntegerEnumeration {
     public static let paginationTokenExpired: AppStoreAPIErrorCode = 4_000_017
     /// 4000035 InvalidCustomerConsentedError: `customerConsented` must be true.
     public static let invalidCustomerConsented: AppStoreAPIErrorCode = 4_000_035
+    /// 4000048 AppTransactionIdNotSupportedError: the endpoint does not take an
+    /// `appTransactionId` where it takes a transaction ID.
+    public static let appTransactionIDNotSupported: AppStoreAPIErrorCode = 4_000_048
     /// 4000183 InvalidAppAccountTokenUUIDError: Set App Account Token's value is not a UUID.
     public static let invalidAppAccountTokenUUID: AppStoreAPIErrorCode = 4_000_183
     /// 4000185 FamilyTransactionNotSupportedError: a Family Sharing transaction.
