@@ -54,21 +54,6 @@ enum AppStoreAccountCommands {
         valueOptions: AppStoreAPIOptions.valueOptions.union(["transaction-id", "player", "db", "catalog"]),
         run: { arguments, io in await runSetToken(arguments, io: io) })
 
-    struct AppTransactionOutput: Encodable {
-        var found: Bool
-        var appTransaction: AppTransaction?
-        var httpStatusCode: Int?
-        var errorCode: Int?
-        var errorMessage: String?
-    }
-
-    struct SetTokenOutput: Encodable {
-        var originalTransactionID: String
-        var appAccountToken: String
-        var playerID: String
-        var binding: AccountTokenBinding?
-    }
-
     static func runAppTransaction(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let client: AppStoreServerAPIClient
         let transactionID: String
@@ -80,17 +65,10 @@ enum AppStoreAccountCommands {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore app-transaction")
         }
         do throws(AppStoreServerAPIError) {
-            switch try await client.appTransactionInfo(transactionID: transactionID) {
-            case .found(_, let appTransaction):
-                io.printJSON(AppTransactionOutput(found: true, appTransaction: appTransaction))
-                return .ok
-            case .notFound(let answer):
-                io.printJSON(
-                    AppTransactionOutput(
-                        found: false, httpStatusCode: answer.httpStatusCode, errorCode: answer.errorCode?.rawValue,
-                        errorMessage: answer.errorMessage))
-                return .rejected
-            }
+            let lookup = try await client.appTransactionInfo(transactionID: transactionID)
+            io.printJSON(lookup)
+            if case .notFound = lookup { return .rejected }
+            return .ok
         } catch {
             return AppStoreServerAPICommands.report(error, io: io, command: "appstore app-transaction")
         }
@@ -124,7 +102,8 @@ enum AppStoreAccountCommands {
             }
             return AppStoreServerAPICommands.report(error, io: io, command: "appstore set-token")
         }
-        var output = SetTokenOutput(originalTransactionID: originalTransactionID, appAccountToken: token, playerID: player)
+        var output = AppStoreAccountTokenAssignment(
+            originalTransactionID: originalTransactionID, appAccountToken: token, playerID: player)
         guard let database else {
             io.printJSON(output)
             return .ok

@@ -27,9 +27,12 @@ enum ServeCommand {
             Serves POST /purchases, POST /operations, POST /revocations, GET /players/P,
             GET /players/P/entitlements, GET /players/P/eligibility?product=ID,
             GET /players/P/subscriptions, GET /players/P/history, POST /players/P/reset,
-            POST /players/P/restore, GET /changes?after=N, POST /appstore/notifications,
-            POST /playstore/notifications, GET /healthz, GET /readyz, GET /metrics and
-            GET /openapi.json, the OpenAPI 3.1 document of them all (Docs/openapi.json;
+            POST /players/P/restore, POST /players/P/account-token, POST
+            /players/P/reconcile, GET /lookup/ID, GET /changes?after=N, GET
+            /appstore/app-transactions/ID, POST /appstore/transactions/ID/app-account-token,
+            POST /appstore/notifications, POST /playstore/notifications, GET /healthz, GET
+            /readyz, GET /metrics and GET /openapi.json, the OpenAPI 3.1 document of them
+            all (Docs/openapi.json;
             Docs/Integration.md, "HTTP handlers"). Prints
             {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
             it stops accepting, finishes requests in flight, closes the store, and exits 0.
@@ -76,7 +79,9 @@ enum ServeCommand {
             \(StorePortOptions.help)
             \(AppStoreAPIOptions.prefixedHelp)
                                       (--root enables signed transactions and
-                                      /appstore/notifications)
+                                      /appstore/notifications; --app-store-key the App
+                                      Store reconcile and the /appstore account routes;
+                                      the Play API options the Play reconcile)
               --audience AUD          Google Play push: the Pub/Sub audience, with
                                       --push-service-account EMAIL [--jwks FILE]: enables
                                       /playstore/notifications (needs the Play API options);
@@ -113,6 +118,8 @@ enum ServeCommand {
         var connectionCountMax: Int
         var accountBindings: ServeAccountBindings
         var appStore: SignedDataVerifier?
+        /// The App Store Server API, with the API options: reconcile and the account routes.
+        var appStoreServerAPI: AppStoreServerAPIClient?
         var playPush: PubSubPushAuthenticator?
         /// How pushed chargeback reviews are answered.
         var refundReviews: PlayRefundReviewCommand.Preferences
@@ -122,9 +129,8 @@ enum ServeCommand {
             database = try LedgerDatabase(arguments, io: io)
             create = arguments.flag("create")
             catalogPath = try arguments.required("catalog")
-            let serverAPI: AppStoreServerAPIClient?
-            (appStore, serverAPI) = try AppStoreAPIOptions.prefixed(arguments)
-            ports = try StorePortOptions(arguments, appStore: appStore, appStoreServerAPI: serverAPI)
+            (appStore, appStoreServerAPI) = try AppStoreAPIOptions.prefixed(arguments)
+            ports = try StorePortOptions(arguments, appStore: appStore, appStoreServerAPI: appStoreServerAPI)
             host = arguments.value("host") ?? "127.0.0.1"
             port = try Self.integer(arguments, "port", default: 8080, range: 0...65_535)
             recoverIntervalSeconds = try Self.integer(
@@ -292,7 +298,8 @@ enum ServeCommand {
             ledger: ledger,
             appStoreNotifications: options.appStore.map { AppStoreNotificationProcessor(signedDataVerifier: $0, ledger: ledger) },
             playNotifications: play, metrics: metrics, bearerToken: options.bearerToken,
-            additionalMetrics: { serverStatistics.prometheusText() })
+            additionalMetrics: { serverStatistics.prometheusText() }, appStoreServerAPI: options.appStoreServerAPI,
+            playReconciler: options.ports.play.map { PlayReconciler(api: $0.api, packageName: $0.packageName, ledger: ledger) })
         return (ledger, handler)
     }
 

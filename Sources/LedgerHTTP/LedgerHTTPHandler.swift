@@ -23,6 +23,9 @@ import PlayStoreAdapter
 /// | `GET /lookup/{id}` | a purchase found by any store ID, `Ledger.lookup` |
 /// | `POST /players/{playerID}/reset` | Reset Game, `Ledger.resetPlayer` |
 /// | `POST /players/{playerID}/restore` | the store's list of the player's purchases, `Ledger.restore` |
+/// | `POST /players/{playerID}/reconcile` | the player against Apple's histories or Google's orders (`AppStoreReconciler`, `PlayReconciler`) |
+/// | `GET /appstore/app-transactions/{transactionID}` | Get App Transaction Info: the customer's `appTransactionId` |
+/// | `POST /appstore/transactions/{originalTransactionID}/app-account-token` | Set App Account Token to a player's token |
 /// | `GET /changes?after=N&limit=M` | a page of the change feed, `Ledger.changes(after:limit:)` |
 /// | `POST /appstore/notifications` | App Store Server Notifications V2 (`{"signedPayload": …}`) |
 /// | `POST /playstore/notifications` | a Pub/Sub push of a Play RTDN, authenticated by its own token |
@@ -37,6 +40,13 @@ public struct LedgerHTTPHandler: Sendable {
     public let appStoreNotifications: AppStoreNotificationProcessor?
     /// Applies Play pushes; nil answers that route 404.
     public let playNotifications: PlayNotificationProcessor?
+    /// The App Store Server API, for `POST /players/{playerID}/reconcile` (store `appStore`),
+    /// `GET /appstore/app-transactions/{id}` and `POST /appstore/transactions/{id}/app-account-token`;
+    /// nil answers them 404.
+    public let appStoreServerAPI: AppStoreServerAPIClient?
+    /// Reconciles players with Google Play's orders (`POST /players/{playerID}/reconcile`,
+    /// store `playStore`); nil answers it 404.
+    public let playReconciler: PlayReconciler?
     /// Renders `GET /metrics`; nil answers it 404. Pass the same instance as the ledger's observer.
     public let metrics: LedgerMetrics?
     /// More Prometheus text appended to `GET /metrics` (with `metrics` set): the HTTP server's
@@ -65,13 +75,16 @@ public struct LedgerHTTPHandler: Sendable {
         ledger: Ledger, appStoreNotifications: AppStoreNotificationProcessor? = nil,
         playNotifications: PlayNotificationProcessor? = nil, metrics: LedgerMetrics? = nil, bearerToken: String? = nil,
         bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax,
-        additionalMetrics: (@Sendable () -> String)? = nil
+        additionalMetrics: (@Sendable () -> String)? = nil, appStoreServerAPI: AppStoreServerAPIClient? = nil,
+        playReconciler: PlayReconciler? = nil
     ) {
         precondition(bodyByteCountMax > 0, "a body limit is positive")
         precondition(bearerToken.map { !$0.isEmpty } ?? true, "an empty bearer token would accept anyone")
         self.ledger = ledger
         self.appStoreNotifications = appStoreNotifications
         self.playNotifications = playNotifications
+        self.appStoreServerAPI = appStoreServerAPI
+        self.playReconciler = playReconciler
         self.metrics = metrics
         self.bearerToken = bearerToken
         self.bodyByteCountMax = bodyByteCountMax
@@ -110,6 +123,9 @@ public struct LedgerHTTPHandler: Sendable {
             case .history(let playerID): return try await history(playerID, request)
             case .restore(let playerID): return try await restore(playerID, request.body)
             case .accountToken(let playerID): return try await accountToken(playerID, request.body)
+            case .reconcile(let playerID): return try await reconcile(playerID, request.body)
+            case .appTransaction(let transactionID): return await appTransaction(transactionID)
+            case .appAccountToken(let originalTransactionID): return try await appAccountToken(originalTransactionID, request.body)
             case .reset(let playerID):
                 try await ledger.resetPlayer(playerID)
                 return .json(200, ["reset": playerID])
@@ -223,7 +239,7 @@ public struct LedgerHTTPHandler: Sendable {
         return .json(LedgerHTTPStatus.playNotification(outcome), outcome)
     }
 
-    private func notConfigured(_ path: String) -> LedgerHTTPResponse {
+    func notConfigured(_ path: String) -> LedgerHTTPResponse {
         .error(.notFound, "\(path) is not configured on this server")
     }
 

@@ -13,7 +13,10 @@ package enum LedgerHTTPRoute: Equatable {
     case reset(String)
     case restore(String)
     case accountToken(String)
+    case reconcile(String)
     case lookup(String)
+    case appTransaction(String)
+    case appAccountToken(String)
     case changes
     case appStoreNotifications
     case playNotifications
@@ -44,6 +47,12 @@ package enum LedgerHTTPRoute: Equatable {
             guard let playerID = Self.decode(segments[1]) else { return nil }
             self = .player(playerID)
         case 2 where segments == ["appstore", "notifications"]: self = .appStoreNotifications
+        case 3 where segments[0] == "appstore" && segments[1] == "app-transactions":
+            guard let id = Self.decode(segments[2]) else { return nil }
+            self = .appTransaction(id)
+        case 4 where segments[0] == "appstore" && segments[1] == "transactions" && segments[3] == "app-account-token":
+            guard let id = Self.decode(segments[2]) else { return nil }
+            self = .appAccountToken(id)
         case 2 where segments == ["playstore", "notifications"]: self = .playNotifications
         case 3 where segments[0] == "players":
             guard let playerID = Self.decode(segments[1]) else { return nil }
@@ -55,6 +64,7 @@ package enum LedgerHTTPRoute: Equatable {
             case "reset": self = .reset(playerID)
             case "restore": self = .restore(playerID)
             case "account-token": self = .accountToken(playerID)
+            case "reconcile": self = .reconcile(playerID)
             default: return nil
             }
         default: return nil
@@ -77,7 +87,10 @@ package enum LedgerHTTPRoute: Equatable {
         case .reset: "/players/{playerID}/reset"
         case .restore: "/players/{playerID}/restore"
         case .accountToken: "/players/{playerID}/account-token"
+        case .reconcile: "/players/{playerID}/reconcile"
         case .lookup: "/lookup/{id}"
+        case .appTransaction: "/appstore/app-transactions/{transactionID}"
+        case .appAccountToken: "/appstore/transactions/{originalTransactionID}/app-account-token"
         case .changes: "/changes"
         case .appStoreNotifications: "/appstore/notifications"
         case .playNotifications: "/playstore/notifications"
@@ -91,18 +104,19 @@ package enum LedgerHTTPRoute: Equatable {
     /// One instance of every route, for tests that must cover them all.
     package static let every: [LedgerHTTPRoute] = [
         .purchases, .operations, .revocations, .player("p"), .entitlements("p"), .eligibility("p"), .subscriptions("p"),
-        .history("p"), .reset("p"), .restore("p"), .accountToken("p"), .lookup("GPA.1"), .changes, .appStoreNotifications, .playNotifications, .health, .ready,
-        .metrics, .openAPI,
+        .history("p"), .reset("p"), .restore("p"), .accountToken("p"), .reconcile("p"), .lookup("GPA.1"),
+        .appTransaction("2000000000000001"), .appAccountToken("2000000000000001"), .changes, .appStoreNotifications,
+        .playNotifications, .health, .ready, .metrics, .openAPI,
     ]
 
     /// The one method the route takes.
     package var method: String {
         switch self {
-        case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .appStoreNotifications,
-            .playNotifications:
+        case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .reconcile, .appAccountToken,
+            .appStoreNotifications, .playNotifications:
             "POST"
-        case .player, .entitlements, .eligibility, .subscriptions, .history, .lookup, .changes, .health, .ready, .metrics,
-            .openAPI:
+        case .player, .entitlements, .eligibility, .subscriptions, .history, .lookup, .appTransaction, .changes, .health,
+            .ready, .metrics, .openAPI:
             "GET"
         }
     }
@@ -110,8 +124,8 @@ package enum LedgerHTTPRoute: Equatable {
     /// Whether the route serves the game (and so needs the bearer token when one is set).
     var isGameFacing: Bool {
         switch self {
-        case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .player, .entitlements, .eligibility,
-            .subscriptions, .history, .lookup, .changes:
+        case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .reconcile, .player, .entitlements,
+            .eligibility, .subscriptions, .history, .lookup, .appTransaction, .appAccountToken, .changes:
             true
         case .appStoreNotifications, .playNotifications, .health, .ready, .metrics, .openAPI: false
         }

@@ -1145,6 +1145,319 @@ public enum LedgerOpenAPIDocument {
         },
         "description": "Everything under the ID in every store; every array empty when nothing is (Docs/Support.md)."
       },
+      "ReconcileBody": {
+        "type": "object",
+        "required": [
+          "store"
+        ],
+        "properties": {
+          "store": {
+            "type": "string",
+            "enum": [
+              "appStore",
+              "playStore"
+            ]
+          },
+          "apply": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "transactionID": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "minLength": 1,
+            "maxLength": 4096,
+            "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+          },
+          "appTransactionID": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "minLength": 1,
+            "maxLength": 4096,
+            "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+          },
+          "pageCountMax": {
+            "type": [
+              "integer",
+              "null"
+            ],
+            "minimum": 1,
+            "maximum": 50
+          }
+        },
+        "additionalProperties": false,
+        "description": "`apply`: grant and refund what the report lists (default false: report only). App Store only: `transactionID` or `appTransactionID` (not both; default the player's newest App Store record) names the player's Apple Account, `pageCountMax` the pages of 20 read of each history (default 25)."
+      },
+      "ReconcileEntry": {
+        "type": "object",
+        "required": [
+          "ledgerKey",
+          "storeProductID"
+        ],
+        "properties": {
+          "transactionID": {
+            "type": "string"
+          },
+          "originalTransactionID": {
+            "type": "string"
+          },
+          "orderID": {
+            "type": "string"
+          },
+          "storeProductID": {
+            "type": "string"
+          },
+          "ledgerKey": {
+            "$ref": "#/components/schemas/PurchaseKey"
+          },
+          "purchaseDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "revocationDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "orderState": {
+            "type": "string"
+          },
+          "quantity": {
+            "type": "integer"
+          },
+          "ledgerRefundedQuantity": {
+            "type": "integer"
+          },
+          "total": {
+            "type": "object"
+          },
+          "refunded": {
+            "type": "object"
+          }
+        }
+      },
+      "AppStoreReconciliation": {
+        "type": "object",
+        "required": [
+          "playerID",
+          "anchorTransactionID",
+          "isComplete",
+          "missingGrants",
+          "unappliedRefunds",
+          "unknownToStore",
+          "didApply",
+          "isClean"
+        ],
+        "properties": {
+          "playerID": {
+            "type": "string"
+          },
+          "anchorTransactionID": {
+            "type": "string"
+          },
+          "readAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "isComplete": {
+            "type": "boolean"
+          },
+          "transactionsRead": {
+            "type": "integer"
+          },
+          "unattributedCount": {
+            "type": "integer"
+          },
+          "appTransactionIDs": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "unbound": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReconcileEntry"
+            }
+          },
+          "missingGrants": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReconcileEntry"
+            }
+          },
+          "unappliedRefunds": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReconcileEntry"
+            }
+          },
+          "unknownToStore": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PurchaseKey"
+            }
+          },
+          "notInCatalog": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReconcileEntry"
+            }
+          },
+          "didApply": {
+            "type": "boolean"
+          },
+          "applied": {
+            "type": "object"
+          },
+          "isClean": {
+            "type": "boolean"
+          }
+        },
+        "description": "The App Store's report (Docs/AppStore.md, Reconcile and restore)."
+      },
+      "PlayReconciliation": {
+        "type": "object",
+        "required": [
+          "playerID",
+          "ordersRead",
+          "unappliedRefunds",
+          "unknownToStore",
+          "didApply",
+          "isClean"
+        ],
+        "properties": {
+          "playerID": {
+            "type": "string"
+          },
+          "readAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "ordersRead": {
+            "type": "integer"
+          },
+          "withoutOrderID": {
+            "type": "integer"
+          },
+          "unappliedRefunds": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReconcileEntry"
+            }
+          },
+          "refundedOnlyInLedger": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReconcileEntry"
+            }
+          },
+          "canceledButGranted": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/ReconcileEntry"
+            }
+          },
+          "unknownToStore": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "refundedTotals": {
+            "type": "object"
+          },
+          "unreadableAmounts": {
+            "type": "object"
+          },
+          "didApply": {
+            "type": "boolean"
+          },
+          "voidsRecorded": {
+            "type": "integer"
+          },
+          "isClean": {
+            "type": "boolean"
+          }
+        },
+        "description": "Google Play's report (Docs/PlayStore.md, Reconcile with the Orders API)."
+      },
+      "ReconcileReport": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/AppStoreReconciliation"
+          },
+          {
+            "$ref": "#/components/schemas/PlayReconciliation"
+          }
+        ]
+      },
+      "AppTransactionLookup": {
+        "type": "object",
+        "required": [
+          "found"
+        ],
+        "properties": {
+          "found": {
+            "type": "boolean"
+          },
+          "appTransaction": {
+            "type": "object"
+          },
+          "httpStatusCode": {
+            "type": "integer"
+          },
+          "errorCode": {
+            "type": "integer"
+          },
+          "errorMessage": {
+            "type": "string"
+          }
+        },
+        "description": "`found` with the verified, decoded app transaction (its `appTransactionId`), or not found with Apple's answer."
+      },
+      "AppAccountTokenBody": {
+        "type": "object",
+        "required": [
+          "playerID"
+        ],
+        "properties": {
+          "playerID": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 256,
+            "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+          }
+        },
+        "additionalProperties": false
+      },
+      "AppAccountTokenAssignment": {
+        "type": "object",
+        "required": [
+          "originalTransactionID",
+          "appAccountToken",
+          "playerID"
+        ],
+        "properties": {
+          "originalTransactionID": {
+            "type": "string"
+          },
+          "appAccountToken": {
+            "type": "string"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "binding": {
+            "$ref": "#/components/schemas/AccountTokenBinding"
+          }
+        }
+      },
       "AppStoreNotificationBody": {
         "type": "object",
         "required": [
@@ -2294,6 +2607,132 @@ public enum LedgerOpenAPIDocument {
         }
       }
     },
+    "/players/{playerID}/reconcile": {
+      "post": {
+        "operationId": "reconcile",
+        "summary": "Compares the player's records with the store's: Apple's Transaction and Refund History (App Store), or Google's orders (Google Play); with `apply`, grants what is missing and applies unapplied refunds, each once. Needs the store's server API on this server.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "playerID",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256,
+              "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+            },
+            "description": "The player's ID, percent-encoded: 1 to 256 bytes of UTF-8, no control character."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The store, the anchor and whether to apply.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/ReconcileBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The report, clean or not.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ReconcileReport"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The server has no server API for that store (`--app-store-key`, the Play API options).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than the limit (`http.bodyTooLarge`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
     "/players/{playerID}/restore": {
       "post": {
         "operationId": "restore",
@@ -2578,6 +3017,277 @@ public enum LedgerOpenAPIDocument {
           },
           "405": {
             "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/appstore/app-transactions/{transactionID}": {
+      "get": {
+        "operationId": "appTransaction",
+        "summary": "Get App Transaction Info: the verified app transaction of the customer of a transaction, whose appTransactionId names their Apple Account for good.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "transactionID",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256,
+              "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+            },
+            "description": "Any App Store transaction ID of the customer, percent-encoded."
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "Found, or not found with Apple's answer.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AppTransactionLookup"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The server has no App Store Server API (`--app-store-key`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Apple refused the request for good (`appStoreAPI.rejected`: not an original transaction ID, Family Sharing, unknown).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "502": {
+            "description": "Apple's answer did not verify or could not be read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/appstore/transactions/{originalTransactionID}/app-account-token": {
+      "post": {
+        "operationId": "setAppAccountToken",
+        "summary": "Records the player's App Store account token, then sets it on a purchase made outside the app (Set App Account Token), so its transactions name the player. Grants nothing.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "originalTransactionID",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "minLength": 1,
+              "maxLength": 256,
+              "pattern": "^[^\\u0000-\\u001F\\u007F]+$"
+            },
+            "description": "The purchase's originalTransactionId, percent-encoded."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The player.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/AppAccountTokenBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "The token set and the ledger's binding.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/AppAccountTokenAssignment"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The server has no App Store Server API (`--app-store-key`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Apple refused the request for good (`appStoreAPI.rejected`: not an original transaction ID, Family Sharing, unknown).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "502": {
+            "description": "Apple's answer did not verify or could not be read.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than the limit (`http.bodyTooLarge`).",
             "content": {
               "application/json": {
                 "schema": {

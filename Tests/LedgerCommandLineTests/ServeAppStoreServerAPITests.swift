@@ -6,7 +6,8 @@ import FulfillmentLedger
 import Testing
 
 /// `ledger serve --app-store-key …`: a purchase reported by transaction ID alone is fetched from
-/// the App Store Server API, granted once and finished on Apple's server. Apple is played by the
+/// the App Store Server API, granted once and finished on Apple's server; the reconcile and the
+/// account routes ask the same API. Apple is played by the
 /// simulated API on a loopback HTTP server of this process (`AppStoreSimulatedServer`).
 struct ServeAppStoreServerAPITests {
     static let keyID = "KEY123ABCD"
@@ -38,6 +39,13 @@ struct ServeAppStoreServerAPITests {
             let granted = try ServeCommandTests.tool("curl", post)
             #expect(granted.contains(#""outcome":"granted""#) && granted.contains(#""finished":true"#), "\(granted)")
             #expect(try ServeCommandTests.tool("curl", post).contains(#""outcome":"alreadyFulfilled""#))
+            // The account routes and the reconcile reach the same API.
+            let base = "http://127.0.0.1:\(served.port)"
+            let reconcile = try ServeCommandTests.tool(
+                "curl", ["-s", "-X", "POST", "--data-binary", #"{"store":"appStore"}"#, "\(base)/players/p1/reconcile"])
+            #expect(reconcile.contains(#""isClean":true"#) && reconcile.contains(#""transactionsRead":1"#), "\(reconcile)")
+            let account = try ServeCommandTests.tool("curl", ["-s", "\(base)/appstore/app-transactions/\(purchase.transactionID)"])
+            #expect(account.contains(#""found":true"#) && account.contains("appTransactionId"), "\(account)")
             #expect(served.terminate().status == 0)
         }
         await apple.stop()

@@ -31,13 +31,15 @@ struct LedgerHTTPFixture {
     let store = OutageLedgerStore()
     let ledger: Ledger
     let handler: LedgerHTTPHandler
+    /// The simulated App Store Server API, with `appStoreServerAPI`.
+    let appStoreAPI: AppStoreSimulatedServerAPI?
 
     /// With `appStoreServerAPI`, App Store purchases are verified through the App Store Server
     /// API (`AppStoreServerTransactionVerifier`, on the simulator's simulated API), so a
     /// transaction ID alone is enough; otherwise offline, from the signed transaction.
     init(
         bearerToken: String? = nil, bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax,
-        appStoreServerAPI: Bool = false
+        appStoreServerAPI: Bool = false, playReconcile: Bool = true
     ) throws {
         testStore = TestStore(clock: clock)
         appStore = try AppStoreSimulator(bundleID: Self.bundleID, environment: .sandbox, clock: clock)
@@ -49,14 +51,19 @@ struct LedgerHTTPFixture {
         var configuration = LedgerConfiguration.sandbox
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
         var appStoreVerifier: any TransactionVerifier = AppStoreTransactionVerifier(signedDataVerifier: signedData)
+        var client: AppStoreServerAPIClient?
         if appStoreServerAPI {
             let key = try AppStoreAPITestKey()
             let api = AppStoreSimulatedServerAPI(
                 simulator: appStore, key: key, keyID: "KEY123ABCD", issuerID: "issuer", clock: clock)
-            appStoreVerifier = AppStoreServerTransactionVerifier(
-                client: try AppStoreServerAPIClient(
-                    key: try AppStoreAPISigningKey(pem: key.privateKeyPEM), keyID: "KEY123ABCD", issuerID: "issuer",
-                    verifier: signedData, baseURL: URL(string: "https://api.test"), transport: api, clock: clock))
+            let apiClient = try AppStoreServerAPIClient(
+                key: try AppStoreAPISigningKey(pem: key.privateKeyPEM), keyID: "KEY123ABCD", issuerID: "issuer",
+                verifier: signedData, baseURL: URL(string: "https://api.test"), transport: api, clock: clock)
+            appStoreVerifier = AppStoreServerTransactionVerifier(client: apiClient)
+            client = apiClient
+            appStoreAPI = api
+        } else {
+            appStoreAPI = nil
         }
         let verifier = StoreRoutingVerifier([
             .test: testStore.verifier, .appStore: appStoreVerifier,
@@ -75,7 +82,9 @@ struct LedgerHTTPFixture {
         playProcessor.refundReviewSender = PlayRefundReviewSender(api: play, packageName: Self.packageName, ledger: ledger)
         handler = LedgerHTTPHandler(
             ledger: ledger, appStoreNotifications: AppStoreNotificationProcessor(signedDataVerifier: signedData, ledger: ledger),
-            playNotifications: playProcessor, metrics: metrics, bearerToken: bearerToken, bodyByteCountMax: bodyByteCountMax)
+            playNotifications: playProcessor, metrics: metrics, bearerToken: bearerToken, bodyByteCountMax: bodyByteCountMax,
+            appStoreServerAPI: client,
+            playReconciler: playReconcile ? PlayReconciler(api: play, packageName: Self.packageName, ledger: ledger) : nil)
     }
 
     /// Sends a request through the handler.

@@ -65,6 +65,27 @@ public enum AppStoreAppTransactionLookup: Hashable, Sendable {
     case notFound(AppStoreAPIErrorResponse)
 }
 
+extension AppStoreAppTransactionLookup: Encodable {
+    private enum CodingKeys: String, CodingKey { case found, appTransaction, httpStatusCode, errorCode, errorMessage }
+
+    /// `{"found": true, "appTransaction": {…}}` with the decoded payload, or `{"found": false,
+    /// "httpStatusCode", "errorCode"?, "errorMessage"?}` with Apple's answer: the shape `ledger
+    /// appstore app-transaction` prints and `GET /appstore/app-transactions/{id}` answers.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        switch self {
+        case .found(_, let appTransaction):
+            try container.encode(true, forKey: .found)
+            try container.encode(appTransaction, forKey: .appTransaction)
+        case .notFound(let answer):
+            try container.encode(false, forKey: .found)
+            try container.encode(answer.httpStatusCode, forKey: .httpStatusCode)
+            try container.encodeIfPresent(answer.errorCode?.rawValue, forKey: .errorCode)
+            try container.encodeIfPresent(answer.errorMessage, forKey: .errorMessage)
+        }
+    }
+}
+
 /// `AppTransactionInfoResponse`.
 private struct AppTransactionInfoWire: Decodable {
     var signedAppTransactionInfo: String?
