@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "LedgerSQL", targets: ["LedgerSQL"]),
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
+        .library(name: "StripeAdapter", targets: ["StripeAdapter"]),
         .library(name: "TestStoreAdapter", targets: ["TestStoreAdapter"]),
         // HTTP-ready handlers: (method, path, headers, body) in, (status, headers, body) out.
         .library(name: "LedgerHTTP", targets: ["LedgerHTTP"]),
@@ -58,6 +59,8 @@ let package = Package(
         .target(name: "LedgerHTTPClient", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
+        // Stripe Checkout (web shops): webhooks authenticated by their signature, events and objects.
+        .target(name: "StripeAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
         // Every table's reads and writes, written once against a SQL session and a dialect.
         .target(name: "LedgerSQL", dependencies: ["FulfillmentLedger"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CSQLite"]),
@@ -176,6 +179,10 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "StripeAdapterTests",
+            dependencies: ["StripeAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting"]
+        ),
+        .testTarget(
             name: "AppStoreAdapterTests",
             dependencies: [
                 "AppStoreAdapter", "AppStoreSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
@@ -206,7 +213,7 @@ let package = Package(
             dependencies: [
                 "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter",
                 "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "LedgerHTTP", "LedgerHTTPServer",
-                "LedgerStoreConformance",
+                "LedgerStoreConformance", "StripeAdapter",
             ]
         ),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.

@@ -256,10 +256,5 @@ public struct LedgerHTTPHandler: Sendable {
     }
 
     /// Whether two byte strings are equal, in time independent of where they first differ.
-    package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
-        guard lhs.count == rhs.count else { return false }
-        var difference: UInt8 = 0
-        for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-        return difference == 0
-    }
+    package static func constantTimeEqual(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool { ConstantTime.equal(lhs, rhs) }
 }

@@ -13,12 +13,12 @@ struct PackageLayoutTests {
     /// What a game server or an operator links: the production libraries and the operator commands.
     static let productionTargets = [
         "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerCommandLine", "LedgerHTTPClient",
+        "StripeAdapter", "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerCommandLine", "LedgerHTTPClient",
     ]
     /// The production library products.
     static let productionProducts: Set = [
         "FulfillmentLedger", "LedgerSQL", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
+        "StripeAdapter", "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
     ]
     /// The testing library products.
     static let testingProducts: Set = [

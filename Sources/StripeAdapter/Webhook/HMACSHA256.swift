@@ -1,0 +1,37 @@
+import COpenSSL
+
+/// HMAC-SHA256 (RFC 2104) through OpenSSL's libcrypto: the MAC Stripe signs webhooks with.
+enum HMACSHA256 {
+    /// Bytes of a SHA-256 MAC.
+    static let byteCount = 32
+
+    /// The MAC of `message` under `key`; nil only when libcrypto fails, which it does not for
+    /// valid lengths.
+    static func mac(key: [UInt8], message: [UInt8]) -> [UInt8]? {
+        var output = [UInt8](repeating: 0, count: Int(EVP_MAX_MD_SIZE))
+        var length: UInt32 = 0
+        let result = key.withUnsafeBytes { keyBytes in
+            message.withUnsafeBufferPointer { messageBytes in
+                output.withUnsafeMutableBufferPointer { outputBytes in
+                    HMAC(
+                        EVP_sha256(), keyBytes.baseAddress, Int32(keyBytes.count), messageBytes.baseAddress, messageBytes.count,
+                        outputBytes.baseAddress, &length)
+                }
+            }
+        }
+        guard result != nil, length == byteCount else { return nil }
+        return Array(output.prefix(byteCount))
+    }
+
+    /// Lowercase hexadecimal, as Stripe writes a `v1` signature.
+    static func hex(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}
