@@ -60,7 +60,7 @@ let package = Package(
         .target(name: "AppStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         // Stripe Checkout (web shops): webhooks authenticated by their signature, events and objects.
-        .target(name: "StripeAdapter", dependencies: ["FulfillmentLedger", "COpenSSL"]),
+        .target(name: "StripeAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         // Every table's reads and writes, written once against a SQL session and a dialect.
         .target(name: "LedgerSQL", dependencies: ["FulfillmentLedger"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CSQLite"]),
@@ -180,7 +180,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StripeAdapterTests",
-            dependencies: ["StripeAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting"]
+            dependencies: ["StripeAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient"]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
