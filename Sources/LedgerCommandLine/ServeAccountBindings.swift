@@ -21,7 +21,7 @@ struct ServeAccountBindings {
     }
 
     /// Stores `--store-account-binding` may name.
-    static let stores: [PlatformStore] = [.appStore, .playStore, .test]
+    static let stores: [PlatformStore] = [.appStore, .playStore, .stripe, .test]
 
     var all: Binding
     var byStore: [PlatformStore: Binding] = [:]

@@ -74,7 +74,7 @@ enum ServeCommand {
               --account-binding B     identity (default: the store's account ID is the player
                                       ID) or app-account-token (AppAccountToken.forPlayer)
               --store-account-binding STORE=B
-                                      B for one store (appStore, playStore, test) in place of
+                                      B for one store (appStore, playStore, stripe, test) in place of
                                       --account-binding; e.g. appStore=app-account-token
             \(StorePortOptions.help)
             \(AppStoreAPIOptions.prefixedHelp)

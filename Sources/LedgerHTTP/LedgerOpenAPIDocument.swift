@@ -619,6 +619,7 @@ public enum LedgerOpenAPIDocument {
             "enum": [
               "appStore",
               "playStore",
+              "stripe",
               "test"
             ]
           },
@@ -1022,6 +1023,7 @@ public enum LedgerOpenAPIDocument {
             "enum": [
               "appStore",
               "playStore",
+              "stripe",
               "test"
             ]
           }

@@ -124,7 +124,7 @@ enum ProductDecoder {
             }
         }
         if object.members.isEmpty {
-            reader.report(path, "map the product to at least one store (appStore, playStore or test)", at: value)
+            reader.report(path, "map the product to at least one store (appStore, playStore, stripe or test)", at: value)
             return nil
         }
         return valid ? result : nil

@@ -13,11 +13,13 @@ public struct PlatformStore: OpenStringEnumeration, Comparable {
     public static let appStore = PlatformStore(rawValue: "appStore")
     /// Google Play Billing.
     public static let playStore = PlatformStore(rawValue: "playStore")
+    /// Stripe Checkout, for web shops: a catalog maps a Stripe Price ID (`price_…`).
+    public static let stripe = PlatformStore(rawValue: "stripe")
     /// The built-in test store, which accepts only the sandbox environment.
     public static let test = PlatformStore(rawValue: "test")
 
     /// The stores a catalog may map product IDs for.
-    public static let known: [PlatformStore] = [.appStore, .playStore, .test]
+    public static let known: [PlatformStore] = [.appStore, .playStore, .stripe, .test]
 
     /// Orders by raw name, for stable output.
     public static func < (lhs: PlatformStore, rhs: PlatformStore) -> Bool { lhs.rawValue < rhs.rawValue }
