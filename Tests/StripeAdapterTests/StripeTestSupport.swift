@@ -11,10 +11,16 @@ final class InMemoryStripe: StripeCheckoutAPI, Sendable {
         var id: String
         var price: String
         var quantity: Int
+        /// The price of one unit, in cents.
+        var unitAmount: Int64 = 499
     }
 
     private struct State {
         var sessions: [String: String] = [:]
+        /// Session IDs by PaymentIntent.
+        var sessionsByPaymentIntent: [String: [String]] = [:]
+        var charges: [String: String] = [:]
+        var disputes: [String: String] = [:]
         var outages = 0
         var reads = 0
     }
@@ -26,7 +32,9 @@ final class InMemoryStripe: StripeCheckoutAPI, Sendable {
         _ id: String, player: String?, lines: [Line], paymentStatus: String = "paid", status: String = "complete",
         mode: String = "payment", livemode: Bool = false, paymentIntent: String = "pi_1", metadata: [String: String] = [:]
     ) {
-        let items = lines.map { #"{"id":"\#($0.id)","object":"item","price":{"id":"\#($0.price)","object":"price"},"quantity":\#($0.quantity)}"# }
+        let items = lines.map {
+            #"{"id":"\#($0.id)","object":"item","price":{"id":"\#($0.price)","object":"price"},"quantity":\#($0.quantity),"amount_total":\#($0.unitAmount * Int64($0.quantity)),"currency":"usd"}"#
+        }
         let reference = player.map { #""\#($0)""# } ?? "null"
         let meta = metadata.map { #""\#($0.key)":"\#($0.value)""# }.joined(separator: ",")
         let json = """
@@ -35,7 +43,24 @@ final class InMemoryStripe: StripeCheckoutAPI, Sendable {
              "payment_status":"\(paymentStatus)","status":"\(status)",
              "line_items":{"object":"list","has_more":false,"data":[\(items.joined(separator: ","))]}}
             """
-        state.withLock { $0.sessions[id] = json }
+        state.withLock { state in
+            state.sessions[id] = json
+            if !(state.sessionsByPaymentIntent[paymentIntent] ?? []).contains(id) {
+                state.sessionsByPaymentIntent[paymentIntent, default: []].append(id)
+            }
+        }
+    }
+
+    /// Sets the charge `id` of `paymentIntent`: `amount` charged, `refunded` of it refunded so far.
+    func putCharge(_ id: String, paymentIntent: String, amount: Int64, refunded: Int64) {
+        let json = #"{"id":"\#(id)","object":"charge","amount":\#(amount),"amount_refunded":\#(refunded),"currency":"usd","payment_intent":"\#(paymentIntent)","refunded":\#(refunded == amount),"livemode":false}"#
+        state.withLock { $0.charges[id] = json }
+    }
+
+    /// Sets the dispute `id` of the charge `charge`.
+    func putDispute(_ id: String, charge: String, status: String) {
+        let json = #"{"id":"\#(id)","object":"dispute","amount":998,"charge":"\#(charge)","currency":"usd","payment_intent":"pi_1","reason":"fraudulent","status":"\#(status)"}"#
+        state.withLock { $0.disputes[id] = json }
     }
 
     /// The next `count` reads fail as an outage.
@@ -61,9 +86,30 @@ final class InMemoryStripe: StripeCheckoutAPI, Sendable {
         }
     }
 
-    func checkoutSessions(paymentIntent: String) async throws(StripeAPIError) -> [StripeCheckoutSession] { [] }
+    func checkoutSessions(paymentIntent: String) async throws(StripeAPIError) -> [StripeCheckoutSession] {
+        var sessions: [StripeCheckoutSession] = []
+        for id in state.withLock({ $0.sessionsByPaymentIntent[paymentIntent] ?? [] }) {
+            if let session = try await checkoutSession(id: id) { sessions.append(session) }
+        }
+        return sessions
+    }
 
-    func charge(id: String) async throws(StripeAPIError) -> StripeCharge? { nil }
+    func charge(id: String) async throws(StripeAPIError) -> StripeCharge? {
+        try decode(state.withLock { $0.charges[id] })
+    }
+
+    func dispute(id: String) async throws(StripeAPIError) -> StripeDispute? {
+        try decode(state.withLock { $0.disputes[id] })
+    }
+
+    private func decode<Object: Decodable>(_ json: String?) throws(StripeAPIError) -> Object? {
+        guard let json else { return nil }
+        do {
+            return try JSONDecoder().decode(Object.self, from: Data(json.utf8))
+        } catch {
+            throw .invalidResponse("\(error)")
+        }
+    }
 }
 
 /// A ledger selling on Stripe, its in-memory Stripe, and signed webhooks.

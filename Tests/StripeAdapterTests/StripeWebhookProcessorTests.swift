@@ -6,7 +6,7 @@ import Testing
 
 /// `StripeWebhookProcessor` with `StripeCheckoutVerifier`: a paid Checkout Session granted once
 /// per line item, confirmed with Stripe's API; redeliveries, delayed payments, expiries, forged
-/// signatures, missing players and outages.
+/// signatures, missing players and outages. Refunds and disputes: `StripeRefundTests`.
 @Suite struct StripeWebhookProcessorTests {
     static let lines = [InMemoryStripe.Line(id: "li_1", price: "price_gems_small", quantity: 3), .init(id: "li_2", price: "price_remove_ads", quantity: 1)]
 
@@ -83,8 +83,8 @@ import Testing
         #expect(unknown == .rejected("Stripe has no Checkout Session cs_nope"))
         let refund = try await setup.deliver(
             StripeLedgerSetup.event("evt_12", type: "charge.refunded", object: #"{"id":"ch_1","object":"charge","amount":1,"amount_refunded":1,"currency":"usd","refunded":true,"livemode":false}"#))
-        #expect(refund == .unsupported(type: .chargeRefunded) && refund.httpStatus == 501)
-        #expect(try await setup.ledger.storeNotification(id: "evt_12") == nil, "Stripe will deliver it again")
+        #expect(refund == .rejected("Stripe has no charge ch_1") && refund.httpStatus == 400, "the API is asked, not the webhook")
+        #expect(try await setup.ledger.storeNotification(id: "evt_12") == nil)
         let garbage = try await setup.deliver(Array(#"{"id":"evt_13","object":"customer"}"#.utf8))
         #expect(garbage.httpStatus == 400)
         #expect(try await setup.gems("p1") == 0)
@@ -136,7 +136,6 @@ extension StripeWebhookOutcome {
         case (.rejected(let left), .rejected(let right)): left == right
         case (.unassigned(let left), .unassigned(let right)): left == right
         case (.nothingToDo(let left), .nothingToDo(let right)): left == right
-        case (.unsupported(let left), .unsupported(let right)): left == right
         default: false
         }
     }

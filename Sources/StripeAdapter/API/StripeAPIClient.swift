@@ -7,7 +7,7 @@ import LedgerHTTPClient
 #endif
 
 /// The Stripe API calls the ledger makes to confirm what a webhook says: a Checkout Session
-/// with all its line items, the sessions of a PaymentIntent, and a charge. Authenticated with the
+/// with all its line items, the sessions of a PaymentIntent, a charge and a dispute. Authenticated with the
 /// account's secret key (`sk_…`, or a restricted `rk_…` key that may read Checkout Sessions and
 /// charges), pinned to one API version so objects always have the shape the adapter reads.
 /// 429, 5xx and transient transport failures are retried under the policy.
@@ -83,6 +83,13 @@ public struct StripeAPIClient: Sendable {
         guard let charge: StripeCharge = try await get("/v1/charges/\(try Self.segment(chargeID))") else { return nil }
         guard charge.id == chargeID else { throw .invalidResponse("asked for charge \(chargeID), got \(charge.id)") }
         return charge
+    }
+
+    /// The dispute `disputeID` (`GET /v1/disputes/{id}`), as Stripe holds it now; nil when unknown.
+    public func dispute(id disputeID: String) async throws(StripeAPIError) -> StripeDispute? {
+        guard let dispute: StripeDispute = try await get("/v1/disputes/\(try Self.segment(disputeID))") else { return nil }
+        guard dispute.id == disputeID else { throw .invalidResponse("asked for dispute \(disputeID), got \(dispute.id)") }
+        return dispute
     }
 
     /// A GET of `path`, decoded; nil for a 404.

@@ -7,6 +7,8 @@ public protocol StripeCheckoutAPI: Sendable {
     func checkoutSessions(paymentIntent: String) async throws(StripeAPIError) -> [StripeCheckoutSession]
     /// The charge `id` as Stripe holds it now; nil when unknown.
     func charge(id: String) async throws(StripeAPIError) -> StripeCharge?
+    /// The dispute `id` as Stripe holds it now; nil when unknown.
+    func dispute(id: String) async throws(StripeAPIError) -> StripeDispute?
 }
 
 extension StripeAPIClient: StripeCheckoutAPI {}

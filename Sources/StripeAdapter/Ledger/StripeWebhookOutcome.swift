@@ -16,16 +16,14 @@ public enum StripeWebhookOutcome: Sendable, Hashable {
     /// An event that grants nothing (a failed delayed payment, an expired or unpaid session, a
     /// type the ledger does not act on): recorded (200).
     case nothingToDo(type: StripeEventType)
-    /// A refund or dispute event, which this version does not apply yet: not recorded, answered
-    /// 501 so that Stripe delivers it again (for up to three days) and its dashboard shows it.
-    case unsupported(type: StripeEventType)
+    /// A refund or dispute: the revocation outcome of each line item it reaches, in order (200).
+    case revocations(chargeID: String, outcomes: [RevocationOutcome])
 
     /// The status to answer Stripe with: 2xx only once the outcome is durable.
     public var httpStatus: Int {
         switch self {
         case .unauthenticated, .rejected: 400
-        case .duplicate, .fulfilled, .unassigned, .nothingToDo: 200
-        case .unsupported: 501
+        case .duplicate, .fulfilled, .unassigned, .nothingToDo, .revocations: 200
         }
     }
 }

@@ -12,8 +12,12 @@ import FulfillmentLedger
 ///   it grants nothing: the `async_payment_succeeded` that follows does.
 /// - `checkout.session.async_payment_failed` and `checkout.session.expired`, and every type the
 ///   ledger does not act on: recorded, nothing granted.
-/// - refunds and disputes (`charge.refunded`, `refund.updated`, `charge.dispute.*`): not applied
-///   by this version; answered 501 and not recorded, so Stripe delivers them again.
+/// - refunds (`charge.refunded`, `refund.updated`): the charge is read again for its cumulative
+///   `amount_refunded`, its Checkout Session found by the PaymentIntent, and each line item's
+///   refunded units (`StripeRefundMapping`) applied as a cumulative partial or full refund;
+/// - disputes: `charge.dispute.funds_withdrawn` takes every line item back (a full refund),
+///   `charge.dispute.funds_reinstated` gives it back (a reversal), then applies again what the
+///   charge has refunded; the dispute is read again first.
 ///
 /// An outage of the store or of Stripe's API throws, and nothing is recorded: answer 5xx, and
 /// Stripe delivers the event again (it retries for up to three days, in no particular order).
@@ -54,8 +58,17 @@ public struct StripeWebhookProcessor: Sendable {
         switch (event.type, event.object) {
         case (.checkoutSessionCompleted, .checkoutSession(let pushed)), (.checkoutSessionAsyncPaymentSucceeded, .checkoutSession(let pushed)):
             return try await checkoutPaid(event, sessionID: pushed.id)
+        case (.chargeRefunded, .charge(let charge)):
+            return try await refunds(event, chargeID: charge.id)
+        case (.refundUpdated, .refund(let refund)):
+            guard let chargeID = refund.charge else { return .rejected("refund \(refund.id) names no charge") }
+            return try await refunds(event, chargeID: chargeID)
+        case (.chargeDisputeFundsWithdrawn, .dispute(let pushed)):
+            return try await dispute(event, disputeID: pushed.id, withdrawn: true)
+        case (.chargeDisputeFundsReinstated, .dispute(let pushed)):
+            return try await dispute(event, disputeID: pushed.id, withdrawn: false)
         case (.chargeRefunded, _), (.refundUpdated, _), (.chargeDisputeFundsWithdrawn, _), (.chargeDisputeFundsReinstated, _):
-            return .unsupported(type: event.type)
+            return .rejected("a \(event.type) event about another kind of object")
         default:
             try await record(event, transaction: nil, outcome: "nothingToDo")
             return .nothingToDo(type: event.type)
@@ -94,7 +107,7 @@ public struct StripeWebhookProcessor: Sendable {
     }
 
     /// Records the event as processed, once.
-    private func record(_ event: StripeEvent, transaction: TransactionKey?, outcome: String) async throws(LedgerError) {
+    func record(_ event: StripeEvent, transaction: TransactionKey?, outcome: String) async throws(LedgerError) {
         try await ledger.recordStoreNotification(
             StoreNotificationRecord(
                 notificationID: event.id, store: .stripe, type: event.type.rawValue, transaction: transaction,
