@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "SQLiteFaultVFS", targets: ["SQLiteFaultVFS"]),
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "PlayStoreSimulator", targets: ["PlayStoreSimulator"]),
+        .library(name: "StripeSimulator", targets: ["StripeSimulator"]),
         .library(name: "LedgerSimulation", targets: ["LedgerSimulation"]),
         .library(name: "PostgresLedgerStoreTesting", targets: ["PostgresLedgerStoreTesting"]),
         .library(name: "LedgerStoreConformance", targets: ["LedgerStoreConformance"]),
@@ -93,6 +94,10 @@ let package = Package(
         .target(
             name: "PlayStoreSimulator",
             dependencies: ["FulfillmentLedger", "PlayStoreAdapter", "AppStoreSimulator", "COpenSSL"]),
+        // A simulated Stripe account: sessions, refunds and disputes, signed webhooks, its API.
+        .target(
+            name: "StripeSimulator",
+            dependencies: ["FulfillmentLedger", "StripeAdapter", "LedgerHTTPClient", "AppStoreSimulator"]),
         .target(
             name: "LedgerSimulation",
             dependencies: [
@@ -180,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StripeAdapterTests",
-            dependencies: ["StripeAdapter", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient"]
+            dependencies: ["StripeAdapter", "StripeSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient"]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",

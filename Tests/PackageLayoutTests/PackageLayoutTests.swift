@@ -22,8 +22,8 @@ struct PackageLayoutTests {
     ]
     /// The testing library products.
     static let testingProducts: Set = [
-        "FulfillmentLedgerTesting", "SQLiteFaultVFS", "AppStoreSimulator", "PlayStoreSimulator", "LedgerSimulation",
-        "PostgresLedgerStoreTesting", "LedgerStoreConformance",
+        "FulfillmentLedgerTesting", "SQLiteFaultVFS", "AppStoreSimulator", "PlayStoreSimulator", "StripeSimulator",
+        "LedgerSimulation", "PostgresLedgerStoreTesting", "LedgerStoreConformance",
     ]
     /// Every module of test, simulation, development or bench machinery.
     static let testingModules = testingProducts.union(["LedgerDevCommands", "LedgerBench", "LedgerEngineTesting"])
