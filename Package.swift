@@ -68,7 +68,8 @@ let package = Package(
         .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CLibPQ"]),
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
         .target(
-            name: "LedgerHTTP", dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "TestStoreAdapter"]),
+            name: "LedgerHTTP",
+            dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "StripeAdapter", "TestStoreAdapter"]),
         .target(name: "LedgerHTTPServer", dependencies: ["LedgerHTTP"]),
         .target(name: "LedgerConsole", dependencies: ["FulfillmentLedger", "LedgerHTTP"]),
 
@@ -110,7 +111,7 @@ let package = Package(
             name: "LedgerCommandLine",
             dependencies: [
                 "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "TestStoreAdapter", "AppStoreAdapter",
-                "PlayStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
+                "PlayStoreAdapter", "StripeAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
             ]
         ),
         // demo, simulate and workload: built on the testing products, registered apart by `ledger`.
@@ -165,7 +166,7 @@ let package = Package(
             dependencies: [
                 "LedgerCommandLine", "LedgerDevCommands", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSQL", "SQLiteLedgerStore",
                 "PostgresLedgerStore", "PostgresLedgerStoreTesting", "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter",
-                "PlayStoreSimulator", "LedgerSimulation", "LedgerHTTP", "LedgerHTTPServer",
+                "PlayStoreSimulator", "LedgerSimulation", "LedgerHTTP", "LedgerHTTPServer", "StripeAdapter", "StripeSimulator",
             ]
         ),
         .testTarget(

@@ -70,7 +70,7 @@ public enum LedgerCommandLine {
         AppStoreServerAPICommands.history, AppStoreServerAPICommands.token, AppStoreReconcileCommand.command, AppStoreSubscriptionStatusCommand.command,
         AppStoreNotificationsSyncCommand.command, AppStoreConsumptionCommand.command, PlayStoreCommands.verify,
         PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, PlayRefundReviewCommand.command,
-        PlayReconcileCommand.command,
+        PlayReconcileCommand.command, StripeWebhookCommand.command,
         ServeCommand.command,
     ]
 

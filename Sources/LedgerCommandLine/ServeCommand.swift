@@ -5,6 +5,7 @@ import LedgerConsole
 import LedgerHTTP
 import LedgerHTTPServer
 import PlayStoreAdapter
+import StripeAdapter
 
 /// `ledger serve`: the `LedgerHTTPHandler` routes on HTTP/1.1, for game servers in any
 /// language. It recovers at start and on an interval, and shuts down gracefully on SIGTERM.
@@ -30,7 +31,8 @@ enum ServeCommand {
             POST /players/P/restore, POST /players/P/account-token, POST
             /players/P/reconcile, GET /lookup/ID, GET /changes?after=N, GET
             /appstore/app-transactions/ID, POST /appstore/transactions/ID/app-account-token,
-            POST /appstore/notifications, POST /playstore/notifications, GET /healthz, GET
+            POST /appstore/notifications, POST /playstore/notifications, POST
+            /stripe/webhooks, GET /healthz, GET
             /readyz, GET /metrics and GET /openapi.json, the OpenAPI 3.1 document of them
             all (Docs/openapi.json;
             Docs/Integration.md, "HTTP handlers"). Prints
@@ -88,6 +90,8 @@ enum ServeCommand {
                                       its chargeback reviews are answered with the ledger's
                                       evidence, once, within Google's 24 hours:
             \(PlayRefundReviewCommand.preferenceHelp)
+            \(StripeOptions.help)
+                                      (enables Stripe purchases and POST /stripe/webhooks)
 
             exit codes: 0 stopped by a signal, 1 infrastructure error (the port is taken),
               64 usage (also: a non-loopback --host without a bearer token), 65 invalid
@@ -96,7 +100,7 @@ enum ServeCommand {
         valueOptions: StorePortOptions.names.union([
             "db", "catalog", "host", "port", "bearer-token-env", "console-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "connection-count-max", "account-binding", "store-account-binding",
             "audience", "push-service-account", "jwks",
-        ]).union(AppStoreAPIOptions.prefixedNames).union(PlayRefundReviewCommand.preferenceOptions),
+        ]).union(AppStoreAPIOptions.prefixedNames).union(PlayRefundReviewCommand.preferenceOptions).union(StripeOptions.names),
         flagOptions: ["create", "console", "no-recover", PlayRefundReviewCommand.sampleFlag],
         run: { arguments, io in await run(arguments, io: io) })
 
@@ -121,6 +125,8 @@ enum ServeCommand {
         /// The App Store Server API, with the API options: reconcile and the account routes.
         var appStoreServerAPI: AppStoreServerAPIClient?
         var playPush: PubSubPushAuthenticator?
+        /// Stripe's API and webhook secrets, with the Stripe options.
+        var stripe: StripeOptions?
         /// How pushed chargeback reviews are answered.
         var refundReviews: PlayRefundReviewCommand.Preferences
 
@@ -130,7 +136,9 @@ enum ServeCommand {
             create = arguments.flag("create")
             catalogPath = try arguments.required("catalog")
             (appStore, appStoreServerAPI) = try AppStoreAPIOptions.prefixed(arguments)
-            ports = try StorePortOptions(arguments, appStore: appStore, appStoreServerAPI: appStoreServerAPI)
+            stripe = try StripeOptions.parse(arguments, io: io)
+            ports = try StorePortOptions(
+                arguments, appStore: appStore, appStoreServerAPI: appStoreServerAPI, stripe: stripe?.api)
             host = arguments.value("host") ?? "127.0.0.1"
             port = try Self.integer(arguments, "port", default: 8080, range: 0...65_535)
             recoverIntervalSeconds = try Self.integer(
@@ -299,7 +307,10 @@ enum ServeCommand {
             appStoreNotifications: options.appStore.map { AppStoreNotificationProcessor(signedDataVerifier: $0, ledger: ledger) },
             playNotifications: play, metrics: metrics, bearerToken: options.bearerToken,
             additionalMetrics: { serverStatistics.prometheusText() }, appStoreServerAPI: options.appStoreServerAPI,
-            playReconciler: options.ports.play.map { PlayReconciler(api: $0.api, packageName: $0.packageName, ledger: ledger) })
+            playReconciler: options.ports.play.map { PlayReconciler(api: $0.api, packageName: $0.packageName, ledger: ledger) },
+            stripeWebhooks: options.stripe.map {
+                StripeWebhookProcessor(api: $0.api, ledger: ledger, authenticator: $0.authenticator)
+            })
         return (ledger, handler)
     }
 

@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import FulfillmentLedger
 import PlayStoreAdapter
+import StripeAdapter
 import TestStoreAdapter
 
 /// The store ports an operator command runs on, each from its flags: no command ever fakes a
@@ -42,7 +43,8 @@ struct StorePortOptions {
     /// Reads the options; a malformed one is a usage error. App Store transactions are
     /// verified with `appStore` when the command built one from its own flags.
     init(
-        _ arguments: Arguments, appStore: SignedDataVerifier? = nil, appStoreServerAPI: AppStoreServerAPIClient? = nil
+        _ arguments: Arguments, appStore: SignedDataVerifier? = nil, appStoreServerAPI: AppStoreServerAPIClient? = nil,
+        stripe: StripeAPIClient? = nil
     ) throws(Arguments.UsageError) {
         environment = try PlayStoreCommands.environment(arguments)
         var verifiers: [PlatformStore: any TransactionVerifier] = [
@@ -65,6 +67,11 @@ struct StorePortOptions {
             // By transaction ID, or a JWS checked against Apple's answer; finished on Apple's server.
             verifiers[.appStore] = AppStoreServerTransactionVerifier(client: appStoreServerAPI)
             finishers[.appStore] = AppStoreServerFinisher(client: appStoreServerAPI)
+        }
+        if let stripe {
+            // Confirmed with Stripe's API; Stripe has nothing to finish.
+            verifiers[.stripe] = StripeCheckoutVerifier(api: stripe, environment: environment)
+            finishers[.stripe] = StripeFinisher()
         }
         if environment != .production {
             verifiers[.test] = TestStoreVerifier()

@@ -2,6 +2,7 @@ import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
 import PlayStoreAdapter
+import StripeAdapter
 
 /// The ledger's HTTP surface, framework-agnostic: a `LedgerHTTPRequest` in, a
 /// `LedgerHTTPResponse` out, so any server (Vapor, Hummingbird, `ledger serve`, a test) mounts
@@ -29,6 +30,7 @@ import PlayStoreAdapter
 /// | `GET /changes?after=N&limit=M` | a page of the change feed, `Ledger.changes(after:limit:)` |
 /// | `POST /appstore/notifications` | App Store Server Notifications V2 (`{"signedPayload": …}`) |
 /// | `POST /playstore/notifications` | a Pub/Sub push of a Play RTDN, authenticated by its own token |
+/// | `POST /stripe/webhooks` | a Stripe webhook, authenticated by its `Stripe-Signature` |
 /// | `GET /healthz` | 200 while the process runs |
 /// | `GET /readyz` | 200 when the ledger answers a read, else 503 |
 /// | `GET /metrics` | `LedgerMetrics` in Prometheus text, when configured |
@@ -47,6 +49,8 @@ public struct LedgerHTTPHandler: Sendable {
     /// Reconciles players with Google Play's orders (`POST /players/{playerID}/reconcile`,
     /// store `playStore`); nil answers it 404.
     public let playReconciler: PlayReconciler?
+    /// Applies Stripe webhooks (`POST /stripe/webhooks`); nil answers that route 404.
+    public let stripeWebhooks: StripeWebhookProcessor?
     /// Renders `GET /metrics`; nil answers it 404. Pass the same instance as the ledger's observer.
     public let metrics: LedgerMetrics?
     /// More Prometheus text appended to `GET /metrics` (with `metrics` set): the HTTP server's
@@ -76,7 +80,7 @@ public struct LedgerHTTPHandler: Sendable {
         playNotifications: PlayNotificationProcessor? = nil, metrics: LedgerMetrics? = nil, bearerToken: String? = nil,
         bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax,
         additionalMetrics: (@Sendable () -> String)? = nil, appStoreServerAPI: AppStoreServerAPIClient? = nil,
-        playReconciler: PlayReconciler? = nil
+        playReconciler: PlayReconciler? = nil, stripeWebhooks: StripeWebhookProcessor? = nil
     ) {
         precondition(bodyByteCountMax > 0, "a body limit is positive")
         precondition(bearerToken.map { !$0.isEmpty } ?? true, "an empty bearer token would accept anyone")
@@ -85,6 +89,7 @@ public struct LedgerHTTPHandler: Sendable {
         self.playNotifications = playNotifications
         self.appStoreServerAPI = appStoreServerAPI
         self.playReconciler = playReconciler
+        self.stripeWebhooks = stripeWebhooks
         self.metrics = metrics
         self.bearerToken = bearerToken
         self.bodyByteCountMax = bodyByteCountMax
@@ -135,6 +140,7 @@ public struct LedgerHTTPHandler: Sendable {
             case .changes: return try await changes(request)
             case .appStoreNotifications: return try await appStoreNotification(request.body)
             case .playNotifications: return try await playNotification(request)
+            case .stripeWebhooks: return try await stripeWebhook(request)
             case .health: return .text(200, "ok\n")
             case .openAPI:
                 return LedgerHTTPResponse(
@@ -237,6 +243,13 @@ public struct LedgerHTTPHandler: Sendable {
         if let authorization = request.header("Authorization") { headers["Authorization"] = authorization }
         let outcome = try await processor.process(headers: headers, body: request.body)
         return .json(LedgerHTTPStatus.playNotification(outcome), outcome)
+    }
+
+    /// `POST /stripe/webhooks`: a Stripe webhook, authenticated by its `Stripe-Signature`.
+    private func stripeWebhook(_ request: LedgerHTTPRequest) async throws(LedgerError) -> LedgerHTTPResponse {
+        guard let processor = stripeWebhooks else { return notConfigured("/stripe/webhooks") }
+        let outcome = try await processor.process(signatureHeader: request.header("Stripe-Signature"), body: Array(request.body))
+        return .json(outcome.httpStatus, outcome)
     }
 
     func notConfigured(_ path: String) -> LedgerHTTPResponse {

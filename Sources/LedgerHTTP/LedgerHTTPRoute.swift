@@ -20,6 +20,7 @@ package enum LedgerHTTPRoute: Equatable {
     case changes
     case appStoreNotifications
     case playNotifications
+    case stripeWebhooks
     case health
     case ready
     case metrics
@@ -54,6 +55,7 @@ package enum LedgerHTTPRoute: Equatable {
             guard let id = Self.decode(segments[2]) else { return nil }
             self = .appAccountToken(id)
         case 2 where segments == ["playstore", "notifications"]: self = .playNotifications
+        case 2 where segments == ["stripe", "webhooks"]: self = .stripeWebhooks
         case 3 where segments[0] == "players":
             guard let playerID = Self.decode(segments[1]) else { return nil }
             switch segments[2] {
@@ -94,6 +96,7 @@ package enum LedgerHTTPRoute: Equatable {
         case .changes: "/changes"
         case .appStoreNotifications: "/appstore/notifications"
         case .playNotifications: "/playstore/notifications"
+        case .stripeWebhooks: "/stripe/webhooks"
         case .health: "/healthz"
         case .ready: "/readyz"
         case .metrics: "/metrics"
@@ -106,14 +109,14 @@ package enum LedgerHTTPRoute: Equatable {
         .purchases, .operations, .revocations, .player("p"), .entitlements("p"), .eligibility("p"), .subscriptions("p"),
         .history("p"), .reset("p"), .restore("p"), .accountToken("p"), .reconcile("p"), .lookup("GPA.1"),
         .appTransaction("2000000000000001"), .appAccountToken("2000000000000001"), .changes, .appStoreNotifications,
-        .playNotifications, .health, .ready, .metrics, .openAPI,
+        .playNotifications, .stripeWebhooks, .health, .ready, .metrics, .openAPI,
     ]
 
     /// The one method the route takes.
     package var method: String {
         switch self {
         case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .reconcile, .appAccountToken,
-            .appStoreNotifications, .playNotifications:
+            .appStoreNotifications, .playNotifications, .stripeWebhooks:
             "POST"
         case .player, .entitlements, .eligibility, .subscriptions, .history, .lookup, .appTransaction, .changes, .health,
             .ready, .metrics, .openAPI:
@@ -127,7 +130,7 @@ package enum LedgerHTTPRoute: Equatable {
         case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .reconcile, .player, .entitlements,
             .eligibility, .subscriptions, .history, .lookup, .appTransaction, .appAccountToken, .changes:
             true
-        case .appStoreNotifications, .playNotifications, .health, .ready, .metrics, .openAPI: false
+        case .appStoreNotifications, .playNotifications, .stripeWebhooks, .health, .ready, .metrics, .openAPI: false
         }
     }
 

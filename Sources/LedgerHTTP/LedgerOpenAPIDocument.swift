@@ -1472,6 +1472,73 @@ public enum LedgerOpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "StripeWebhookOutcome": {
+        "type": "object",
+        "required": [
+          "outcome"
+        ],
+        "properties": {
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "unauthenticated",
+              "rejected",
+              "duplicate",
+              "fulfilled",
+              "unassigned",
+              "nothingToDo",
+              "revocations"
+            ]
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "name",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              },
+              "message": {
+                "type": "string"
+              }
+            }
+          },
+          "message": {
+            "type": "string"
+          },
+          "notification": {
+            "type": "object"
+          },
+          "sessionID": {
+            "type": "string"
+          },
+          "fulfillments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FulfillmentOutcome"
+            }
+          },
+          "type": {
+            "type": "string"
+          },
+          "chargeID": {
+            "type": "string"
+          },
+          "revocations": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/RevocationOutcome"
+            }
+          }
+        },
+        "description": "What the webhook did (Docs/Stripe.md)."
+      },
       "NotificationOutcome": {
         "type": "object",
         "required": [
@@ -3476,6 +3543,114 @@ public enum LedgerOpenAPIDocument {
           },
           "400": {
             "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than the limit (`http.bodyTooLarge`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/stripe/webhooks": {
+      "post": {
+        "operationId": "stripeWebhook",
+        "summary": "A Stripe webhook, authenticated by its Stripe-Signature header, applied once by its event ID and confirmed with Stripe's API: a paid Checkout Session granted per line item, a refund or dispute taken back.",
+        "parameters": [
+          {
+            "name": "Stripe-Signature",
+            "in": "header",
+            "required": false,
+            "schema": {
+              "type": "string"
+            },
+            "description": "`t=<seconds>,v1=<HMAC-SHA256 hex>`, as Stripe signs."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The event exactly as Stripe sent it.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "type": "object"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Applied, already applied, or nothing to do.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StripeWebhookOutcome"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "A signature that does not authenticate, or an event the adapter cannot read: nothing was recorded.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/StripeWebhookOutcome"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The server takes no Stripe webhooks (`--stripe-api-key-env`).",
             "content": {
               "application/json": {
                 "schema": {

@@ -16,11 +16,13 @@ import Testing
         private let output = Pipe()
         private let errors = Pipe()
 
-        init(db: String, environment: [String: String] = [:], extra: [String] = []) throws {
+        init(
+            db: String, environment: [String: String] = [:], extra: [String] = [],
+            catalog: String = CrashAtFaultPointTests.catalogPath
+        ) throws {
             let executable = try #require(CrashAtFaultPointTests.executable, "build the ledger executable first (swift build)")
             process.executableURL = executable
-            process.arguments =
-                ["serve", "--db", db, "--catalog", CrashAtFaultPointTests.catalogPath, "--port", "0", "--create"] + extra
+            process.arguments = ["serve", "--db", db, "--catalog", catalog, "--port", "0", "--create"] + extra
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
             process.standardOutput = output
             process.standardError = errors
