@@ -103,7 +103,7 @@ let package = Package(
             name: "LedgerSimulation",
             dependencies: [
                 "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "AppStoreAdapter", "AppStoreSimulator",
-                "PlayStoreAdapter", "PlayStoreSimulator",
+                "PlayStoreAdapter", "PlayStoreSimulator", "StripeAdapter", "StripeSimulator", "LedgerHTTPClient",
             ]),
 
         // The operator commands: production targets only.

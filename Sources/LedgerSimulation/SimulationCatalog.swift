@@ -19,6 +19,20 @@ enum SimulationCatalog {
     /// The pre-order option, which nothing maps.
     static let preorderOption = "preorder"
 
+    /// The Stripe Price ID the run's catalog gives a one-time product.
+    static func stripePrice(of product: Product) -> String { "price_\(product.id)" }
+
+    /// `catalog` with a Stripe Price for every one-time product that has no store ID there.
+    static func withStripePrices(_ catalog: ProductCatalog) -> ProductCatalog {
+        catalog.transformingProducts(marker: "stripe") { product in
+            guard product.kind != .autoRenewable, product.purchaseOption == nil, product.storeProductIDs[.stripe] == nil
+            else { return product }
+            var priced = product
+            priced.storeProductIDs[.stripe] = stripePrice(of: product)
+            return priced
+        }
+    }
+
     /// `catalog` with the option products added.
     static func withPlayOptions(_ catalog: ProductCatalog) -> ProductCatalog {
         let mapped = Set(catalog.products.filter { $0.purchaseOption != nil }.compactMap { $0.storeProductIDs[.playStore] })

@@ -94,6 +94,12 @@ public struct SimulationSummary: Sendable, Codable {
     public var playRefusedOffers = 0
     /// Google Play purchases granted as the catalog product mapping their purchase option.
     public var playOptionGrants = 0
+    /// Stripe Checkout Sessions sold (each of one or two line items).
+    public var stripePurchases = 0
+    /// Stripe refunds (partial or full) applied.
+    public var stripeRefunds = 0
+    /// Stripe disputes opened (funds withdrawn).
+    public var stripeDisputes = 0
     /// Google Play chargeback reviews asked for (`pendingRefundReviewNotification`).
     public var refundReviews = 0
     /// Of those, reviews answered (once, within Google's 24 hours).

@@ -245,7 +245,8 @@ extension SimulationRun {
     private func pickPurchase(
         where condition: (SimulationModel.Purchase) -> Bool
     ) -> (TransactionKey, SimulationModel.Purchase)? {
-        let candidates = model.fulfilled.filter { condition($0.value) }.sorted { $0.key < $1.key }
+        // Stripe's refunds and disputes are its own traffic's (SimulationRun+Stripe).
+        let candidates = model.fulfilled.filter { $0.key.store != .stripe && condition($0.value) }.sorted { $0.key < $1.key }
         guard !candidates.isEmpty else { return nil }
         let picked = candidates[random.below(candidates.count)]
         return (picked.key, picked.value)

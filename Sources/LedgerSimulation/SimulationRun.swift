@@ -5,6 +5,7 @@ import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
 import PlayStoreSimulator
+import StripeAdapter
 import TestStoreAdapter
 
 /// One seeded run: a workload of purchases, redeliveries, pending payments, spends,
@@ -38,6 +39,10 @@ final class SimulationRun {
     var reviewRandom: SplitMix64
     /// The stream Play purchase options and offers draw from, apart from `random`.
     var offerRandom: SplitMix64
+    /// The stream the Stripe traffic draws every choice from, apart from `random`.
+    var stripeRandom: SplitMix64
+    /// The Stripe traffic's account, clock and what it sold.
+    let stripeTraffic: StripeTraffic
     /// Play purchases bought through a rental or pre-order offer: never granted.
     var refusedOfferKeys: Set<TransactionKey> = []
     /// The catalog product each Play purchase must be granted as, by the option it was bought through.
@@ -78,7 +83,7 @@ final class SimulationRun {
 
     init(options: SimulationOptions, runIndex: Int) {
         var options = options
-        options.catalog = SimulationCatalog.withPlayOptions(options.catalog)
+        options.catalog = SimulationCatalog.withStripePrices(SimulationCatalog.withPlayOptions(options.catalog))
         self.options = options
         self.runIndex = runIndex
         self.runSeed = options.seed &+ UInt64(runIndex)
@@ -86,6 +91,8 @@ final class SimulationRun {
         self.chargeRandom = SplitMix64(seed: runSeed ^ 0x6F6E_6574_696D_6563)
         self.reviewRandom = SplitMix64(seed: runSeed ^ 0x7265_7669_6577_7321)
         self.offerRandom = SplitMix64(seed: runSeed ^ 0x6F66_6665_7273_7632)
+        self.stripeRandom = SplitMix64(seed: runSeed ^ 0x7374_7269_7065_2121)
+        self.stripeTraffic = StripeTraffic()
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
         self.playStore = PlayStoreSimulator(packageName: Self.appStoreBundleID, clock: clock)
@@ -142,6 +149,8 @@ final class SimulationRun {
 
     /// Picks and performs one action.
     private func takeStep() async throws(SimulationViolation) {
+        // Stripe's traffic draws from its own stream, before anything of the step is armed.
+        try await stripeStep()
         if subscriptionProduct != nil || playSubscriptionProduct != nil, random.chance(12) {
             // Half the subscription steps go to each store, so one seed exercises both.
             if random.chance(50) { return try await playSubscriptionStep() }
@@ -184,17 +193,21 @@ final class SimulationRun {
                 .playStore: PlayPurchaseVerifier(
                     api: playStore, packageName: Self.appStoreBundleID, environment: .sandbox, clock: clock,
                     subscriptionStoreProductIDs: options.catalog.playSubscriptionStoreProductIDs),
+                .stripe: StripeCheckoutVerifier(api: stripeTraffic.api, environment: .sandbox),
             ]
             if let appStoreVerifier {
                 verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier)
             }
             var configuration = LedgerConfiguration.sandbox
             configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+            // The web shop sets the player ID itself as the session's client_reference_id.
+            configuration.storeAccountBindings[.stripe] = { $0 }
             ledger = try Ledger(
                 catalog: options.catalog, store: store, verifier: StoreRoutingVerifier(verifiers),
                 finisher: StoreRoutingFinisher([
                     .test: finisher, .appStore: AppStoreFinisher(),
                     .playStore: PlayFinisher(api: playStore, packageName: Self.appStoreBundleID),
+                    .stripe: StripeFinisher(),
                 ]),
                 source: platform,
                 clock: clock, faults: faults, configuration: configuration)

@@ -55,6 +55,9 @@ public enum Simulator {
         total.playPurchaseOptions += run.playPurchaseOptions
         total.playRefusedOffers += run.playRefusedOffers
         total.playOptionGrants += run.playOptionGrants
+        total.stripePurchases += run.stripePurchases
+        total.stripeRefunds += run.stripeRefunds
+        total.stripeDisputes += run.stripeDisputes
         total.refundReviews += run.refundReviews
         total.refundReviewsAnswered += run.refundReviewsAnswered
         total.refundReviewsLate += run.refundReviewsLate

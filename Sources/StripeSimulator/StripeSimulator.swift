@@ -152,6 +152,11 @@ public final class StripeSimulator: HTTPTransport, Sendable {
         return (session.id, webhook("checkout.session.expired", object: sessionJSON(session, lineItems: false)))
     }
 
+    /// The charge `chargeID`: what was charged and refunded so far, in cents.
+    public func chargeObject(_ chargeID: String) -> (amount: Int64, refunded: Int64)? {
+        state.withLock { $0.charges[chargeID].map { ($0.amount, $0.refunded) } }
+    }
+
     /// The charge of `sessionID`'s payment, if it was paid.
     public func chargeID(of sessionID: String) -> String? {
         state.withLock { state in
@@ -205,6 +210,14 @@ public final class StripeSimulator: HTTPTransport, Sendable {
                 .utf8)
         let header = StripeWebhookAuthenticator.signatureHeader(body: body, secret: webhookSecret, timestampSeconds: nowSeconds)
         return Webhook(eventID: eventID, body: body, signatureHeader: header)
+    }
+
+    /// `webhook` delivered again, as Stripe retries it: the same event, signed anew now.
+    public func redelivery(of webhook: Webhook) -> Webhook {
+        var again = webhook
+        again.signatureHeader = StripeWebhookAuthenticator.signatureHeader(
+            body: webhook.body, secret: webhookSecret, timestampSeconds: nowSeconds)
+        return again
     }
 
     private func changeSession(_ id: String, _ change: (inout Session, inout State) -> Void) -> Session? {

@@ -268,3 +268,18 @@ extension ProductCatalog {
             products: products + added, versionHash: hash)
     }
 }
+
+extension ProductCatalog {
+    /// This catalog with every product passed through `transform` (its ID kept), unchecked by the
+    /// loader and with a version hash of its own, marked by `marker`; for the simulation.
+    package func transformingProducts(marker: String, _ transform: (Product) -> Product) -> ProductCatalog {
+        let transformed = products.map { product in
+            var changed = transform(product)
+            changed.id = product.id
+            return changed
+        }
+        return ProductCatalog(
+            schemaVersion: schemaVersion, currencies: currencies, items: items, entitlements: entitlements,
+            products: transformed, versionHash: SHA256.hexDigest(Array("\(versionHash)+\(marker)".utf8)))
+    }
+}
