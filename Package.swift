@@ -186,7 +186,10 @@ let package = Package(
         ),
         .testTarget(
             name: "StripeAdapterTests",
-            dependencies: ["StripeAdapter", "StripeSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient"]
+            dependencies: [
+                "StripeAdapter", "StripeSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
+                "LedgerSimulation",
+            ]
         ),
         .testTarget(
             name: "AppStoreAdapterTests",
