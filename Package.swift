@@ -188,7 +188,7 @@ let package = Package(
             name: "StripeAdapterTests",
             dependencies: [
                 "StripeAdapter", "StripeSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
-                "LedgerSimulation",
+                "LedgerSimulation", "LedgerEngineTesting",
             ]
         ),
         .testTarget(

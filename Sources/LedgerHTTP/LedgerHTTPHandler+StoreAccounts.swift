@@ -96,12 +96,11 @@ extension LedgerHTTPHandler {
     /// the server's own key or configuration.
     static func failure(_ error: AppStoreServerAPIError) -> LedgerHTTPResponse {
         let body = LedgerErrorBody(error)
-        if error.isRetryable { return body.response(503, headers: [("Retry-After", "1")]) }
         switch error {
-        case .rejected: return body.response(422)
+        case .rateLimited, .unavailable, .transport: return body.response(503, headers: [("Retry-After", "1")])
+        case .rejected: return error.isRetryable ? body.response(503, headers: [("Retry-After", "1")]) : body.response(422)
         case .invalidResponse, .verification: return body.response(502)
-        case .transport: return body.response(503, headers: [("Retry-After", "1")])
-        case .keyFile, .configuration, .unauthorized, .rateLimited, .unavailable: return body.response(500)
+        case .keyFile, .configuration, .unauthorized: return body.response(500)
         }
     }
 }

@@ -110,7 +110,9 @@ extension SimulationRun {
     }
 
     private func stripeSettleDelayed() async throws(SimulationViolation) {
-        let waiting = stripeTraffic.sessions.indices.filter { !stripeTraffic.sessions[$0].paid && !stripeTraffic.sessions[$0].disputed }
+        let waiting = stripeTraffic.sessions.indices.filter {
+            !stripeTraffic.sessions[$0].paid && !stripeTraffic.sessions[$0].paymentFailed
+        }
         guard !waiting.isEmpty else { return }
         let index = stripeRandom.pick(waiting)
         let sessionID = stripeTraffic.sessions[index].id
@@ -120,7 +122,7 @@ extension SimulationRun {
             note("stripe delayed payment of \(sessionID) succeeded")
         } else if let webhook = stripeTraffic.account.failDelayedPayment(sessionID) {
             guard try await deliverStripe(webhook).name == "nothingToDo" else { throw violation("failed \(sessionID) changed something") }
-            stripeTraffic.sessions[index].disputed = true  // settled for good: nothing more happens to it
+            stripeTraffic.sessions[index].paymentFailed = true
             note("stripe delayed payment of \(sessionID) failed")
         }
     }

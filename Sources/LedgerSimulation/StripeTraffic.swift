@@ -27,7 +27,10 @@ final class StripeTraffic {
         var keys: [TransactionKey] = []
         /// The dispute open on its charge with its funds withdrawn, if any.
         var openDispute: String?
+        /// Whether its charge was disputed once (Stripe allows one dispute per charge).
         var disputed = false
+        /// Whether its delayed payment failed: nothing more happens to it.
+        var paymentFailed = false
     }
 
     /// Most webhooks kept for redelivery.

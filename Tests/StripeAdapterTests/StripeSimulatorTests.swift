@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerEngineTesting
 import LedgerHTTPClient
 import StripeAdapter
 import StripeSimulator
@@ -15,6 +16,16 @@ import Testing
         let stripe: StripeSimulator
         let ledger: Ledger
         let processor: StripeWebhookProcessor
+        /// The engine's resources (a temporary folder, a PostgreSQL schema), released with the setup.
+        var lease: LedgerTestEngineLease?
+
+        /// A setup on `engine`'s store.
+        static func on(_ engine: LedgerTestEngine) async throws -> Setup {
+            let (store, lease) = try await engine.makeStore(prefix: "stripe_tests")
+            var setup = try Setup(store: store)
+            setup.lease = lease
+            return setup
+        }
 
         init(store: any LedgerStore = InMemoryLedgerStore()) throws {
             stripe = StripeSimulator(clock: clock)
@@ -40,8 +51,9 @@ import Testing
         func gems(_ player: String) async throws -> Int64 { try await ledger.player(player).balances["gems"] ?? 0 }
     }
 
-    @Test func aPurchaseIsGrantedOnceRefundedUnitByUnitAndDisputed() async throws {
-        let setup = try Setup()
+    @Test(arguments: LedgerTestEngine.allCases)
+    func aPurchaseIsGrantedOnceRefundedUnitByUnitAndDisputed(_ engine: LedgerTestEngine) async throws {
+        let setup = try await Setup.on(engine)
         let (sessionID, paid) = setup.stripe.checkout(
             player: "p1", lines: [.init(price: "price_gems_small", quantity: 3), .init(price: "price_remove_ads")])
         guard case .fulfilled(let id, let outcomes) = try await setup.deliver(paid) else {

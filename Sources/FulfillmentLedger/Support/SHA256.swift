@@ -30,11 +30,14 @@ public enum SHA256 {
     }
 
     /// Returns the SHA-256 digest of `bytes` as 64 lowercase hexadecimal digits.
-    public static func hexDigest(_ bytes: [UInt8]) -> String {
+    public static func hexDigest(_ bytes: [UInt8]) -> String { hex(hash(bytes)) }
+
+    /// `bytes` as lowercase hexadecimal, two digits a byte: how digests and MACs are written.
+    package static func hex(_ bytes: [UInt8]) -> String {
         let hexDigits = Array("0123456789abcdef".utf8)
         var text: [UInt8] = []
-        text.reserveCapacity(digestByteCount * 2)
-        for byte in hash(bytes) {
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
             text.append(hexDigits[Int(byte >> 4)])
             text.append(hexDigits[Int(byte & 0x0F)])
         }

@@ -1,4 +1,5 @@
 import COpenSSL
+import FulfillmentLedger
 
 /// HMAC-SHA256 (RFC 2104) through OpenSSL's libcrypto: the MAC Stripe signs webhooks with.
 enum HMACSHA256 {
@@ -21,17 +22,5 @@ enum HMACSHA256 {
         }
         guard result != nil, length == byteCount else { return nil }
         return Array(output.prefix(byteCount))
-    }
-
-    /// Lowercase hexadecimal, as Stripe writes a `v1` signature.
-    static func hex(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: text, as: UTF8.self)
     }
 }

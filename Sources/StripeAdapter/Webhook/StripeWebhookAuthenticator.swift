@@ -58,7 +58,7 @@ public struct StripeWebhookAuthenticator: Sendable {
         var matched = false
         for secret in secrets {
             guard let mac = HMACSHA256.mac(key: Array(secret.utf8), message: signed) else { continue }
-            let expected = Array(HMACSHA256.hex(mac).utf8)
+            let expected = Array(SHA256.hex(mac).utf8)
             // Every signature is compared in full, so the time taken says nothing of which matched.
             for signature in header.signatures where ConstantTime.equal(expected, Array(signature.utf8)) {
                 matched = true
@@ -71,6 +71,6 @@ public struct StripeWebhookAuthenticator: Sendable {
     /// under `secret`: for simulators and tests.
     public static func signatureHeader(body: [UInt8], secret: String, timestampSeconds: Int64) -> String {
         let mac = HMACSHA256.mac(key: Array(secret.utf8), message: Array("\(timestampSeconds).".utf8) + body) ?? []
-        return "t=\(timestampSeconds),v1=\(HMACSHA256.hex(mac))"
+        return "t=\(timestampSeconds),v1=\(SHA256.hex(mac))"
     }
 }
