@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
         .library(name: "StripeAdapter", targets: ["StripeAdapter"]),
+        .library(name: "SteamAdapter", targets: ["SteamAdapter"]),
         .library(name: "TestStoreAdapter", targets: ["TestStoreAdapter"]),
         // HTTP-ready handlers: (method, path, headers, body) in, (status, headers, body) out.
         .library(name: "LedgerHTTP", targets: ["LedgerHTTP"]),
@@ -29,6 +30,7 @@ let package = Package(
         .library(name: "AppStoreSimulator", targets: ["AppStoreSimulator"]),
         .library(name: "PlayStoreSimulator", targets: ["PlayStoreSimulator"]),
         .library(name: "StripeSimulator", targets: ["StripeSimulator"]),
+        .library(name: "SteamSimulator", targets: ["SteamSimulator"]),
         .library(name: "LedgerSimulation", targets: ["LedgerSimulation"]),
         .library(name: "PostgresLedgerStoreTesting", targets: ["PostgresLedgerStoreTesting"]),
         .library(name: "LedgerStoreConformance", targets: ["LedgerStoreConformance"]),
@@ -62,6 +64,8 @@ let package = Package(
         .target(name: "PlayStoreAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         // Stripe Checkout (web shops): webhooks authenticated by their signature, events and objects.
         .target(name: "StripeAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
+        // Steam microtransactions (PC): InitTxn, FinalizeTxn before the grant, QueryTxn, GetReport.
+        .target(name: "SteamAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient"]),
         // Every table's reads and writes, written once against a SQL session and a dialect.
         .target(name: "LedgerSQL", dependencies: ["FulfillmentLedger"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CSQLite"]),
@@ -99,6 +103,8 @@ let package = Package(
         .target(
             name: "StripeSimulator",
             dependencies: ["FulfillmentLedger", "StripeAdapter", "LedgerHTTPClient", "AppStoreSimulator"]),
+        // A simulated Steam partner API: orders authorised, finalised, refunded and charged back.
+        .target(name: "SteamSimulator", dependencies: ["FulfillmentLedger", "SteamAdapter", "LedgerHTTPClient"]),
         .target(
             name: "LedgerSimulation",
             dependencies: [
@@ -189,6 +195,13 @@ let package = Package(
             dependencies: [
                 "StripeAdapter", "StripeSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
                 "LedgerSimulation", "LedgerEngineTesting",
+            ]
+        ),
+        .testTarget(
+            name: "SteamAdapterTests",
+            dependencies: [
+                "SteamAdapter", "SteamSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
+                "LedgerEngineTesting",
             ]
         ),
         .testTarget(

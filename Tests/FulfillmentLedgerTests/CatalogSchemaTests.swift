@@ -99,7 +99,11 @@ import Testing
             "noStores": replacing(
                 #"{\#n        "appStore": "com.kibblestreet.td.remove_ads",\#n        "playStore": "remove_ads",\#n        "test": "test.remove_ads"\#n      }"#,
                 "{}"),
-            "unknownStore": replacing(#""test": "test.remove_ads""#, #""steam": "test.remove_ads""#),
+            "unknownStore": replacing(#""test": "test.remove_ads""#, #""epicGames": "test.remove_ads""#),
+            "steamItemIDNotANumber": replacing(#""test": "test.remove_ads""#, #""test": "test.remove_ads", "steam": "remove_ads""#),
+            "steamItemIDLeadingZero": replacing(#""test": "test.remove_ads""#, #""test": "test.remove_ads", "steam": "01001""#),
+            "steamItemIDZero": replacing(#""test": "test.remove_ads""#, #""test": "test.remove_ads", "steam": "0""#),
+            "steamSubscription": replacing(#""playStore": "vip_monthly" }"#, #""playStore": "vip_monthly", "steam": "3001" }"#),
             "priceField": replacing(#""kind": "nonConsumable","#, #""kind": "nonConsumable", "price": 0.99,"#),
             "noProducts": replacing(#""products": ["#, #""products": [], "unused": ["#),
         ]
@@ -127,6 +131,8 @@ import Testing
             "undeclaredCurrency": replacing(#"{ "id": "gems", "amount": 1200 }"#, #"{ "id": "rubies", "amount": 1200 }"#),
             "storeProductIDOnTwoProducts": replacing(#""test": "test.gems_large""#, #""test": "test.gems_small""#),
             "purchaseOptionOnTwoProducts": PurchaseOptionCatalogFixtures.purchaseOptionOnTwoProducts,
+            // A pattern cannot bound a number's value: 4294967296 has ten digits like 4294967295.
+            "steamItemIDOver32Bits": replacing(#""test": "test.remove_ads""#, #""test": "test.remove_ads", "steam": "4294967296""#),
         ]
     }()
 
@@ -155,6 +161,12 @@ import Testing
     /// Catalogs besides the sample that both the loader and the schema must accept.
     static let validFixtures = SubscriptionCatalogFixtures.validSchemaFixtures
         .merging(PurchaseOptionCatalogFixtures.validSchemaFixtures) { first, _ in first }
+        .merging(["steamItemIDs": steamItemIDs]) { first, _ in first }
+
+    /// The sample with Steam item IDs, the largest 32-bit one among them.
+    static let steamItemIDs = ((try? String(contentsOfFile: LedgerHarness.catalogPath, encoding: .utf8)) ?? "")
+        .replacingOccurrences(of: #""playStore": "gems_small","#, with: #""playStore": "gems_small", "steam": "1001","#)
+        .replacingOccurrences(of: #""test": "test.remove_ads""#, with: #""test": "test.remove_ads", "steam": "4294967295""#)
 
     @Test(arguments: validFixtures.keys.sorted())
     func loaderAcceptsEveryValidFixture(name: String) throws {

@@ -438,12 +438,12 @@ struct HostileInputTests {
     func unknownStoreIsRefused() async throws {
         let ledger = try Self.makeLedger()
         let event = RevocationEvent(
-            eventID: "e1", store: PlatformStore(rawValue: "steam"), transactionID: "t1", kind: .fullRefund,
+            eventID: "e1", store: PlatformStore(rawValue: "epicGames"), transactionID: "t1", kind: .fullRefund,
             eventDate: Self.eventDate)
         await #expect(throws: LedgerError.self) { _ = try await ledger.applyRevocation(event) }
         var document = TestStoreTransaction(
             transactionID: "t1", storeProductID: "test.gems_small", playerID: "p1", purchaseDate: Self.eventDate)
-        document.store = PlatformStore(rawValue: "steam")
+        document.store = PlatformStore(rawValue: "epicGames")
         await #expect(throws: LedgerError.self) { _ = try await ledger.fulfill(document.submission()) }
         await #expect(try ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e1") } == nil)
         try await Self.expectNothingGranted(ledger)

@@ -151,7 +151,7 @@ struct HostileCommandTests {
         HostileStdin("quantity -1", purchase(with: #""quantity":-1"#), 3, "invalidQuantity"),
         HostileStdin("quantity Int.max", purchase(with: #""quantity":9223372036854775807"#), 3, "invalidQuantity"),
         HostileStdin("state refunded", purchase(with: #""state":"refunded""#), 3, "cancelled"),
-        HostileStdin("store steam", purchase(with: #""store":"steam""#), 65, "is not one of appStore, playStore, stripe, test"),
+        HostileStdin("store epicGames", purchase(with: #""store":"epicGames""#), 65, "is not one of appStore, playStore, stripe, steam, test"),
         HostileStdin("environment xcode", purchase(with: #""environment":"xcode""#), 3, "wrongEnvironment"),
     ]
 

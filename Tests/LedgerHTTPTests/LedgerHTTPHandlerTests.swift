@@ -54,7 +54,7 @@ struct LedgerHTTPHandlerTests {
             Data("not json".utf8), Data(#"{"playerID":"p1"}"#.utf8), Data(#"{"store":"appStore","playerID":"p1"}"#.utf8),
             Data(#"{"store":"appStore","playerID":"p1","signedTransaction":"a.b.c"}"#.utf8),
             Data(#"{"store":"playStore","playerID":"p1","purchaseToken":"tok"}"#.utf8),
-            Data(#"{"store":"steam","playerID":"p1"}"#.utf8),
+            Data(#"{"store":"epicGames","playerID":"p1"}"#.utf8),
         ]
         for body in bodies {
             let response = try await fixture.send("POST", "/purchases", body: body)

@@ -40,7 +40,7 @@ import Testing
             body: #"{"store":"playStore","playerID":"p1","purchaseToken":"t","storeProductID":"gems_small","quantity":"2"}"#,
             path: "$.quantity"),
         Refused(name: "no store", body: #"{"playerID":"p1","transactionID":"t1"}"#, path: "$.store"),
-        Refused(name: "an unknown store", body: #"{"store":"steam","playerID":"p1"}"#, path: "$.store"),
+        Refused(name: "an unknown store", body: #"{"store":"epicGames","playerID":"p1"}"#, path: "$.store"),
         Refused(name: "not an object", body: #"["store","test"]"#, path: "$"),
     ]
 

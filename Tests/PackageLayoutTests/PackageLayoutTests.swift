@@ -13,17 +13,18 @@ struct PackageLayoutTests {
     /// What a game server or an operator links: the production libraries and the operator commands.
     static let productionTargets = [
         "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "StripeAdapter", "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerCommandLine", "LedgerHTTPClient",
+        "StripeAdapter", "SteamAdapter", "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerCommandLine",
+        "LedgerHTTPClient",
     ]
     /// The production library products.
     static let productionProducts: Set = [
         "FulfillmentLedger", "LedgerSQL", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter", "PlayStoreAdapter",
-        "StripeAdapter", "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
+        "StripeAdapter", "SteamAdapter", "TestStoreAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
     ]
     /// The testing library products.
     static let testingProducts: Set = [
         "FulfillmentLedgerTesting", "SQLiteFaultVFS", "AppStoreSimulator", "PlayStoreSimulator", "StripeSimulator",
-        "LedgerSimulation", "PostgresLedgerStoreTesting", "LedgerStoreConformance",
+        "SteamSimulator", "LedgerSimulation", "PostgresLedgerStoreTesting", "LedgerStoreConformance",
     ]
     /// Every module of test, simulation, development or bench machinery.
     static let testingModules = testingProducts.union(["LedgerDevCommands", "LedgerBench", "LedgerEngineTesting"])

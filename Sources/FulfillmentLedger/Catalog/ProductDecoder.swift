@@ -52,8 +52,18 @@ enum ProductDecoder {
                 optionValue, at: "\(path).playPurchaseOption", kind: kind, storeIDs: storeIDs, reader: &reader)
             purchaseOptionValid = purchaseOption != nil
         }
+        var storesValid = true
+        if kind == .autoRenewable, let storeIDs, let steamID = storeIDs[.steam] {
+            // Steam's recurring billing (agreements) is not ledger-verified: a subscription sold
+            // there would have no period facts, so it could never be granted.
+            reader.report(
+                "\(path).storeProductIDs.steam",
+                "Steam item \(steamID) cannot be an autoRenewable subscription: the ledger sells one-time items on Steam; map the subscription on other stores",
+                at: object["storeProductIDs"] ?? value)
+            storesValid = false
+        }
         guard let id, let kind, let storeIDs, let rewards, limitValid, refundPolicyValid, familySharingValid,
-            subscription.valid, purchaseOptionValid
+            subscription.valid, purchaseOptionValid, storesValid
         else {
             return nil
         }
@@ -118,16 +128,32 @@ enum ProductDecoder {
         var valid = true
         for member in object.members where stores.contains(member.key) {
             if let id = reader.storeProductID(member.value, at: "\(path).\(member.key)") {
+                if member.key == PlatformStore.steam.rawValue, !isSteamItemID(id) {
+                    reader.report(
+                        "\(path).steam",
+                        "\"\(id)\" is not a Steam item ID: a whole number from 1 to 4294967295 (InitTxn's 32-bit itemid), without leading zeros",
+                        at: member.value)
+                    valid = false
+                    continue
+                }
                 result[PlatformStore(rawValue: member.key)] = id
             } else {
                 valid = false
             }
         }
         if object.members.isEmpty {
-            reader.report(path, "map the product to at least one store (appStore, playStore, stripe or test)", at: value)
+            reader.report(path, "map the product to at least one store (appStore, playStore, stripe, steam or test)", at: value)
             return nil
         }
         return valid ? result : nil
+    }
+
+    /// Whether `id` is a Steam item ID: InitTxn's `itemid` is an unsigned 32-bit number, not 0.
+    static func isSteamItemID(_ id: String) -> Bool {
+        guard (1...10).contains(id.utf8.count), id.utf8.allSatisfy({ (0x30...0x39).contains($0) }), id.utf8.first != 0x30,
+            let number = UInt64(id)
+        else { return false }
+        return number <= UInt64(UInt32.max)
     }
 
     /// The rewards at `path`; `emptyMessage` is reported when they grant nothing.

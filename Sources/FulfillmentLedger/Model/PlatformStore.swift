@@ -15,11 +15,13 @@ public struct PlatformStore: OpenStringEnumeration, Comparable {
     public static let playStore = PlatformStore(rawValue: "playStore")
     /// Stripe Checkout, for web shops: a catalog maps a Stripe Price ID (`price_…`).
     public static let stripe = PlatformStore(rawValue: "stripe")
+    /// Steam microtransactions (ISteamMicroTxn), for PC: a catalog maps the game's 32-bit item ID.
+    public static let steam = PlatformStore(rawValue: "steam")
     /// The built-in test store, which accepts only the sandbox environment.
     public static let test = PlatformStore(rawValue: "test")
 
     /// The stores a catalog may map product IDs for.
-    public static let known: [PlatformStore] = [.appStore, .playStore, .stripe, .test]
+    public static let known: [PlatformStore] = [.appStore, .playStore, .stripe, .steam, .test]
 
     /// Orders by raw name, for stable output.
     public static func < (lhs: PlatformStore, rhs: PlatformStore) -> Bool { lhs.rawValue < rhs.rawValue }
