@@ -73,7 +73,9 @@ let package = Package(
         .target(name: "TestStoreAdapter", dependencies: ["FulfillmentLedger"]),
         .target(
             name: "LedgerHTTP",
-            dependencies: ["FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "StripeAdapter", "TestStoreAdapter"]),
+            dependencies: [
+                "FulfillmentLedger", "AppStoreAdapter", "PlayStoreAdapter", "StripeAdapter", "SteamAdapter", "TestStoreAdapter",
+            ]),
         .target(name: "LedgerHTTPServer", dependencies: ["LedgerHTTP"]),
         .target(name: "LedgerConsole", dependencies: ["FulfillmentLedger", "LedgerHTTP"]),
 
@@ -109,7 +111,8 @@ let package = Package(
             name: "LedgerSimulation",
             dependencies: [
                 "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "AppStoreAdapter", "AppStoreSimulator",
-                "PlayStoreAdapter", "PlayStoreSimulator", "StripeAdapter", "StripeSimulator", "LedgerHTTPClient",
+                "PlayStoreAdapter", "PlayStoreSimulator", "StripeAdapter", "StripeSimulator", "SteamAdapter", "SteamSimulator",
+                "LedgerHTTPClient",
             ]),
 
         // The operator commands: production targets only.
@@ -117,7 +120,7 @@ let package = Package(
             name: "LedgerCommandLine",
             dependencies: [
                 "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "TestStoreAdapter", "AppStoreAdapter",
-                "PlayStoreAdapter", "StripeAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
+                "PlayStoreAdapter", "StripeAdapter", "SteamAdapter", "LedgerHTTP", "LedgerHTTPServer", "LedgerConsole",
             ]
         ),
         // demo, simulate and workload: built on the testing products, registered apart by `ledger`.
@@ -173,6 +176,7 @@ let package = Package(
                 "LedgerCommandLine", "LedgerDevCommands", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerSQL", "SQLiteLedgerStore",
                 "PostgresLedgerStore", "PostgresLedgerStoreTesting", "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter",
                 "PlayStoreSimulator", "LedgerSimulation", "LedgerHTTP", "LedgerHTTPServer", "StripeAdapter", "StripeSimulator",
+                "SteamAdapter", "SteamSimulator",
             ]
         ),
         .testTarget(
