@@ -239,7 +239,7 @@ let package = Package(
             dependencies: [
                 "FulfillmentLedger", "FulfillmentLedgerTesting", "SQLiteLedgerStore", "PostgresLedgerStore", "AppStoreAdapter",
                 "AppStoreSimulator", "PlayStoreAdapter", "PlayStoreSimulator", "LedgerHTTP", "LedgerHTTPServer",
-                "LedgerStoreConformance", "StripeAdapter",
+                "LedgerStoreConformance", "StripeAdapter", "SteamAdapter", "SteamSimulator", "LedgerHTTPClient",
             ]
         ),
         // Reads Package.swift and Sources/ to keep testing modules out of the production targets.

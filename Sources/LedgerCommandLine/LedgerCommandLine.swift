@@ -71,6 +71,7 @@ public enum LedgerCommandLine {
         AppStoreNotificationsSyncCommand.command, AppStoreConsumptionCommand.command, PlayStoreCommands.verify,
         PlayStoreLedgerCommands.rtdn, PlayStoreLedgerCommands.voidedSync, PlayRefundReviewCommand.command,
         PlayReconcileCommand.command, StripeWebhookCommand.command,
+        SteamCommands.start, SteamCommands.authorize, SteamCommands.submit, SteamCommands.sync,
         ServeCommand.command,
     ]
 

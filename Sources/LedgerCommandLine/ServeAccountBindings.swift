@@ -45,10 +45,12 @@ struct ServeAccountBindings {
     /// The binding of `store`.
     func binding(for store: PlatformStore) -> Binding { byStore[store] ?? all }
 
-    /// Sets `configuration`'s bindings.
+    /// Sets `configuration`'s bindings. Steam's is always the identity: a Steam order names its
+    /// buyer by Steam ID, which `ledger serve` takes as the player ID (Docs/Steam.md).
     func apply(to configuration: inout LedgerConfiguration) {
         configuration.accountBinding = all.function
         configuration.storeAccountBindings = byStore.mapValues(\.function)
+        configuration.storeAccountBindings[.steam] = Binding.identity.function
     }
 
     private static func binding(_ text: String, option: String) throws(Arguments.UsageError) -> Binding {

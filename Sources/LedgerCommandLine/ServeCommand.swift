@@ -5,6 +5,7 @@ import LedgerConsole
 import LedgerHTTP
 import LedgerHTTPServer
 import PlayStoreAdapter
+import SteamAdapter
 import StripeAdapter
 
 /// `ledger serve`: the `LedgerHTTPHandler` routes on HTTP/1.1, for game servers in any
@@ -32,7 +33,8 @@ enum ServeCommand {
             /players/P/reconcile, GET /lookup/ID, GET /changes?after=N, GET
             /appstore/app-transactions/ID, POST /appstore/transactions/ID/app-account-token,
             POST /appstore/notifications, POST /playstore/notifications, POST
-            /stripe/webhooks, GET /healthz, GET
+            /stripe/webhooks, POST /steam/orders, POST /steam/orders/ID/authorization,
+            POST /steam/sync, GET /healthz, GET
             /readyz, GET /metrics and GET /openapi.json, the OpenAPI 3.1 document of them
             all (Docs/openapi.json;
             Docs/Integration.md, "HTTP handlers"). Prints
@@ -76,7 +78,7 @@ enum ServeCommand {
               --account-binding B     identity (default: the store's account ID is the player
                                       ID) or app-account-token (AppAccountToken.forPlayer)
               --store-account-binding STORE=B
-                                      B for one store (appStore, playStore, stripe, test) in place of
+                                      B for one store (appStore, playStore, stripe, steam, test) in place of
                                       --account-binding; e.g. appStore=app-account-token
             \(StorePortOptions.help)
             \(AppStoreAPIOptions.prefixedHelp)
@@ -92,6 +94,10 @@ enum ServeCommand {
             \(PlayRefundReviewCommand.preferenceHelp)
             \(StripeOptions.help)
                                       (enables Stripe purchases and POST /stripe/webhooks)
+            \(SteamOptions.help)
+                                      (enables Steam orders, POST /steam/orders, its
+                                      authorization and POST /steam/sync; the report sync
+                                      also runs with recover(): at start and every interval)
 
             exit codes: 0 stopped by a signal, 1 infrastructure error (the port is taken),
               64 usage (also: a non-loopback --host without a bearer token), 65 invalid
@@ -100,7 +106,8 @@ enum ServeCommand {
         valueOptions: StorePortOptions.names.union([
             "db", "catalog", "host", "port", "bearer-token-env", "console-token-env", "recover-interval-seconds", "read-timeout-milliseconds", "connection-count-max", "account-binding", "store-account-binding",
             "audience", "push-service-account", "jwks",
-        ]).union(AppStoreAPIOptions.prefixedNames).union(PlayRefundReviewCommand.preferenceOptions).union(StripeOptions.names),
+        ]).union(AppStoreAPIOptions.prefixedNames).union(PlayRefundReviewCommand.preferenceOptions).union(StripeOptions.names)
+            .union(SteamOptions.names),
         flagOptions: ["create", "console", "no-recover", PlayRefundReviewCommand.sampleFlag],
         run: { arguments, io in await run(arguments, io: io) })
 
@@ -127,6 +134,8 @@ enum ServeCommand {
         var playPush: PubSubPushAuthenticator?
         /// Stripe's API and webhook secrets, with the Stripe options.
         var stripe: StripeOptions?
+        /// Steam's Web API, with the Steam options.
+        var steam: SteamOptions?
         /// How pushed chargeback reviews are answered.
         var refundReviews: PlayRefundReviewCommand.Preferences
 
@@ -137,8 +146,9 @@ enum ServeCommand {
             catalogPath = try arguments.required("catalog")
             (appStore, appStoreServerAPI) = try AppStoreAPIOptions.prefixed(arguments)
             stripe = try StripeOptions.parse(arguments, io: io)
+            steam = try SteamOptions.parse(arguments, io: io, environment: try PlayStoreCommands.environment(arguments))
             ports = try StorePortOptions(
-                arguments, appStore: appStore, appStoreServerAPI: appStoreServerAPI, stripe: stripe?.api)
+                arguments, appStore: appStore, appStoreServerAPI: appStoreServerAPI, stripe: stripe?.api, steam: steam?.api)
             host = arguments.value("host") ?? "127.0.0.1"
             port = try Self.integer(arguments, "port", default: 8080, range: 0...65_535)
             recoverIntervalSeconds = try Self.integer(
@@ -269,7 +279,7 @@ enum ServeCommand {
         io.printJSON(["listening": "\(options.host):\(port)"])
         let recovery = Task {
             guard let intervalSeconds = options.recoverIntervalSeconds else { return }
-            await Self.recoverLoop(ledger, intervalSeconds: intervalSeconds, io: io)
+            await Self.recoverLoop(ledger, intervalSeconds: intervalSeconds, steam: handler.steamOrders, io: io)
         }
         await server.runUntilSignalled()
         recovery.cancel()
@@ -310,18 +320,29 @@ enum ServeCommand {
             playReconciler: options.ports.play.map { PlayReconciler(api: $0.api, packageName: $0.packageName, ledger: ledger) },
             stripeWebhooks: options.stripe.map {
                 StripeWebhookProcessor(api: $0.api, ledger: ledger, authenticator: $0.authenticator)
-            })
+            },
+            steamOrders: options.steam.map { SteamOrderProcessor(api: $0.api, ledger: ledger) })
         return (ledger, handler)
     }
 
     /// `recover()` now and then every `intervalSeconds` (never again when 0), until cancelled.
-    static func recoverLoop(_ ledger: Ledger, intervalSeconds: Int, io: CommandIO) async {
+    /// With `steam`, each round also runs the Steam report sync, which grants what Steam charged
+    /// and the ledger does not hold (a crash between FinalizeTxn and the grant).
+    static func recoverLoop(_ ledger: Ledger, intervalSeconds: Int, steam: SteamOrderProcessor? = nil, io: CommandIO) async {
         while !Task.isCancelled {
             do throws(LedgerError) {
                 let report = try await ledger.recover()
                 if !report.isClean { io.printError("ledger serve: recovery left work pending: \(report.finishesFailed.count) finish(es)") }
             } catch {
                 io.printError("ledger serve: recovery failed: \(error)")
+            }
+            if let steam {
+                do throws(LedgerError) {
+                    let report = try await SteamReportSync(processor: steam).run()
+                    if report.granted > 0 { io.printError("ledger serve: Steam sync granted \(report.granted) charged item(s)") }
+                } catch {
+                    io.printError("ledger serve: Steam sync failed: \(error)")
+                }
             }
             guard intervalSeconds > 0 else { return }
             try? await Task.sleep(for: .seconds(intervalSeconds))

@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import FulfillmentLedger
 import PlayStoreAdapter
+import SteamAdapter
 import StripeAdapter
 import TestStoreAdapter
 
@@ -44,7 +45,7 @@ struct StorePortOptions {
     /// verified with `appStore` when the command built one from its own flags.
     init(
         _ arguments: Arguments, appStore: SignedDataVerifier? = nil, appStoreServerAPI: AppStoreServerAPIClient? = nil,
-        stripe: StripeAPIClient? = nil
+        stripe: StripeAPIClient? = nil, steam: SteamWebAPIClient? = nil
     ) throws(Arguments.UsageError) {
         environment = try PlayStoreCommands.environment(arguments)
         var verifiers: [PlatformStore: any TransactionVerifier] = [
@@ -72,6 +73,11 @@ struct StorePortOptions {
             // Confirmed with Stripe's API; Stripe has nothing to finish.
             verifiers[.stripe] = StripeCheckoutVerifier(api: stripe, environment: environment)
             finishers[.stripe] = StripeFinisher()
+        }
+        if let steam {
+            // Confirmed with QueryTxn; FinalizeTxn comes before the grant, so nothing to finish.
+            verifiers[.steam] = SteamOrderVerifier(api: steam, environment: environment)
+            finishers[.steam] = SteamFinisher()
         }
         if environment != .production {
             verifiers[.test] = TestStoreVerifier()

@@ -2,6 +2,7 @@ import AppStoreAdapter
 import Foundation
 import FulfillmentLedger
 import PlayStoreAdapter
+import SteamAdapter
 import StripeAdapter
 
 /// The ledger's HTTP surface, framework-agnostic: a `LedgerHTTPRequest` in, a
@@ -31,6 +32,9 @@ import StripeAdapter
 /// | `POST /appstore/notifications` | App Store Server Notifications V2 (`{"signedPayload": …}`) |
 /// | `POST /playstore/notifications` | a Pub/Sub push of a Play RTDN, authenticated by its own token |
 /// | `POST /stripe/webhooks` | a Stripe webhook, authenticated by its `Stripe-Signature` |
+/// | `POST /steam/orders` | a Steam order (`SteamOrderRequest`): InitTxn, `SteamOrderProcessor.start` |
+/// | `POST /steam/orders/{orderID}/authorization` | the player's answer in the overlay: FinalizeTxn, then the grant |
+/// | `POST /steam/sync` | Steam's GetReport since the watermark: recovery and refunds (`SteamReportSync`) |
 /// | `GET /healthz` | 200 while the process runs |
 /// | `GET /readyz` | 200 when the ledger answers a read, else 503 |
 /// | `GET /metrics` | `LedgerMetrics` in Prometheus text, when configured |
@@ -51,6 +55,9 @@ public struct LedgerHTTPHandler: Sendable {
     public let playReconciler: PlayReconciler?
     /// Applies Stripe webhooks (`POST /stripe/webhooks`); nil answers that route 404.
     public let stripeWebhooks: StripeWebhookProcessor?
+    /// Sells through Steam (`POST /steam/orders`, `/steam/orders/{orderID}/authorization`,
+    /// `/steam/sync`); nil answers those routes 404.
+    public let steamOrders: SteamOrderProcessor?
     /// Renders `GET /metrics`; nil answers it 404. Pass the same instance as the ledger's observer.
     public let metrics: LedgerMetrics?
     /// More Prometheus text appended to `GET /metrics` (with `metrics` set): the HTTP server's
@@ -80,7 +87,8 @@ public struct LedgerHTTPHandler: Sendable {
         playNotifications: PlayNotificationProcessor? = nil, metrics: LedgerMetrics? = nil, bearerToken: String? = nil,
         bodyByteCountMax: Int = LedgerHTTPHandler.defaultBodyByteCountMax,
         additionalMetrics: (@Sendable () -> String)? = nil, appStoreServerAPI: AppStoreServerAPIClient? = nil,
-        playReconciler: PlayReconciler? = nil, stripeWebhooks: StripeWebhookProcessor? = nil
+        playReconciler: PlayReconciler? = nil, stripeWebhooks: StripeWebhookProcessor? = nil,
+        steamOrders: SteamOrderProcessor? = nil
     ) {
         precondition(bodyByteCountMax > 0, "a body limit is positive")
         precondition(bearerToken.map { !$0.isEmpty } ?? true, "an empty bearer token would accept anyone")
@@ -90,6 +98,7 @@ public struct LedgerHTTPHandler: Sendable {
         self.appStoreServerAPI = appStoreServerAPI
         self.playReconciler = playReconciler
         self.stripeWebhooks = stripeWebhooks
+        self.steamOrders = steamOrders
         self.metrics = metrics
         self.bearerToken = bearerToken
         self.bodyByteCountMax = bodyByteCountMax
@@ -141,6 +150,9 @@ public struct LedgerHTTPHandler: Sendable {
             case .appStoreNotifications: return try await appStoreNotification(request.body)
             case .playNotifications: return try await playNotification(request)
             case .stripeWebhooks: return try await stripeWebhook(request)
+            case .steamOrders: return try await steamOrder(request.body)
+            case .steamAuthorization(let orderID): return try await steamAuthorization(orderID, request.body)
+            case .steamSync: return try await steamSync()
             case .health: return .text(200, "ok\n")
             case .openAPI:
                 return LedgerHTTPResponse(

@@ -21,6 +21,9 @@ package enum LedgerHTTPRoute: Equatable {
     case appStoreNotifications
     case playNotifications
     case stripeWebhooks
+    case steamOrders
+    case steamAuthorization(String)
+    case steamSync
     case health
     case ready
     case metrics
@@ -56,6 +59,11 @@ package enum LedgerHTTPRoute: Equatable {
             self = .appAccountToken(id)
         case 2 where segments == ["playstore", "notifications"]: self = .playNotifications
         case 2 where segments == ["stripe", "webhooks"]: self = .stripeWebhooks
+        case 2 where segments == ["steam", "orders"]: self = .steamOrders
+        case 2 where segments == ["steam", "sync"]: self = .steamSync
+        case 4 where segments[0] == "steam" && segments[1] == "orders" && segments[3] == "authorization":
+            guard let id = Self.decode(segments[2]) else { return nil }
+            self = .steamAuthorization(id)
         case 3 where segments[0] == "players":
             guard let playerID = Self.decode(segments[1]) else { return nil }
             switch segments[2] {
@@ -97,6 +105,9 @@ package enum LedgerHTTPRoute: Equatable {
         case .appStoreNotifications: "/appstore/notifications"
         case .playNotifications: "/playstore/notifications"
         case .stripeWebhooks: "/stripe/webhooks"
+        case .steamOrders: "/steam/orders"
+        case .steamAuthorization: "/steam/orders/{orderID}/authorization"
+        case .steamSync: "/steam/sync"
         case .health: "/healthz"
         case .ready: "/readyz"
         case .metrics: "/metrics"
@@ -109,14 +120,15 @@ package enum LedgerHTTPRoute: Equatable {
         .purchases, .operations, .revocations, .player("p"), .entitlements("p"), .eligibility("p"), .subscriptions("p"),
         .history("p"), .reset("p"), .restore("p"), .accountToken("p"), .reconcile("p"), .lookup("GPA.1"),
         .appTransaction("2000000000000001"), .appAccountToken("2000000000000001"), .changes, .appStoreNotifications,
-        .playNotifications, .stripeWebhooks, .health, .ready, .metrics, .openAPI,
+        .playNotifications, .stripeWebhooks, .steamOrders, .steamAuthorization("42"), .steamSync, .health, .ready, .metrics,
+        .openAPI,
     ]
 
     /// The one method the route takes.
     package var method: String {
         switch self {
         case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .reconcile, .appAccountToken,
-            .appStoreNotifications, .playNotifications, .stripeWebhooks:
+            .appStoreNotifications, .playNotifications, .stripeWebhooks, .steamOrders, .steamAuthorization, .steamSync:
             "POST"
         case .player, .entitlements, .eligibility, .subscriptions, .history, .lookup, .appTransaction, .changes, .health,
             .ready, .metrics, .openAPI:
@@ -128,7 +140,8 @@ package enum LedgerHTTPRoute: Equatable {
     var isGameFacing: Bool {
         switch self {
         case .purchases, .operations, .revocations, .reset, .restore, .accountToken, .reconcile, .player, .entitlements,
-            .eligibility, .subscriptions, .history, .lookup, .appTransaction, .appAccountToken, .changes:
+            .eligibility, .subscriptions, .history, .lookup, .appTransaction, .appAccountToken, .changes, .steamOrders,
+            .steamAuthorization, .steamSync:
             true
         case .appStoreNotifications, .playNotifications, .stripeWebhooks, .health, .ready, .metrics, .openAPI: false
         }

@@ -1,6 +1,7 @@
 import AppStoreAdapter
 import FulfillmentLedger
 import PlayStoreAdapter
+import SteamAdapter
 
 /// The HTTP status each outcome is answered with: the table of Docs/Integration.md
 /// ("Status codes"), one function per sender. The rules every row follows:
@@ -36,6 +37,20 @@ public enum LedgerHTTPStatus {
             case .conflictOperation, .insufficientFunds: return 409
             default: return 422
             }
+        }
+    }
+
+    /// A Steam order: 200 started, or every item granted or already fulfilled; 202 an item is
+    /// pending (the player has not answered, or the order is not finalised: report the answer
+    /// again); 422 Steam refused the call, the buyer is no player the game knows, or an item was
+    /// rejected otherwise.
+    public static func steamOrder(_ outcome: SteamOrderOutcome) -> Int {
+        switch outcome {
+        case .started: return 200
+        case .refused, .unassigned: return 422
+        case .submitted(_, _, let outcomes):
+            if outcomes.allSatisfy({ $0.rejection == nil }) { return 200 }
+            return outcomes.contains { $0.rejection?.reason == .pending } ? 202 : 422
         }
     }
 

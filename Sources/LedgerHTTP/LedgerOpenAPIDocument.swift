@@ -620,6 +620,7 @@ public enum LedgerOpenAPIDocument {
               "appStore",
               "playStore",
               "stripe",
+              "steam",
               "test"
             ]
           },
@@ -1024,6 +1025,7 @@ public enum LedgerOpenAPIDocument {
               "appStore",
               "playStore",
               "stripe",
+              "steam",
               "test"
             ]
           }
@@ -1549,6 +1551,248 @@ public enum LedgerOpenAPIDocument {
             "type": "string"
           }
         }
+      },
+      "SteamOrderLine": {
+        "type": "object",
+        "required": [
+          "itemID",
+          "quantity",
+          "amount",
+          "description"
+        ],
+        "properties": {
+          "itemID": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 4294967295,
+            "description": "The game's Steam item ID (the catalog's `steam` ID)."
+          },
+          "quantity": {
+            "type": "integer",
+            "minimum": 1,
+            "maximum": 32767
+          },
+          "amount": {
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100000000000,
+            "description": "The line's total, in hundredths of the currency."
+          },
+          "description": {
+            "type": "string",
+            "minLength": 1,
+            "maxLength": 128,
+            "description": "Shown to the player."
+          },
+          "category": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "minLength": 1,
+            "maxLength": 64,
+            "description": "For Steam's reports; never shown."
+          }
+        },
+        "additionalProperties": false
+      },
+      "SteamOrderRequest": {
+        "type": "object",
+        "required": [
+          "orderID",
+          "steamID",
+          "language",
+          "currency",
+          "lines"
+        ],
+        "properties": {
+          "orderID": {
+            "type": "string",
+            "pattern": "^[1-9][0-9]{0,19}$",
+            "description": "The game's own 64-bit order ID, in decimal, unique for the app."
+          },
+          "steamID": {
+            "type": "string",
+            "pattern": "^[1-9][0-9]{0,19}$",
+            "description": "The buyer's 64-bit Steam ID, in decimal: the player ID."
+          },
+          "language": {
+            "type": "string",
+            "pattern": "^[a-z]{2}$",
+            "description": "ISO 639-1 language of the descriptions."
+          },
+          "currency": {
+            "type": "string",
+            "pattern": "^[A-Z]{3}$",
+            "description": "ISO 4217 currency of the amounts."
+          },
+          "userSession": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "enum": [
+              "client",
+              "web",
+              null
+            ],
+            "description": "The overlay (default) or the web page at `steamURL`."
+          },
+          "ipAddress": {
+            "type": [
+              "string",
+              "null"
+            ],
+            "minLength": 1,
+            "maxLength": 45,
+            "description": "The player's IP address: required for a web session."
+          },
+          "lines": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/SteamOrderLine"
+            },
+            "minItems": 1,
+            "maxItems": 100
+          }
+        },
+        "additionalProperties": false,
+        "description": "A Steam order: InitTxn's cart (Docs/Steam.md)."
+      },
+      "SteamAuthorizationBody": {
+        "type": "object",
+        "required": [
+          "authorized"
+        ],
+        "properties": {
+          "authorized": {
+            "type": "boolean"
+          }
+        },
+        "additionalProperties": false
+      },
+      "SteamOrderOutcome": {
+        "type": "object",
+        "required": [
+          "outcome",
+          "fulfillments"
+        ],
+        "properties": {
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "started",
+              "refused",
+              "submitted",
+              "unassigned"
+            ]
+          },
+          "orderID": {
+            "type": "string"
+          },
+          "transactionID": {
+            "type": "string"
+          },
+          "steamURL": {
+            "type": "string"
+          },
+          "status": {
+            "type": "string"
+          },
+          "steamID": {
+            "type": "string"
+          },
+          "error": {
+            "type": "object",
+            "required": [
+              "code",
+              "message"
+            ],
+            "properties": {
+              "code": {
+                "type": "integer",
+                "description": "Steam's errorcode."
+              },
+              "message": {
+                "type": "string"
+              }
+            }
+          },
+          "fulfillments": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/FulfillmentOutcome"
+            }
+          }
+        },
+        "description": "What the call did with the order; one fulfillment per item (Docs/Steam.md)."
+      },
+      "SteamReportSyncReport": {
+        "type": "object",
+        "required": [
+          "startTime",
+          "pagesRead",
+          "ordersSeen",
+          "granted",
+          "alreadyFulfilled",
+          "truncated"
+        ],
+        "properties": {
+          "startTime": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "pagesRead": {
+            "type": "integer"
+          },
+          "ordersSeen": {
+            "type": "integer"
+          },
+          "granted": {
+            "type": "integer"
+          },
+          "alreadyFulfilled": {
+            "type": "integer"
+          },
+          "rejected": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "awaitingFinalize": {
+            "type": "integer"
+          },
+          "unassigned": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "revocationsRecorded": {
+            "type": "integer"
+          },
+          "revocationsAlreadyRecorded": {
+            "type": "integer"
+          },
+          "revocationsRejected": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "skipped": {
+            "type": "integer"
+          },
+          "watermarkSaved": {
+            "type": "integer",
+            "format": "int64"
+          },
+          "truncated": {
+            "type": "boolean"
+          }
+        },
+        "description": "What one report sync did (Docs/Steam.md, Recovery and refunds)."
       }
     }
   },
@@ -3651,6 +3895,373 @@ public enum LedgerOpenAPIDocument {
           },
           "404": {
             "description": "The server takes no Stripe webhooks (`--stripe-api-key-env`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than the limit (`http.bodyTooLarge`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/steam/orders": {
+      "post": {
+        "operationId": "steamOrder",
+        "summary": "Starts a Steam order (InitTxn) whose items the catalog maps; each item is recorded as a pending attempt. The player then authorises it in the Steam overlay, or at `steamURL`.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The order.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SteamOrderRequest"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Started.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SteamOrderOutcome"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Steam refused InitTxn, or the buyer is no player.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SteamOrderOutcome"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The server sells nothing on Steam (`--steam-api-key-env`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than the limit (`http.bodyTooLarge`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/steam/orders/{orderID}/authorization": {
+      "post": {
+        "operationId": "steamAuthorization",
+        "summary": "The player's answer in the overlay (MicroTxnAuthorizationResponse_t): authorised, FinalizeTxn charges the order and each item is granted once, after Steam confirms it; declined, the items are recorded as Steam holds them.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "parameters": [
+          {
+            "name": "orderID",
+            "in": "path",
+            "required": true,
+            "schema": {
+              "type": "string",
+              "pattern": "^[1-9][0-9]{0,19}$"
+            },
+            "description": "The game's order ID, in decimal."
+          }
+        ],
+        "requestBody": {
+          "required": true,
+          "description": "The player's answer.",
+          "content": {
+            "application/json": {
+              "schema": {
+                "$ref": "#/components/schemas/SteamAuthorizationBody"
+              }
+            }
+          }
+        },
+        "responses": {
+          "200": {
+            "description": "Every item granted, or already fulfilled.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SteamOrderOutcome"
+                }
+              }
+            }
+          },
+          "202": {
+            "description": "An item is pending: Steam has not finalised the order.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SteamOrderOutcome"
+                }
+              }
+            }
+          },
+          "422": {
+            "description": "Steam refused FinalizeTxn (its error code), the order was declined, or the buyer is no player.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SteamOrderOutcome"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The server sells nothing on Steam (`--steam-api-key-env`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "405": {
+            "description": "The route takes another method (`Allow` names it).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "413": {
+            "description": "The body is larger than the limit (`http.bodyTooLarge`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "500": {
+            "description": "The deployment is broken (no ledger, a newer schema, an invalid catalog): an operator must act.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "503": {
+            "description": "A retry can succeed (storage, a store's API, the verifier, the connection limit): the one error body, `retryable` true.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            },
+            "headers": {
+              "Retry-After": {
+                "description": "Seconds to wait before retrying.",
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        }
+      }
+    },
+    "/steam/sync": {
+      "post": {
+        "operationId": "steamSync",
+        "summary": "Reads Steam's GetReport from the saved watermark: grants what Steam charged and the ledger does not hold (a crash between FinalizeTxn and the grant), takes back refunds, partial refunds and chargebacks once.",
+        "security": [
+          {
+            "bearer": []
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The run's report.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/SteamReportSyncReport"
+                }
+              }
+            }
+          },
+          "404": {
+            "description": "The server sells nothing on Steam (`--steam-api-key-env`).",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "400": {
+            "description": "The request is refused: a body the strict decoding path refuses (`input.invalid`, with its path), a query parameter (`http.invalidQuery`) or an argument out of the ledger's limits (`argument.invalid`). Nothing changed.",
+            "content": {
+              "application/json": {
+                "schema": {
+                  "$ref": "#/components/schemas/ErrorBody"
+                }
+              }
+            }
+          },
+          "401": {
+            "description": "The bearer token is missing or wrong (`http.unauthorized`), when the server has one.",
             "content": {
               "application/json": {
                 "schema": {

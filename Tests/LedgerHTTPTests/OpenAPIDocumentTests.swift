@@ -34,7 +34,7 @@ import Testing
         }
         let served = Set(LedgerHTTPRoute.every.map { "\($0.method) \($0.template)" })
         #expect(documented == served)
-        #expect(served.count == 23)
+        #expect(served.count == 26)
     }
 
     @Test func everyOperationDocumentsItsErrorsWithTheOneErrorBody() throws {

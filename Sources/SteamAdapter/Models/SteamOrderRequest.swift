@@ -57,6 +57,8 @@ public struct SteamOrderRequest: Sendable, Hashable, Codable {
     public static let descriptionCharacterCountMax = 128
     /// Longest category, in characters.
     public static let categoryCharacterCountMax = 64
+    /// Longest IP address, in characters (an IPv6 address with an IPv4 tail).
+    public static let ipAddressCharacterCountMax = 45
     /// Largest line amount: a billion units of the currency, in hundredths.
     public static let amountMax: Int64 = 100_000_000_000
 
@@ -85,7 +87,9 @@ public struct SteamOrderRequest: Sendable, Hashable, Codable {
             return "currency must be an ISO 4217 code such as USD"
         }
         if userSession == .web, (ipAddress ?? "").isEmpty { return "a web session needs the player's ipAddress" }
-        if let ipAddress, ipAddress.utf8.count > 45 || ipAddress.isEmpty { return "ipAddress must be 1 to 45 characters" }
+        if let ipAddress, !(1...Self.ipAddressCharacterCountMax).contains(ipAddress.unicodeScalars.count) {
+            return "ipAddress must be 1 to \(Self.ipAddressCharacterCountMax) characters"
+        }
         guard (1...Self.lineCountMax).contains(lines.count) else { return "an order has 1 to \(Self.lineCountMax) lines" }
         var seen = Set<UInt32>()
         for (index, line) in lines.enumerated() {
@@ -94,14 +98,53 @@ public struct SteamOrderRequest: Sendable, Hashable, Codable {
             guard seen.insert(line.itemID).inserted else { return "\(at): item \(line.itemID) is listed twice; give one line its quantity" }
             guard (1...Self.quantityMax).contains(line.quantity) else { return "\(at).quantity must be 1 to \(Self.quantityMax)" }
             guard (0...Self.amountMax).contains(line.amount) else { return "\(at).amount must be 0 to \(Self.amountMax) hundredths" }
-            guard (1...Self.descriptionCharacterCountMax).contains(line.description.count) else {
+            // Characters as Unicode scalars, as JSON Schema's maxLength counts them.
+            guard (1...Self.descriptionCharacterCountMax).contains(line.description.unicodeScalars.count) else {
                 return "\(at).description must be 1 to \(Self.descriptionCharacterCountMax) characters"
             }
-            if let category = line.category, !(1...Self.categoryCharacterCountMax).contains(category.count) {
+            if let category = line.category, !(1...Self.categoryCharacterCountMax).contains(category.unicodeScalars.count) {
                 return "\(at).category must be 1 to \(Self.categoryCharacterCountMax) characters"
             }
         }
         return nil
+    }
+
+    private enum CodingKeys: String, CodingKey { case orderID, steamID, language, currency, userSession, ipAddress, lines }
+
+    /// Decodes the JSON form `ledger steam start` and `POST /steam/orders` read: the order and
+    /// Steam IDs as decimal strings (a JSON number loses 64-bit precision in many languages),
+    /// `userSession` optional (`client`).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        orderID = try Self.decimal(container, .orderID)
+        steamID = try Self.decimal(container, .steamID)
+        language = try container.decode(String.self, forKey: .language)
+        currency = try container.decode(String.self, forKey: .currency)
+        userSession = try container.decodeIfPresent(UserSession.self, forKey: .userSession) ?? .client
+        ipAddress = try container.decodeIfPresent(String.self, forKey: .ipAddress)
+        lines = try container.decode([Line].self, forKey: .lines)
+    }
+
+    /// Encodes the JSON form, the 64-bit IDs as decimal strings.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(String(orderID), forKey: .orderID)
+        try container.encode(String(steamID), forKey: .steamID)
+        try container.encode(language, forKey: .language)
+        try container.encode(currency, forKey: .currency)
+        try container.encode(userSession, forKey: .userSession)
+        try container.encodeIfPresent(ipAddress, forKey: .ipAddress)
+        try container.encode(lines, forKey: .lines)
+    }
+
+    /// A 64-bit ID written as a decimal string.
+    private static func decimal(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> UInt64 {
+        let text = try container.decode(String.self, forKey: key)
+        guard let value = SteamWireNumber.parse(text), value != 0 else {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(key.stringValue) must be a decimal string of an unsigned 64-bit number other than 0")
+        }
+        return value
     }
 
     /// InitTxn's form fields, without the key and app ID.
