@@ -129,7 +129,8 @@ let package = Package(
             dependencies: [
                 "LedgerCommandLine", "FulfillmentLedger", "SQLiteLedgerStore", "PostgresLedgerStore", "PostgresLedgerStoreTesting",
                 "FulfillmentLedgerTesting", "TestStoreAdapter", "AppStoreAdapter", "AppStoreSimulator", "PlayStoreAdapter",
-                "PlayStoreSimulator", "LedgerSimulation",
+                "PlayStoreSimulator", "LedgerSimulation", "StripeAdapter", "StripeSimulator", "SteamAdapter", "SteamSimulator",
+                "LedgerHTTPClient",
             ]),
         .executableTarget(name: "ledger", dependencies: ["LedgerCommandLine", "LedgerDevCommands"]),
         // The benchmark: the raw-SQLite baselines, the bulk pre-fill and the timed workloads.

@@ -15,8 +15,11 @@ enum DemoCommand {
             Runs a purchase, a duplicate delivery, the same transaction ID with another
             product, a grant failure and its retry, a finish failure and recovery, a
             pending payment that is approved, and a game reset that keeps the ledger,
-            all against the test store and a SQLite ledger. Each step checks that the
-            library did what it promises.
+            against the test store; then a purchase and a refund on each simulated store:
+            the App Store, Google Play, an App Store subscription, a web shop on Stripe
+            Checkout and Steam (a catalog that maps no Stripe Price or Steam item gets
+            gems_small mapped on both for the demo). All on a SQLite ledger; each step checks
+            that the library did what it promises.
 
             options:
               --catalog FILE  the product catalog (default: the sample ProductCatalog.json

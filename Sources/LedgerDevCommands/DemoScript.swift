@@ -5,6 +5,8 @@ import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
 import PlayStoreSimulator
+import SteamAdapter
+import StripeAdapter
 import TestStoreAdapter
 
 /// The demo's scenario, step by step. Every step checks its own result.
@@ -21,6 +23,9 @@ struct DemoScript {
     let narrator: DemoNarrator
     let player = "player-kibble-1"
     let appStorePlayer = "player-kibble-2"
+    let webPlayer = "player-kibble-4"
+    let steamPlayer = "player-kibble-5"
+    let stores: WebAndSteam
     static let bundleID = "com.kibblestreet.td"
 
     init(catalog: ProductCatalog, store: any LedgerStore, narrator: DemoNarrator) throws {
@@ -38,18 +43,25 @@ struct DemoScript {
         pushSigner = try PubSubPushSigner(clock: clock)
         faults = ScriptedFaultInjector()
         self.narrator = narrator
+        stores = try WebAndSteam(clock: clock)
         var configuration = LedgerConfiguration.sandbox
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
+        // The web shop names the player in client_reference_id; Steam by the buyer's Steam ID.
+        configuration.storeAccountBindings[.stripe] = { $0 }
+        configuration.storeAccountBindings[.steam] = { [steamPlayer] player in player == steamPlayer ? String(Self.steamID) : "" }
         ledger = try Ledger(
-            catalog: catalog, store: store,
+            catalog: Self.withWebAndSteam(catalog), store: store,
             verifier: StoreRoutingVerifier([
                 .test: testStore.verifier,
                 .appStore: AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier),
                 .playStore: PlayPurchaseVerifier(api: playStore, packageName: Self.packageName, environment: .sandbox),
+                .stripe: StripeCheckoutVerifier(api: stores.stripeAPI, environment: .sandbox),
+                .steam: SteamOrderVerifier(api: stores.steamAPI, environment: .sandbox),
             ]),
             finisher: StoreRoutingFinisher([
                 .test: testStore, .appStore: AppStoreFinisher(),
                 .playStore: PlayFinisher(api: playStore, packageName: Self.packageName),
+                .stripe: StripeFinisher(), .steam: SteamFinisher(),
             ]),
             source: testStore,
             clock: clock, faults: faults, configuration: configuration)
@@ -65,6 +77,8 @@ struct DemoScript {
         try await appStorePurchaseAndRefund()
         try await playPurchaseAndVoid()
         try await subscriptionRenewsThenExpires()
+        try await webShopPurchaseAndRefund()
+        try await steamPurchaseAndRefund()
     }
 
     private func playPurchaseAndVoid() async throws {
@@ -265,7 +279,7 @@ struct DemoScript {
         }
     }
 
-    private func expect(_ condition: Bool, _ promise: String, _ actual: Any) throws {
+    func expect(_ condition: Bool, _ promise: String, _ actual: Any) throws {
         guard condition else { throw DemoFailure(message: "\(promise); got \(actual)") }
     }
 }

@@ -145,6 +145,8 @@ struct LedgerCommandLineTests {
         #expect(steps.count >= 7)
         #expect(steps.allSatisfy { $0["step"] is String && $0["detail"] is String })
         #expect(steps.first?["step"] as? String == "1. purchase")
+        let titles = steps.compactMap { $0["step"] as? String }
+        #expect(titles.contains("11. web shop (Stripe Checkout)") && titles.contains("12. Steam"), "\(titles)")
     }
 
     @Test("demo --db writes the demo ledger where asked; doctor finds it healthy with nothing pending")
