@@ -206,7 +206,7 @@ let package = Package(
             name: "SteamAdapterTests",
             dependencies: [
                 "SteamAdapter", "SteamSimulator", "FulfillmentLedger", "FulfillmentLedgerTesting", "LedgerHTTPClient",
-                "LedgerEngineTesting",
+                "LedgerEngineTesting", "LedgerSimulation",
             ]
         ),
         .testTarget(
