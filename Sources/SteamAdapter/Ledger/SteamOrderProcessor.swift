@@ -36,7 +36,9 @@ public struct SteamOrderProcessor: Sendable {
     ///
     /// Throws `invalidArgument` for a request Steam would refuse or an item no catalog product
     /// maps (nothing is sent), and `verifierUnavailable` when Steam cannot be reached. InitTxn is
-    /// never retried: after such a failure, start again with a new order ID, as Steam asks.
+    /// never retried: after such a failure, start again with a new order ID, as Steam asks. A
+    /// storage failure after InitTxn answered also throws; Steam holds the order then, so the
+    /// player's answer is reported with `authorize` as usual (starting it again is refused).
     public func start(_ request: SteamOrderRequest) async throws(LedgerError) -> SteamOrderOutcome {
         if let problem = request.validate() { throw .invalidArgument("Steam order: \(problem)") }
         for line in request.lines where ledger.catalog.product(store: .steam, storeProductID: String(line.itemID)) == nil {

@@ -108,7 +108,9 @@ public struct SteamReportSync: Sendable {
     /// Grants a charged order's items, and takes back what Steam took back.
     private func apply(_ order: SteamOrder, to report: inout SteamReportSyncReport) async throws(LedgerError) {
         report.ordersSeen += 1
-        guard order.orderID != 0, let time = order.time, Date.ledgerMillisecondsRange.contains(time.ledgerMilliseconds) else {
+        guard order.orderID != 0, order.items.count <= SteamOrderRequest.lineCountMax, let time = order.time,
+            Date.ledgerMillisecondsRange.contains(time.ledgerMilliseconds)
+        else {
             report.skipped += 1
             return
         }

@@ -28,7 +28,8 @@ public struct SteamReportSyncReport: Hashable, Sendable, Encodable {
     /// Take-backs the ledger refused, with the reason.
     public var revocationsRejected: [String: String] = [:]
     /// Orders skipped: order ID 0 (a subscription started from the Steam store, which the ledger
-    /// does not sell) or a time out of range.
+    /// does not sell), more items than an order of the ledger's can have
+    /// (`SteamOrderRequest.lineCountMax`), or a time out of range.
     public var skipped = 0
     /// The watermark saved (latest update time seen, milliseconds), if one was saved.
     public var watermarkSaved: Int64?
