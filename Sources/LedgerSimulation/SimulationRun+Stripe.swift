@@ -21,8 +21,9 @@ extension SimulationRun {
         case 0..<45: try await stripePurchase()
         case 45..<55: try await stripeRedeliver()
         case 55..<65: try await stripeSettleDelayed()
-        case 65..<83: try await stripeRefund()
-        case 83..<93: try await stripeDispute()
+        case 65..<80: try await stripeRefund()
+        case 80..<85: try await stripeRefundUpdated()
+        case 85..<93: try await stripeDispute()
         default: try await stripeWinDispute()
         }
     }
@@ -142,7 +143,11 @@ extension SimulationRun {
         let (index, charge) = stripeRandom.pick(candidates)
         let session = stripeTraffic.sessions[index]
         let total = session.lines.reduce(Int64(0)) { $0 + $1.unitAmount * Int64($1.quantity) }
-        let amount = stripeRandom.chance(40) ? total : Int64(1 + stripeRandom.below(Int(total)))
+        // A full refund, exactly one unit of a line (a refund the ledger must count once, however
+        // often Stripe reports it), or any amount.
+        let amount =
+            stripeRandom.chance(30)
+            ? total : stripeRandom.chance(50) ? stripeRandom.pick(session.lines).unitAmount : Int64(1 + stripeRandom.below(Int(total)))
         stripeTraffic.tick(after: clock.now())
         guard let webhook = stripeTraffic.account.refund(charge, amount: amount), let refunded = refundedCents(charge) else { return }
         try expectRevocations(try await deliverStripe(webhook), session: session)
@@ -151,10 +156,24 @@ extension SimulationRun {
         note("stripe refund \(charge) \(amount) (now \(refunded) of \(total))")
     }
 
+    /// Stripe reports a refund again (`refund.updated`): the cumulative amount is unchanged, so
+    /// nothing more is taken back.
+    private func stripeRefundUpdated() async throws(SimulationViolation) {
+        let candidates = chargeable().filter { (refundedCents($0.charge) ?? 0) > 0 }
+        guard !candidates.isEmpty else { return }
+        let (index, charge) = stripeRandom.pick(candidates)
+        stripeTraffic.tick(after: clock.now())
+        guard let webhook = stripeTraffic.account.refundUpdated(charge) else { return }
+        try expectRevocations(try await deliverStripe(webhook), session: stripeTraffic.sessions[index])
+        note("stripe refund.updated \(charge)")
+    }
+
     private func stripeDispute() async throws(SimulationViolation) {
         let candidates = chargeable().filter { !stripeTraffic.sessions[$0.index].disputed }
         guard !candidates.isEmpty else { return }
-        let (index, charge) = stripeRandom.pick(candidates)
+        // Half the time a charge already refunded in part: a dispute won later must leave its refund.
+        let refunded = candidates.filter { (refundedCents($0.charge) ?? 0) > 0 }
+        let (index, charge) = stripeRandom.pick(!refunded.isEmpty && stripeRandom.chance(50) ? refunded : candidates)
         stripeTraffic.tick(after: clock.now())
         guard let (disputeID, webhook) = stripeTraffic.account.dispute(charge) else { return }
         let session = stripeTraffic.sessions[index]

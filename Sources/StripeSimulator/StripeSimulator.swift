@@ -177,6 +177,18 @@ public final class StripeSimulator: HTTPTransport, Sendable {
         return webhook("charge.refunded", object: chargeJSON(charge))
     }
 
+    /// Stripe reports a refund of `chargeID` again, as `refund.updated` (a status change of a
+    /// refund already counted in the charge's `amount_refunded`): nil when nothing was refunded.
+    public func refundUpdated(_ chargeID: String) -> Webhook? {
+        let refund: (id: String, charge: Charge)? = state.withLock { state in
+            guard let charge = state.charges[chargeID], charge.refunded > 0 else { return nil }
+            return (state.id("re"), charge)
+        }
+        guard let refund else { return nil }
+        let object = #"{"id":"\#(refund.id)","object":"refund","amount":\#(refund.charge.refunded),"charge":"\#(chargeID)","currency":"usd","payment_intent":"\#(refund.charge.paymentIntent)","status":"succeeded"}"#
+        return webhook("refund.updated", object: object)
+    }
+
     /// The cardholder disputes `chargeID` and the funds are withdrawn; returns the dispute's ID and
     /// `charge.dispute.funds_withdrawn`.
     public func dispute(_ chargeID: String) -> (disputeID: String, webhook: Webhook)? {

@@ -107,4 +107,21 @@ import Testing
         #expect(try await setup.deliver(forged) == .unauthenticated(.signatureMismatch))
         #expect(try await setup.gems("p1") == 100)
     }
+
+    @Test func aRefundReportedAgainAsRefundUpdatedTakesNothingMore() async throws {
+        let setup = try Setup()
+        let (sessionID, paid) = setup.stripe.checkout(player: "p1", lines: [.init(price: "price_gems_small", quantity: 3, unitAmount: 300)])
+        #expect(try await setup.deliver(paid).httpStatus == 200)
+        let charge = try #require(setup.stripe.chargeID(of: sessionID))
+        #expect(setup.stripe.refundUpdated(charge) == nil, "nothing refunded yet: no refund to report")
+        _ = try await setup.deliver(setup.stripe.refund(charge, amount: 300))
+        #expect(try await setup.gems("p1") == 200)
+        for _ in 0..<2 {
+            guard case .revocations = try await setup.deliver(setup.stripe.refundUpdated(charge)) else {
+                Issue.record("refund.updated was not applied as a refund")
+                return
+            }
+            #expect(try await setup.gems("p1") == 200, "the cumulative amount is unchanged: one unit stays taken back")
+        }
+    }
 }
