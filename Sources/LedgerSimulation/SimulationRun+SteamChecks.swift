@@ -45,13 +45,15 @@ extension SimulationRun {
             switch fulfillment {
             case .granted(let receipt):
                 guard order.stage == .charged, model.fulfilled[key] == nil else {
-                    throw violation("\(key) of a \(order.stage.rawValue) Steam order was granted\(model.fulfilled[key] == nil ? "" : " twice")")
+                    let twice = model.fulfilled[key] == nil ? "" : " twice"
+                    throw violation("\(key) was granted\(twice); Steam holds its order \(order.stage.rawValue)")
                 }
                 guard receipt.finished || faulted else { throw violation("\(key) left unfinished without a fault") }
                 try grantSteam(receipt.record, key: key, line: line, order: order)
             case .alreadyFulfilled(let receipt):
                 guard order.stage == .charged, receipt.record.playerID == order.player else {
-                    throw violation("\(key) of a \(order.stage.rawValue) Steam order reported alreadyFulfilled for \(receipt.record.playerID)")
+                    throw violation(
+                        "\(key) reported alreadyFulfilled for \(receipt.record.playerID); Steam holds its order \(order.stage.rawValue)")
                 }
                 guard model.fulfilled[key] == nil else { continue }
                 guard lostOutcomes else { throw violation("\(key) reported alreadyFulfilled but the model never saw it granted") }
@@ -59,7 +61,7 @@ extension SimulationRun {
             case .rejected(let rejection):
                 let expected: RejectionReason? = order.stage == .declined ? .cancelled : order.stage == .charged ? nil : .pending
                 guard rejection.reason == expected, model.fulfilled[key] == nil else {
-                    throw violation("\(key) of a \(order.stage.rawValue) Steam order was rejected: \(rejection)")
+                    throw violation("\(key) was rejected (\(rejection)); Steam holds its order \(order.stage.rawValue)")
                 }
             }
         }
@@ -133,7 +135,7 @@ extension SimulationRun {
                 let granted = model.fulfilled[key] != nil
                 guard held == granted, !granted || order.stage == .charged else {
                     throw violation(
-                        "the ledger \(held ? "holds" : "lacks") \(key) of a \(order.stage.rawValue) Steam order; "
+                        "the ledger \(held ? "holds" : "lacks") \(key), whose order Steam holds \(order.stage.rawValue); "
                             + "the model \(granted ? "granted" : "did not grant") it")
                 }
                 let takeBacks = try await steamRead { reader throws(LedgerError) in try reader.revocationEvents(for: key, limit: 10) }.count
