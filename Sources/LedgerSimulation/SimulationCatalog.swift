@@ -2,7 +2,8 @@ import FulfillmentLedger
 
 /// The simulation's catalog: the one it was given, plus products mapping Google Play purchase
 /// options of its one-time products, so the traffic bought through them is granted as the
-/// catalog maps it (`playPurchaseOption`).
+/// catalog maps it (`playPurchaseOption`), and a Stripe Price and a Steam item ID for each
+/// one-time product.
 ///
 /// For each one-time product sold on Google Play that the given catalog does not already map
 /// by option: `<id>.bundle` maps the `bundle` purchase option and grants twice its currencies
@@ -30,6 +31,27 @@ enum SimulationCatalog {
             var priced = product
             priced.storeProductIDs[.stripe] = stripePrice(of: product)
             return priced
+        }
+    }
+
+    /// The first Steam item ID the run's catalog gives.
+    static let steamItemIDBase: UInt32 = 1_001
+
+    /// `catalog` with a Steam item ID for every one-time product that has no store ID there:
+    /// consecutive from `steamItemIDBase` in catalog order, skipping IDs the catalog already
+    /// maps. Steam cannot map subscriptions (the catalog loader refuses them).
+    static func withSteamItems(_ catalog: ProductCatalog) -> ProductCatalog {
+        var taken = Set(catalog.products.compactMap { $0.storeProductIDs[.steam] })
+        var next = steamItemIDBase
+        return catalog.transformingProducts(marker: "steam") { product in
+            guard product.kind != .autoRenewable, product.purchaseOption == nil, product.storeProductIDs[.steam] == nil
+            else { return product }
+            while taken.contains(String(next)) { next += 1 }
+            var mapped = product
+            mapped.storeProductIDs[.steam] = String(next)
+            taken.insert(String(next))
+            next += 1
+            return mapped
         }
     }
 

@@ -100,6 +100,15 @@ public struct SimulationSummary: Sendable, Codable {
     public var stripeRefunds = 0
     /// Stripe disputes opened (funds withdrawn).
     public var stripeDisputes = 0
+    /// Steam orders started (InitTxn, each of one or two items), whatever the player answered.
+    public var steamOrders = 0
+    /// Items Steam charged that the report sync granted: a crash between FinalizeTxn and the
+    /// grant, recovered.
+    public var steamRecoveredGrants = 0
+    /// Steam refunds (whole, of some items, or for fraud) applied by the report sync.
+    public var steamRefunds = 0
+    /// Steam chargebacks applied by the report sync.
+    public var steamChargebacks = 0
     /// Google Play chargeback reviews asked for (`pendingRefundReviewNotification`).
     public var refundReviews = 0
     /// Of those, reviews answered (once, within Google's 24 hours).

@@ -185,6 +185,7 @@ extension SimulationRun {
         where document.store != .test && model.fulfilled[purchaseKey(of: submission.key)] == nil {
             try await deliver(submission, faultsAllowed: false)
         }
+        try await steamFinishRun()
         try await recover(after: "end")
         try await checkInvariants()
         try await checkSubscriptionInvariants()

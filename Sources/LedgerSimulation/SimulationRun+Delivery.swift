@@ -51,7 +51,7 @@ extension SimulationRun {
     }
 
     /// Disarms whatever was armed and returns it if it fired.
-    private func disarm(_ fault: ArmedFault?) -> ArmedFault? {
+    func disarm(_ fault: ArmedFault?) -> ArmedFault? {
         guard let fault else { return nil }
         var fired = false
         switch fault {

@@ -201,7 +201,7 @@ extension SimulationRun {
     /// Applies a take-back to the model and checks the ledger did the same: under clawback,
     /// exactly the refunded share of each currency, items while held, and an entitlement lost
     /// exactly when no purchase in force pays for it any more.
-    private func apply(
+    func apply(
         _ record: RevocationRecord, to key: TransactionKey, units: Int, revoke: Bool
     ) throws(SimulationViolation) {
         guard let before = model.fulfilled[key] else { throw violation("refund of \(key), which the model never granted") }
@@ -245,8 +245,9 @@ extension SimulationRun {
     private func pickPurchase(
         where condition: (SimulationModel.Purchase) -> Bool
     ) -> (TransactionKey, SimulationModel.Purchase)? {
-        // Stripe's refunds and disputes are its own traffic's (SimulationRun+Stripe).
-        let candidates = model.fulfilled.filter { $0.key.store != .stripe && condition($0.value) }.sorted { $0.key < $1.key }
+        // Stripe's and Steam's take-backs are their own traffic's (SimulationRun+Stripe, +Steam).
+        let candidates = model.fulfilled.filter { $0.key.store != .stripe && $0.key.store != .steam && condition($0.value) }
+            .sorted { $0.key < $1.key }
         guard !candidates.isEmpty else { return nil }
         let picked = candidates[random.below(candidates.count)]
         return (picked.key, picked.value)

@@ -5,6 +5,7 @@ import FulfillmentLedger
 import FulfillmentLedgerTesting
 import PlayStoreAdapter
 import PlayStoreSimulator
+import SteamAdapter
 import StripeAdapter
 import TestStoreAdapter
 
@@ -43,6 +44,10 @@ final class SimulationRun {
     var stripeRandom: SplitMix64
     /// The Stripe traffic's account, clock and what it sold.
     let stripeTraffic: StripeTraffic
+    /// The stream the Steam traffic draws every choice from, apart from `random`.
+    var steamRandom: SplitMix64
+    /// The Steam traffic's simulated Steam, clock, players' Steam IDs and what it sold.
+    let steamTraffic: SteamTraffic
     /// Play purchases bought through a rental or pre-order offer: never granted.
     var refusedOfferKeys: Set<TransactionKey> = []
     /// The catalog product each Play purchase must be granted as, by the option it was bought through.
@@ -83,7 +88,8 @@ final class SimulationRun {
 
     init(options: SimulationOptions, runIndex: Int) {
         var options = options
-        options.catalog = SimulationCatalog.withStripePrices(SimulationCatalog.withPlayOptions(options.catalog))
+        options.catalog = SimulationCatalog.withSteamItems(
+            SimulationCatalog.withStripePrices(SimulationCatalog.withPlayOptions(options.catalog)))
         self.options = options
         self.runIndex = runIndex
         self.runSeed = options.seed &+ UInt64(runIndex)
@@ -93,6 +99,7 @@ final class SimulationRun {
         self.offerRandom = SplitMix64(seed: runSeed ^ 0x6F66_6665_7273_7632)
         self.stripeRandom = SplitMix64(seed: runSeed ^ 0x7374_7269_7065_2121)
         self.stripeTraffic = StripeTraffic()
+        self.steamRandom = SplitMix64(seed: runSeed ^ 0x7374_6561_6d21_2121)
         self.platform = TestStore(clock: clock)
         self.finisher = SimulatedFinisher(platform: platform)
         self.playStore = PlayStoreSimulator(packageName: Self.appStoreBundleID, clock: clock)
@@ -106,6 +113,7 @@ final class SimulationRun {
                     rootCertificates: [$0.rootCertificateDER], bundleID: Self.appStoreBundleID, environment: .sandbox))
         }
         self.players = (0..<options.playerCount).map { "player-\($0)" }
+        self.steamTraffic = SteamTraffic(players: players)
         self.oneTimeProducts = options.catalog.products.filter { $0.kind != .autoRenewable && $0.purchaseOption == nil }
         // The catalog's longer plan is sold by the year, so an upgrade from it ends sooner.
         if let longer = subscriptionTiers.longer?.storeProductIDs[.appStore] {
@@ -149,8 +157,9 @@ final class SimulationRun {
 
     /// Picks and performs one action.
     private func takeStep() async throws(SimulationViolation) {
-        // Stripe's traffic draws from its own stream, before anything of the step is armed.
+        // Stripe's and Steam's traffic draw from their own streams, before anything of the step is armed.
         try await stripeStep()
+        try await steamStep()
         if subscriptionProduct != nil || playSubscriptionProduct != nil, random.chance(12) {
             // Half the subscription steps go to each store, so one seed exercises both.
             if random.chance(50) { return try await playSubscriptionStep() }
@@ -194,6 +203,7 @@ final class SimulationRun {
                     api: playStore, packageName: Self.appStoreBundleID, environment: .sandbox, clock: clock,
                     subscriptionStoreProductIDs: options.catalog.playSubscriptionStoreProductIDs),
                 .stripe: StripeCheckoutVerifier(api: stripeTraffic.api, environment: .sandbox),
+                .steam: SteamOrderVerifier(api: steamTraffic.api, environment: .sandbox),
             ]
             if let appStoreVerifier {
                 verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStoreVerifier)
@@ -202,12 +212,14 @@ final class SimulationRun {
             configuration.accountBinding = { AppAccountToken.forPlayer($0) }
             // The web shop sets the player ID itself as the session's client_reference_id.
             configuration.storeAccountBindings[.stripe] = { $0 }
+            // Steam binds a player to its Steam ID; the order processor maps it back.
+            configuration.storeAccountBindings[.steam] = steamTraffic.accountBinding()
             ledger = try Ledger(
                 catalog: options.catalog, store: store, verifier: StoreRoutingVerifier(verifiers),
                 finisher: StoreRoutingFinisher([
                     .test: finisher, .appStore: AppStoreFinisher(),
                     .playStore: PlayFinisher(api: playStore, packageName: Self.appStoreBundleID),
-                    .stripe: StripeFinisher(),
+                    .stripe: StripeFinisher(), .steam: SteamFinisher(),
                 ]),
                 source: platform,
                 clock: clock, faults: faults, configuration: configuration)
@@ -371,5 +383,7 @@ final class SimulationRun {
         note("restart")
         try await openLedger()
         try await recover(after: "restart")
+        // The game server syncs Steam's report when it starts.
+        try await steamSync(after: "restart")
     }
 }

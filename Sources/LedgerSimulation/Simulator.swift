@@ -58,6 +58,10 @@ public enum Simulator {
         total.stripePurchases += run.stripePurchases
         total.stripeRefunds += run.stripeRefunds
         total.stripeDisputes += run.stripeDisputes
+        total.steamOrders += run.steamOrders
+        total.steamRecoveredGrants += run.steamRecoveredGrants
+        total.steamRefunds += run.steamRefunds
+        total.steamChargebacks += run.steamChargebacks
         total.refundReviews += run.refundReviews
         total.refundReviewsAnswered += run.refundReviewsAnswered
         total.refundReviewsLate += run.refundReviewsLate
