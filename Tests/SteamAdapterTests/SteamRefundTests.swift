@@ -94,4 +94,18 @@ import Testing
         sync.pageSize = 0
         await #expect(throws: LedgerError.self) { _ = try await sync.run() }
     }
+
+    @Test func aFirstRunThatReadsNothingStillAnchorsTheNextRun() async throws {
+        let setup = try SteamTestSetup()
+        let first = try await setup.sync()
+        #expect(first.ordersSeen == 0 && first.watermarkSaved == first.startTime.ledgerMilliseconds)
+        setup.clock.advance(seconds: 60 * 24 * 3_600)
+        _ = try await setup.processor.start(SteamTestSetup.request(40, [(SteamTestSetup.gemsSmall, 1)]))
+        #expect(setup.steam.approve(40))
+        _ = try await setup.api.finalizeTxn(orderID: 40)
+        // No sync for 40 days: the order is older than the first run's lookback, not than its watermark.
+        setup.clock.advance(seconds: 40 * 24 * 3_600)
+        #expect(try await setup.sync().granted == 1)
+        #expect(try await setup.gems() == 100)
+    }
 }

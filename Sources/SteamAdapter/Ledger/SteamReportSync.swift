@@ -54,7 +54,9 @@ public struct SteamReportSync: Sendable {
             ?? now.addingTimeInterval(-initialLookbackSeconds)
         start = min(start, now)
         var report = SteamReportSyncReport(startTime: start)
-        var latest = watermark
+        // A first run that reads no order still saves where it read from: a later run, however
+        // much later, starts there, so an order charged in between is never left behind.
+        var latest = watermark ?? start.ledgerMilliseconds
         // The orders applied at the boundary time: the next call starts there and lists them again.
         var boundary = Set<OrderState>()
         while true {
@@ -72,7 +74,7 @@ public struct SteamReportSync: Sendable {
                 guard let time = order.time, Date.ledgerMillisecondsRange.contains(time.ledgerMilliseconds) else { continue }
                 applied.append((state, time))
                 newest = max(newest, time)
-                latest = max(latest ?? time.ledgerMilliseconds, time.ledgerMilliseconds)
+                latest = max(latest, time.ledgerMilliseconds)
             }
             // Nothing newer than the page's own start: every order up to now was read, unless the
             // page was full of orders updated in that one second (raise `pageSize`).
@@ -83,7 +85,7 @@ public struct SteamReportSync: Sendable {
             start = newest
             boundary = Set(applied.filter { $0.1 == newest }.map(\.0))
         }
-        if let latest, latest != watermark {
+        if latest != watermark {
             try await ledger.saveSyncCursor(name: Self.cursorName, value: String(latest))
             report.watermarkSaved = latest
         }

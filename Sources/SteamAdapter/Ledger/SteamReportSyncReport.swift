@@ -31,7 +31,8 @@ public struct SteamReportSyncReport: Hashable, Sendable, Encodable {
     /// does not sell), more items than an order of the ledger's can have
     /// (`SteamOrderRequest.lineCountMax`), or a time out of range.
     public var skipped = 0
-    /// The watermark saved (latest update time seen, milliseconds), if one was saved.
+    /// The watermark saved (the latest update time read, or where a first run read from,
+    /// milliseconds), if one was saved.
     public var watermarkSaved: Int64?
     /// Whether the page limit stopped the run; the watermark then moves only as far as was read.
     public var truncated = false
