@@ -200,9 +200,9 @@ extension SimulationRun {
     /// A report sync (`SteamReportSync.run()`), then the model brought in line and checked.
     func steamSync(after reason: String, faultsAllowed: Bool = true) async throws(SimulationViolation) {
         var sync = SteamReportSync(processor: steamTraffic.processor(try currentLedger()))
-        // Until a run has seen an order, the sync keeps no watermark and reads
-        // `initialLookbackSeconds` back; the simulated clock jumps by months, so it reads back
-        // to the day the shop opened, as a shop configures it to cover its history.
+        // A first sync reads `initialLookbackSeconds` back; the simulated clock jumps by months,
+        // so the first may come long after the shop opened: it reads back to that day, as a shop
+        // that starts syncing late configures it to cover its history.
         let age = clock.now().timeIntervalSince(steamTraffic.openedAt) + 86_400
         sync.initialLookbackSeconds = max(sync.initialLookbackSeconds, age)
         let call = try await steamCall("sync after \(reason)", faultsAllowed: faultsAllowed) { () async throws(LedgerError) in

@@ -84,6 +84,21 @@ import Testing
         let refunded = await fixture.run(["steam", "sync"])
         #expect(try refunded.json()["revocationsRecorded"] as? Int == 1, "\(refunded.output)")
         #expect(try await balances(Self.steamID, db: db)["gems"] == 200)
+        // A two-item order: a partial refund takes back its item, a chargeback the rest.
+        let twoItems = #"{"itemID": 1001, "quantity": 1, "amount": 99, "description": "Gems"}, {"itemID": 2001, "quantity": 1, "amount": 299, "description": "No ads"}"#
+        #expect(await fixture.run(["steam", "start"], input: Self.order(45, lines: twoItems)).code == 0)
+        #expect(steam.approve(45))
+        #expect(await fixture.run(["steam", "authorize", "--order-id", "45"]).code == 0)
+        #expect(try await balances(Self.steamID, db: db)["gems"] == 300)
+        #expect(steam.refund(45, items: [2001]))
+        let partial = await fixture.run(["steam", "sync"])
+        #expect(try partial.json()["revocationsRecorded"] as? Int == 1, "\(partial.output)")
+        let ads = await ledger(["entitlements", "--db", db, "--player", Self.steamID])
+        #expect(!ads.output.contains("\"remove_ads\""), "\(ads.output)")
+        #expect(steam.chargeBack(45))
+        let chargeback = await fixture.run(["steam", "sync"])
+        #expect(try chargeback.json()["revocationsRecorded"] as? Int == 1, "\(chargeback.output)")
+        #expect(try await balances(Self.steamID, db: db)["gems"] == 200)
         // A declined order: recorded, nothing granted.
         #expect(await fixture.run(["steam", "start"], input: Self.order(44)).code == 0)
         #expect(steam.decline(44))
@@ -145,5 +160,24 @@ import Testing
         }
         await server.stop()
         #expect(try await balances(Self.steamID, db: db)["gems"] == 200, "the Steam binding stays the Steam ID under app-account-token")
+    }
+
+    @Test func catalogExplainAndDiffNameSteamItems() async throws {
+        let scratch = try ScratchDirectory()
+        let catalog = try Self.catalog(in: scratch)
+        let explained = await ledger(["catalog", "explain", "--catalog", catalog, "gems_small"])
+        #expect(explained.code == 0 && explained.output.contains("steam: 1001"), "\(explained.output)")
+        let moved = try scratch.write(
+            try String(contentsOfFile: catalog, encoding: .utf8)
+                .replacingOccurrences(of: #""playStore": "gems_small", "steam": "1001","#, with: #""playStore": "gems_small","#)
+                .replacingOccurrences(of: #""playStore": "gems_large","#, with: #""playStore": "gems_large", "steam": "1001","#),
+            to: "Moved.json")
+        let diff = await ledger(["catalog", "diff", catalog, moved])
+        #expect(diff.output.contains("storeIDRemapped: steam/1001 moves from gems_small to gems_large"), "\(diff.output)")
+        let bad = try scratch.write(
+            try String(contentsOfFile: catalog, encoding: .utf8).replacingOccurrences(of: #""steam": "1001""#, with: #""steam": "01001""#),
+            to: "Bad.json")
+        let check = await ledger(["catalog", "check", bad])
+        #expect(check.code == 65 && (check.output + check.error).contains("not a Steam item ID"), "\(check.output)")
     }
 }
