@@ -83,8 +83,11 @@ import Testing
         #expect(first.granted == 1 && first.alreadyFulfilled == 0 && first.watermarkSaved != nil)
         #expect(try await setup.gems() == 200)
         setup.clock.advance(seconds: 60)
+        func queries() -> Int { setup.steam.requests.filter { $0.url?.path.contains("QueryTxn") == true }.count }
+        let queriesBefore = queries()
         let second = try await setup.sync()
         #expect(second.granted == 0 && second.alreadyFulfilled == 1, "the overlap reads the order again and grants nothing")
+        #expect(queries() == queriesBefore, "an item the ledger holds costs Steam no QueryTxn")
         #expect(try await setup.gems() == 200)
     }
 

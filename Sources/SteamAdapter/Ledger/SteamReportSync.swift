@@ -118,22 +118,7 @@ public struct SteamReportSync: Sendable {
         }
         if order.status == .approved { report.awaitingFinalize += 1 }
         guard order.status.wasCharged else { return }
-        switch try await processor.submit(order, via: .sync) {
-        case .unassigned:
-            if report.unassigned.count < SteamReportSyncReport.rejectedReportedCountMax { report.unassigned.append(String(order.orderID)) }
-            return
-        case let outcome:
-            for (item, fulfillment) in zip(order.items, outcome.outcomes) {
-                switch fulfillment {
-                case .granted: report.granted += 1
-                case .alreadyFulfilled: report.alreadyFulfilled += 1
-                case .rejected(let rejection):
-                    if report.rejected.count < SteamReportSyncReport.rejectedReportedCountMax {
-                        report.rejected[SteamOrderVerifier.key(order: order.orderID, item: item.itemID)] = rejection.description
-                    }
-                }
-            }
-        }
+        guard try await grantMissing(order, to: &report) else { return }
         for item in order.items where Self.takesBack(item, in: order) {
             let status = item.effectiveStatus(in: order.status)
             let key = SteamOrderVerifier.key(order: order.orderID, item: item.itemID)
@@ -169,6 +154,41 @@ public struct SteamReportSync: Sendable {
             status = order.status
             time = order.time
         }
+    }
+
+    /// Submits the items of a charged order that the ledger does not hold yet (QueryTxn confirms
+    /// each). What it holds is counted `alreadyFulfilled` without asking Steam again: the overlap
+    /// reads a day of orders on every run, and a shop that syncs every few minutes must not cost
+    /// Steam a QueryTxn per item per run. False when the buyer is no player (nothing more to do).
+    private func grantMissing(_ order: SteamOrder, to report: inout SteamReportSyncReport) async throws(LedgerError) -> Bool {
+        let held = try await processor.ledger.store.read { reader throws(LedgerError) -> Set<UInt32> in
+            var held = Set<UInt32>()
+            for item in order.items {
+                let key = TransactionKey(store: .steam, transactionID: SteamOrderVerifier.key(order: order.orderID, item: item.itemID))
+                if try reader.transaction(key) != nil { held.insert(item.itemID) }
+            }
+            return held
+        }
+        report.alreadyFulfilled += held.count
+        var missing = order
+        missing.items = order.items.filter { !held.contains($0.itemID) }
+        guard !missing.items.isEmpty else { return true }
+        let outcome = try await processor.submit(missing, via: .sync)
+        if case .unassigned = outcome {
+            if report.unassigned.count < SteamReportSyncReport.rejectedReportedCountMax { report.unassigned.append(String(order.orderID)) }
+            return false
+        }
+        for (item, fulfillment) in zip(missing.items, outcome.outcomes) {
+            switch fulfillment {
+            case .granted: report.granted += 1
+            case .alreadyFulfilled: report.alreadyFulfilled += 1
+            case .rejected(let rejection):
+                if report.rejected.count < SteamReportSyncReport.rejectedReportedCountMax {
+                    report.rejected[SteamOrderVerifier.key(order: order.orderID, item: item.itemID)] = rejection.description
+                }
+            }
+        }
+        return true
     }
 
     /// Whether `item` of `order` is taken back: all of a refunded or charged-back order, the
