@@ -55,8 +55,9 @@ enum ServeCommand {
               --port P                port (default 8080; 0 picks a free one)
               --bearer-token-env VAR  require "Authorization: Bearer $VAR" on the game's
                                       routes (/purchases, /operations, /revocations,
-                                      /players, /changes); the token is read from the
-                                      environment, never from the command line
+                                      /players, /lookup, /changes, /appstore/transactions,
+                                      /appstore/app-transactions, /steam); the token is read
+                                      from the environment, never from the command line
               --console               serve the operator console under /console: search by
                                       player or any store ID, a player's timeline, and
                                       "retry finish" (Docs/Support.md); needs

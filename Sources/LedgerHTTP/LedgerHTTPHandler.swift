@@ -64,7 +64,9 @@ public struct LedgerHTTPHandler: Sendable {
     /// own counters, which `ledger serve` adds (`LedgerHTTPServerStatistics.prometheusText()`).
     public let additionalMetrics: (@Sendable () -> String)?
     /// The bearer token the game-facing routes (`/purchases`, `/operations`, `/revocations`,
-    /// `/players`, `/changes`) require; nil requires none. Store routes authenticate themselves (Apple's signature, Pub/Sub's token).
+    /// `/players`, `/lookup`, `/changes`, the App Store account routes and `/steam`) require; nil
+    /// requires none. Store pushes authenticate themselves (Apple's signature, Pub/Sub's token,
+    /// Stripe's signature).
     public let bearerToken: String?
     /// Most query items a target may carry; the routes take two at most.
     static let queryItemCountMax = 8
