@@ -11,17 +11,7 @@ import Testing
     static let catalogPath = packageRoot.appendingPathComponent("ProductCatalog.json").path
 
     /// The `ledger` executable built next to the test bundle, if it was built.
-    static var executable: URL? {
-        let testBinary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        var directory = testBinary.deletingLastPathComponent()
-        // The bundle may be a directory (…/Foo.xctest/Contents/MacOS/Foo); walk up a few levels.
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("ledger")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var executable: URL? { BuiltExecutable.find("ledger") }
 
     struct Run {
         var status: Int32

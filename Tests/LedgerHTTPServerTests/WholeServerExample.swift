@@ -29,15 +29,7 @@ import Testing
     }
 
     /// The example's executable, built next to the test bundle.
-    static var executable: URL? {
-        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = directory.appendingPathComponent("whole-server-example")
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-            directory = directory.deletingLastPathComponent()
-        }
-        return nil
-    }
+    static var executable: URL? { BuiltExecutable.find("whole-server-example") }
 
     @Test func theDocumentedServerStartsServesAPurchaseOnceAndStops() async throws {
         let executable = try #require(Self.executable, "build the whole-server-example executable first (swift build)")
