@@ -15,12 +15,10 @@ struct AppStoreBackend {
     let notifications: AppStoreNotificationProcessor
 
     init(rootPath: String, bundleID: String, appAppleID: Int64, catalogPath: String, ledgerPath: String) throws {
-        // Apple Root CA - G3, DER, as downloaded from Apple's PKI page.
-        let root = Array(try Data(contentsOf: URL(fileURLWithPath: rootPath)))
+        let root = Array(try Data(contentsOf: URL(fileURLWithPath: rootPath)))   // Apple Root CA - G3, DER
         let verifier = try SignedDataVerifier(
             AppStoreVerifierConfiguration(
                 rootCertificates: [root], bundleID: bundleID, environment: .production, appAppleID: appAppleID))
-
         var configuration = LedgerConfiguration.production
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }   // what the client set at purchase
         var options = SQLiteLedgerStore.Options()
@@ -30,15 +28,13 @@ struct AppStoreBackend {
             store: try SQLiteLedgerStore(path: ledgerPath, options: options),
             verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
             finisher: AppStoreFinisher { request throws(LedgerError) in
-                // Tell the client to call Transaction.finish() for request.key.transactionID
-                // (a push, or the answer to its next poll). Throw finishFailed to keep it pending.
+                // Tell the client to finish request.key.transactionID; throw finishFailed to keep it pending.
             },
             configuration: configuration)
         notifications = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
     }
 
-    /// The client posts `jwsRepresentation` after a purchase (and for every unfinished
-    /// transaction StoreKit reports at launch).
+    /// The client posts `jwsRepresentation` after a purchase and for each unfinished transaction.
     func clientPurchase(jws: String, playerID: String) async throws(LedgerError) -> FulfillmentOutcome? {
         guard let submission = AppStoreTransactionVerifier.submission(jws: jws, playerID: playerID) else {
             return nil    // not a signed transaction at all
@@ -46,40 +42,16 @@ struct AppStoreBackend {
         return try await ledger.fulfill(submission)   // verifies the JWS before anything is granted
     }
 
-    /// App Store Server Notifications V2: the POST body is {"signedPayload": "<JWS>"}.
-    /// Returns the HTTP status to answer with.
+    /// Notifications V2: the POST body is {"signedPayload": "<JWS>"}. Returns the HTTP status.
     func appStoreNotification(body: Data) async -> Int {
         struct Body: Decodable { var signedPayload: String }
         guard let posted = try? JSONDecoder().decode(Body.self, from: body) else { return 400 }
         do throws(LedgerError) {
-            switch try await notifications.process(posted.signedPayload) {
-            case .rejected(let error):
+            if case .rejected(let error) = try await notifications.process(posted.signedPayload) {
                 print("notification refused: \(error) (\(error.status.code))")
                 return 400
-            case .alreadyProcessed, .logged:
-                return 200
-            case .revocation(let outcome):
-                print("revocation: \(outcome)")
-                return 200
-            case .subscription(let effect):
-                print("subscription: \(effect)")      // a period granted, the chain's state changed
-                return 200
-            case .consentRescinded(let rescission):
-                // A parent withdrew consent: the account's purchases are refused from now on.
-                print("consent rescinded for \(rescission.accountID)")
-                return 200
-            case .oneTimeCharge(let charge):
-                // A purchase Apple reports itself: granted to the player its appAccountToken
-                // names, or journaled (accountUnassigned) for an operator when it names none.
-                print("one-time charge: \(charge.fulfillment?.name ?? "unassigned")")
-                return 200
-            case .consumptionRequest(let question):
-                // Send `question.body` (JSON) to the App Store Server API's consumption endpoint,
-                // PUT /inApps/v2/transactions/consumption/{transactionId}, or give the processor a
-                // consumptionSender, which answers each request once.
-                _ = try? JSONEncoder().encode(question.body)
-                return 200
             }
+            return 200    // applied once, or already processed
         } catch {
             print("\(error.codeName): \(error)")    // the ledger failed; nothing was stored
             return 500                               // Apple sends the notification again
@@ -87,20 +59,6 @@ struct AppStoreBackend {
     }
 }
 // END Docs/AppStore.md appstore-backend
-
-/// AppStore.md: one App Store Server API call. Compiled, not run: it calls Apple.
-func appStoreAPIClientExample(keyPath: String, verifier: SignedDataVerifier, id: String) async throws {
-    // BEGIN Docs/AppStore.md appstore-api-client
-    let key = try AppStoreAPISigningKey(contentsOfFile: keyPath)   // the .p8, read once
-    let client = try AppStoreServerAPIClient(
-        key: key, keyID: "2X9R4HXF34", issuerID: "57246542-96fe-1a63-e053-0824d011072a",
-        verifier: verifier)                                          // the SignedDataVerifier
-    switch try await client.transactionInfo(transactionID: id) {
-    case .found(let signed): print(signed.transaction.productId ?? "")
-    case .notFound(let answer): print("unknown here: \(answer)")
-    }
-    // END Docs/AppStore.md appstore-api-client
-}
 
 /// AppStore.md: a ledger that verifies through the App Store Server API. Compiled, not run: it
 /// reads a key at a fixed path and calls Apple.
@@ -124,9 +82,6 @@ func appStoreServerAPILedgerExample(
     // The client reported only a transaction ID and the product it bought.
     let outcome = try await ledger.fulfill(AppStoreServerTransactionVerifier.submission(
         transactionID: reportedID, storeProductID: reportedProduct, playerID: player))
-    // .granted: saved and finished on Apple's server. .alreadyFulfilled: a repeat, nothing granted.
-    // .rejected(reason): Apple does not know it here, another player's, another product.
-    // Throws verifierUnavailable when Apple is down: answer 503 and let the client retry.
     // END Docs/AppStore.md appstore-server-api-ledger
     return outcome
 }
@@ -143,10 +98,9 @@ func appStoreNotificationSweepExample(
     _ = report
 }
 
-/// AppStore.md: the simulator. Compiled, not run: it writes root.der into the working folder
-/// (the simulator itself is run by the App Store suites and StoreExamplesTests).
+/// The simulator as AppStore.md ("Testing with the simulated App Store") describes it. Compiled, not
+/// run: it writes root.der into the working folder (the App Store suites run the simulator).
 func appStoreSimulatorExample() throws -> (AppStoreSimulator, SignedAppStoreTransaction, SignedAppStoreTransaction) {
-    // BEGIN Docs/AppStore.md appstore-simulator
     let simulator = try AppStoreSimulator(bundleID: "com.kibblestreet.td", environment: .sandbox)
     try Data(simulator.rootCertificateDER).write(to: URL(fileURLWithPath: "root.der"))
     let gems = try simulator.purchase(
@@ -157,6 +111,5 @@ func appStoreSimulatorExample() throws -> (AppStoreSimulator, SignedAppStoreTran
     // gems.jws, ads.jws; later: simulator.revoke(transactionID:) (or, for 1 of 3 units,
     // simulator.revoke(transactionID: id, type: .refundProrated, percentage: 33_333)), then
     // simulator.notification(type: .refund, transactionID: ads.transactionID), and so on.
-    // END Docs/AppStore.md appstore-simulator
     return (simulator, gems, ads)
 }

@@ -8,9 +8,9 @@ import SQLiteLedgerStore
 import Testing
 import XCTest
 
-// The examples of Architecture.md, Catalog.md, FailureModel.md and PostgreSQL.md, compiled line
-// for line (DocumentedBlocks checks the pages show this code) and run where they do something
-// (ArchitectureExamplesTests). The reader's own store module of Architecture.md's conformance
+// The examples of Architecture.md, Concepts.md, Catalog.md, FailureModel.md and PostgreSQL.md,
+// compiled line for line (DocumentedBlocks checks the pages show this code) and run where they do
+// something (ArchitectureExamplesTests). The reader's own store module of Architecture.md's conformance
 // examples (`import MyStore`) is stood for by `MyLedgerStore` below.
 
 /// The reader's store of Architecture.md's conformance examples: here the in-memory store.
@@ -62,9 +62,9 @@ func conformanceClassifierExample() -> LedgerStoreConformance {
     // END Docs/Architecture.md conformance-classifier
 }
 
-/// Architecture.md: a refund reported by a store.
+/// Concepts.md: a refund reported by a store.
 func revocationExample(ledger: Ledger, signedDate: Date) async throws {
-    // BEGIN Docs/Architecture.md revocation
+    // BEGIN Docs/Concepts.md revocation
     let event = RevocationEvent(
         eventID: "notification-5f2a",     // the store's unique notification ID: the idempotency key
         store: .appStore,
@@ -80,12 +80,12 @@ func revocationExample(ledger: Ledger, signedDate: Date) async throws {
     case .rejected(let rejection):
         print(rejection.reason, rejection.message)
     }
-    // END Docs/Architecture.md revocation
+    // END Docs/Concepts.md revocation
 }
 
-/// Architecture.md: eligibility with a quantity, before payment.
+/// Concepts.md: eligibility with a quantity, before payment.
 func eligibilityExample(ledger: Ledger, playerID: String) async throws {
-    // BEGIN Docs/Architecture.md eligibility
+    // BEGIN Docs/Concepts.md eligibility
     // StoreKit 2: the quantity the game passes to Product.PurchaseOption.quantity(_:).
     // (On Google Play the buyer picks the quantity in the checkout; ask with 1.)
     let quantity = 3
@@ -96,15 +96,15 @@ func eligibilityExample(ledger: Ledger, playerID: String) async throws {
     case .invalidQuantity(_, let quantityMax): print("choose 1 to \(quantityMax)")
     case .alreadyOwned, .unknownProduct: print("not for sale to this player")
     }
-    // END Docs/Architecture.md eligibility
+    // END Docs/Concepts.md eligibility
 }
 
-/// Architecture.md: a spend applied once by its operation ID.
+/// Concepts.md: a spend applied once by its operation ID.
 func operationExample(ledger: Ledger) async throws -> OperationOutcome {
-    // BEGIN Docs/Architecture.md operation
+    // BEGIN Docs/Concepts.md operation
     let outcome = try await ledger.apply(.spend(50, of: "gems", player: "p1", operationID: "shop-7f3a"))
     // .applied(OperationRecord) | .alreadyApplied(OperationRecord) | .rejected(reason, message:)
-    // END Docs/Architecture.md operation
+    // END Docs/Concepts.md operation
     return outcome
 }
 

@@ -57,7 +57,7 @@ import Testing
     }
 }
 
-/// Architecture.md's and Catalog.md's examples run against a test-store ledger.
+/// Architecture.md's, Concepts.md's and Catalog.md's examples run against a test-store ledger.
 @Suite struct ArchitectureExamplesTests {
     static func ledger() throws -> Ledger {
         let testStore = TestStore()

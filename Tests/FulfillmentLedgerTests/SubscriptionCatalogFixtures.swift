@@ -3,7 +3,7 @@ import Foundation
 /// Catalog texts with auto-renewable subscriptions: small ones for the loader's rules, and copies
 /// of the sample `ProductCatalog.json` that `CatalogSchemaTests` also runs through the JSON Schema.
 enum SubscriptionCatalogFixtures {
-    /// The battle pass of Docs/Catalog.md, with its fields in `fields` (default: all of them).
+    /// A monthly battle pass with period rewards, with its fields in `fields` (default: all of them).
     static func battlePass(
         id: String = "battle_pass_monthly", storeID: String = "t.bp.monthly", group: String? = #""battle_pass""#,
         rewards: String = #"{ "entitlements": ["battle_pass"] }"#,
@@ -31,7 +31,7 @@ enum SubscriptionCatalogFixtures {
         """
     }
 
-    /// The battle-pass example of Docs/Catalog.md, as the sample catalog's first product.
+    /// A monthly battle pass with period rewards, as the sample catalog's first product.
     static let battlePassInSample = """
         {
               "id": "battle_pass_monthly",
