@@ -81,14 +81,18 @@ import Testing
         #expect(player.output.contains(#""balances":{"gems":100}"#), "\(player.output)")
 
         // The change feed polls every 500 ms once caught up: the grant is pushed within a few polls.
-        for _ in 0..<Self.startWaitTenthsMax where !server.output().contains("purchaseGranted player-1") {
+        // The cursor is saved just after the push; a stop in between would (rightly) push it again
+        // on the next start, so the test waits for both before it stops the server.
+        let cursorPath = scratch.path("feed-cursor")
+        for _ in 0..<Self.startWaitTenthsMax
+        where !server.output().contains("purchaseGranted player-1") || !FileManager.default.fileExists(atPath: cursorPath) {
             try await Task.sleep(for: .milliseconds(100))
         }
         let stopped = try await server.terminate()
         #expect(stopped.status == 0, "\(stopped.errorOutput)")
         // The change feed pushed the grant to the game's clients and kept its cursor.
         #expect(stopped.output.contains("purchaseGranted player-1"), "\(stopped.output)")
-        let cursor = try String(contentsOfFile: scratch.path("feed-cursor"), encoding: .utf8)
+        let cursor = try String(contentsOfFile: cursorPath, encoding: .utf8)
         #expect((Int64(cursor) ?? 0) >= 1)
     }
 }
