@@ -58,6 +58,7 @@ func aFaultAfterTheCommitKeepsTheGrantAndRetriesOnlyTheFinish(point: FaultPoint)
     #expect(try await h.gems("p1") == 100)                         // nothing granted twice
     #expect(h.testStore.isFinished(purchase.transactionID))
 }
+// END Docs/FailureModel.md fault-suite
 
 @Test func aPlatformFinishOutageIsRetriedOnTheNextDelivery() async throws {
     let h = try Harness()
@@ -99,4 +100,3 @@ func aFaultAfterTheCommitKeepsTheGrantAndRetriesOnlyTheFinish(point: FaultPoint)
     let applied = try await h.ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "r1") }
     #expect(applied?.disposition == .applied)
 }
-// END Docs/FailureModel.md fault-suite
