@@ -4,8 +4,8 @@ import Testing
 
 @testable import LedgerCommandLine
 
-/// Each command declares its options once; parsing and `--help` are made from the declarations,
-/// so they cannot drift apart.
+/// Each command declares its options once; parsing, `--help` and Docs/CLI.md are made from the
+/// declarations, so they cannot drift apart.
 @Suite("declared options")
 struct CommandOptionTests {
     /// Every command of the `ledger` executable.
@@ -65,5 +65,22 @@ struct CommandOptionTests {
         }
         #expect(error?.message == "--limit needs a whole number from 1 to 50")
         #expect(limit.defaultAndRange == "default 50; 1 to 50")
+    }
+
+    @Test("Docs/CLI.md holds the reference the declarations generate")
+    func cliReferenceIsCurrent() throws {
+        let url = packageRoot.appendingPathComponent("Docs/CLI.md")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        let begin = try #require(text.range(of: CommandReference.beginMarker + "\n"), "no \(CommandReference.beginMarker)")
+        let end = try #require(text.range(of: CommandReference.endMarker, range: begin.upperBound..<text.endIndex))
+        let generated = CommandReference.markdown(
+            commands: LedgerCommandLine.commands, developmentCommands: LedgerDevCommands.commands)
+        #expect(
+            String(text[begin.upperBound..<end.lowerBound]) == generated,
+            """
+            Docs/CLI.md's generated reference is out of date: run `swift run ledger help --markdown` and paste its \
+            output between the \(CommandReference.beginMarker) and \(CommandReference.endMarker) lines
+            """)
+        #expect(text.utf8.count <= 26_000, "Docs/CLI.md has \(text.utf8.count) bytes; keep it at most 26,000")
     }
 }
