@@ -10,11 +10,7 @@ package enum BenchCommand {
     static let command = Command(
         program: "ledger-bench", words: [],
         summary: "throughput benchmark: disk, raw SQLite, ledger fulfillment, JWS verification",
-        help: """
-            usage: ledger-bench [--json] [--count N] [--repeats K] [--dir DIR] [--prefill P]
-                                [--memory-count M] [--http-count H] [--counts-only]
-                                [--postgres URL [--postgres-only]]
-
+        description: """
             Run it from a release build: swift run -c release ledger-bench
 
             Measures, in operations per second:
@@ -76,34 +72,12 @@ package enum BenchCommand {
                   app-store-server-library), \(BenchPython.scriptRelativePath) verifies the same
                   JWS and the report gives Swift/Python ratios; otherwise "not installed"
 
-            options:
-              --count N         operations per repeat (default \(BenchOptions.countDefault), at most \(BenchOptions.countMax))
-              --repeats K       repeats per workload, median reported (default \(BenchOptions.repeatsDefault))
-              --dir DIR         where the database and fsync files go (default: the temporary
-                                folder; use a folder on the disk you care about, not /dev/shm)
-              --prefill P       purchases pre-filled for R6 (default \(BenchOptions.prefillDefault), at most
-                                \(BenchOptions.prefillMax); 0 skips R6). 10 million take about 8.5 GB
-                                and 15 minutes on the development machine
-              --memory-count M  fulfillments of the memory run (default 0: skipped; at most
-                                \(BenchOptions.memoryCountMax)). 1 million take about 13 minutes
-              --http-count H    purchases of the HTTP load run (default \(BenchOptions.httpCountDefault), at most
-                                \(BenchOptions.httpCountMax); 0 skips it)
-              --sync-latency-microseconds S
-                                extra time of every sync on the slower disk (default
-                                \(BenchOptions.syncLatencyDefault); 0 skips those runs)
-              --postgres URL    also measure on the PostgreSQL server at URL (a postgresql://
-                                URI or key=value pairs; its database must allow CREATE SCHEMA)
-              --postgres-only   only the PostgreSQL part
-              --json            one JSON object with every figure
-              --counts-only     only the write counts (frames, pages read, syncs), no timings
-
             Before writing anything the bench checks that DIR has room for the pre-fill and
             the memory run, and refuses with exit code 64 if it has not.
 
             exit codes: 0 measured, 1 a workload failed, 64 usage or not enough free space in DIR
             """,
-        valueOptions: BenchOptions.valueOptionNames,
-        flagOptions: BenchOptions.flagOptionNames,
+        options: BenchOptions.options,
         run: { arguments, io in await run(arguments, io: io) })
 
     /// Runs `ledger-bench` with `arguments` (without the program name) and returns the exit code.

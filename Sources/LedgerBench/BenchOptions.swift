@@ -29,13 +29,56 @@ struct BenchOptions {
     /// sync costs more than the ledger's CPU work, as on many cloud volumes.
     static let syncLatencyDefault = 2_000
 
-    /// The options that take a value.
-    static let valueOptionNames: Set<String> = [
-        "count", "repeats", "dir", "prefill", "memory-count", "sync-latency-microseconds", "http-count", "postgres",
-        "postgres-child-schema", "postgres-child-prefix", "instructions-child",
+    /// `--count N`.
+    static let countOption = CommandOption.integer(
+        "count", default: countDefault, range: 1...countMax, help: "operations per repeat")
+    /// `--repeats K`.
+    static let repeatsOption = CommandOption.integer(
+        "repeats", "K", default: repeatsDefault, range: 1...repeatsMax, help: "repeats per workload, the median reported")
+    /// `--dir DIR`.
+    static let directoryOption = CommandOption(
+        "dir", "DIR", default: "the temporary folder",
+        help: "where the database and fsync files go; use a folder on the disk you care about, not /dev/shm")
+    /// `--prefill P`.
+    static let prefillOption = CommandOption.integer(
+        "prefill", "P", default: prefillDefault, range: 0...prefillMax,
+        help: "purchases pre-filled for R6 (0 skips R6); 10 million take about 8.5 GB and 15 minutes on the development machine")
+    /// `--memory-count M`.
+    static let memoryCountOption = CommandOption.integer(
+        "memory-count", "M", default: 0, range: 0...memoryCountMax,
+        help: "fulfillments of the memory run (0 skips it); 1 million take about 13 minutes")
+    /// `--http-count H`.
+    static let httpCountOption = CommandOption.integer(
+        "http-count", "H", default: httpCountDefault, range: 0...httpCountMax, help: "purchases of the HTTP load run (0 skips it)")
+    /// `--sync-latency-microseconds S`.
+    static let syncLatencyOption = CommandOption.integer(
+        "sync-latency-microseconds", "S", default: syncLatencyDefault, range: 0...SQLiteFaultVFS.syncLatencyMicrosecondsMax,
+        help: "extra time of every sync on the slower disk (0 skips those runs)")
+    /// `--postgres URL`.
+    static let postgresOption = CommandOption(
+        "postgres", "URL",
+        help: "also measure on the PostgreSQL server at URL (a postgresql:// URI or key=value pairs; its database must allow CREATE SCHEMA)")
+    /// `--postgres-only`.
+    static let postgresOnlyOption = CommandOption.flag("postgres-only", help: "only the PostgreSQL part")
+    /// `--json`.
+    static let jsonOption = CommonOptions.json.helping("one JSON object with every figure")
+    /// `--counts-only`.
+    static let countsOnlyOption = CommandOption.flag(
+        "counts-only", help: "only the write counts (frames, pages read, syncs), no timings")
+    /// `--instructions-child W`, which the bench passes to a callgrind child of its own.
+    static let instructionsChildOption = CommandOption("instructions-child", "W", help: "a callgrind child run", hidden: true)
+    /// `--postgres-child-schema NAME`, which the bench passes to a P5 child of its own.
+    static let postgresChildSchemaOption = CommandOption(
+        "postgres-child-schema", "NAME", help: "a P5 child run's schema", hidden: true)
+    /// `--postgres-child-prefix TEXT`, which the bench passes to a P5 child of its own.
+    static let postgresChildPrefixOption = CommandOption(
+        "postgres-child-prefix", "TEXT", help: "a P5 child run's purchase-ID prefix", hidden: true)
+    /// Every option.
+    static let options = [
+        countOption, repeatsOption, directoryOption, prefillOption, memoryCountOption, httpCountOption, syncLatencyOption,
+        postgresOption, postgresOnlyOption, jsonOption, countsOnlyOption, instructionsChildOption, postgresChildSchemaOption,
+        postgresChildPrefixOption,
     ]
-    /// The flags.
-    static let flagOptionNames: Set<String> = ["json", "counts-only", "postgres-only"]
 
     /// Operations per repeat.
     var count = countDefault
@@ -67,53 +110,39 @@ struct BenchOptions {
     /// Reads and checks the options.
     init(_ arguments: Arguments) throws(Arguments.UsageError) {
         try arguments.expectPositionals(max: 0)
-        count = try Self.integer(arguments, "count", default: Self.countDefault, range: 1...Self.countMax)
-        repeats = try Self.integer(arguments, "repeats", default: Self.repeatsDefault, range: 1...Self.repeatsMax)
-        prefillCount = try Self.integer(arguments, "prefill", default: Self.prefillDefault, range: 0...Self.prefillMax)
-        memoryCount = try Self.integer(arguments, "memory-count", default: 0, range: 0...Self.memoryCountMax)
-        syncLatencyMicroseconds = try Self.integer(
-            arguments, "sync-latency-microseconds", default: Self.syncLatencyDefault,
-            range: 0...SQLiteFaultVFS.syncLatencyMicrosecondsMax)
-        httpCount = try Self.integer(arguments, "http-count", default: Self.httpCountDefault, range: 0...Self.httpCountMax)
-        if let directory = arguments.value("dir") {
+        count = try arguments.integer(Self.countOption)
+        repeats = try arguments.integer(Self.repeatsOption)
+        prefillCount = try arguments.integer(Self.prefillOption)
+        memoryCount = try arguments.integer(Self.memoryCountOption)
+        syncLatencyMicroseconds = try arguments.integer(Self.syncLatencyOption)
+        httpCount = try arguments.integer(Self.httpCountOption)
+        if let directory = arguments.value(Self.directoryOption) {
             guard !directory.isEmpty else { throw Arguments.UsageError(message: "--dir needs a folder") }
             baseDirectory = URL(fileURLWithPath: directory)
         }
-        json = arguments.flag("json")
-        countsOnly = arguments.flag("counts-only")
-        if let workload = arguments.value("instructions-child") {
+        json = arguments.flag(Self.jsonOption)
+        countsOnly = arguments.flag(Self.countsOnlyOption)
+        if let workload = arguments.value(Self.instructionsChildOption) {
             guard let known = BenchInstructions.Workload(rawValue: workload) else {
                 let names = BenchInstructions.Workload.allCases.map(\.rawValue).joined(separator: " or ")
                 throw Arguments.UsageError(message: "--instructions-child needs \(names)")
             }
             instructionsChild = known
         }
-        if let url = arguments.value("postgres") {
+        if let url = arguments.value(Self.postgresOption) {
             guard !url.isEmpty else { throw Arguments.UsageError(message: "--postgres needs a server's connection string") }
             postgresURL = url
         }
-        postgresOnly = arguments.flag("postgres-only")
+        postgresOnly = arguments.flag(Self.postgresOnlyOption)
         if postgresOnly && postgresURL == nil {
             throw Arguments.UsageError(message: "--postgres-only needs --postgres URL")
         }
-        switch (arguments.value("postgres-child-schema"), arguments.value("postgres-child-prefix")) {
+        switch (arguments.value(Self.postgresChildSchemaOption), arguments.value(Self.postgresChildPrefixOption)) {
         case (nil, nil): break
         case (let schema?, let prefix?) where postgresURL != nil && !schema.isEmpty && !prefix.isEmpty:
             postgresChild = (schema, prefix)
         default:
             throw Arguments.UsageError(message: "a PostgreSQL child run needs --postgres, --postgres-child-schema and --postgres-child-prefix")
         }
-    }
-
-    /// A whole number option in `range`; underscores may group digits (`10_000_000`).
-    private static func integer(
-        _ arguments: Arguments, _ name: String, default defaultValue: Int, range: ClosedRange<Int>
-    ) throws(Arguments.UsageError) -> Int {
-        guard let text = arguments.value(name) else { return defaultValue }
-        let digits = text.filter { $0 != "_" }
-        guard let value = Int(digits), range.contains(value) else {
-            throw Arguments.UsageError(message: "--\(name) needs a whole number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
     }
 }

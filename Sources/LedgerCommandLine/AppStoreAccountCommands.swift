@@ -8,11 +8,7 @@ enum AppStoreAccountCommands {
     static let appTransaction = Command(
         words: ["appstore", "app-transaction"],
         summary: "Get App Transaction Info: the customer's stable appTransactionId, verified",
-        help: """
-            usage: ledger appstore app-transaction --transaction-id ID --key FILE.p8 --key-id KID
-                     --issuer-id ID --root CERT.der --bundle-id ID --environment E
-                     [--app-apple-id N] [--api-base URL]
-
+        description: """
             Asks Apple for the app transaction of the customer who made the transaction (Get
             App Transaction Info), verifies it and prints {"found": true, "appTransaction": …}
             with the decoded payload: its appTransactionId names the Apple Account for good,
@@ -20,26 +16,17 @@ enum AppStoreAccountCommands {
             Apple's error when Apple knows no such transaction or app transaction. Changes
             nothing.
 
-            options:
-              --transaction-id ID  any transaction ID of the customer's
-            \(AppStoreAPIOptions.help)
-
             \(AppStoreServerAPICommands.apiExitCodes)
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["transaction-id"]),
+        options: [CommonOptions.transactionID.required.helping("any transaction ID of the customer's")] + AppStoreAPIOptions.requiredOptions,
         run: { arguments, io in await runAppTransaction(arguments, io: io) })
 
     static let setToken = Command(
         words: ["appstore", "set-token"],
         summary: "Set App Account Token: bind a purchase made outside the app to a player",
-        help: """
-            usage: ledger appstore set-token --transaction-id ORIGINAL-ID --player P
-                     [--db DB --catalog FILE] --key FILE.p8 --key-id KID --issuer-id ID
-                     --root CERT.der --bundle-id ID --environment E [--app-apple-id N]
-                     [--api-base URL]
-
-            Sets the appAccountToken of the purchase ORIGINAL-ID (its originalTransactionId)
-            to P's token, AppAccountToken.forPlayer(P), with Set App Account Token: for a
+        description: """
+            Sets the appAccountToken of the purchase --transaction-id names (its
+            originalTransactionId) to P's token, AppAccountToken.forPlayer(P), with Set App Account Token: for a
             purchase made outside the app (an offer code redeemed in the App Store), so its
             later transactions and notifications name P. With --db, the ledger also records
             which player the token names (as `ledger appstore bind`). Grants nothing: grant the
@@ -51,7 +38,7 @@ enum AppStoreAccountCommands {
               77 the key refused (401/403), 64 usage, 65 invalid catalog, or the token already
               names another player in the ledger, 66 database or catalog missing
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["transaction-id", "player", "db", "catalog"]),
+        options: [CommonOptions.transactionID.required.helping("the purchase's originalTransactionId"), CommonOptions.player.required, LedgerDatabase.option.optional.helping("also record the binding in this ledger (as ledger appstore bind)"), CommonOptions.catalog.helping("the product catalog, with --db")] + AppStoreAPIOptions.requiredOptions,
         run: { arguments, io in await runSetToken(arguments, io: io) })
 
     static func runAppTransaction(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -59,7 +46,7 @@ enum AppStoreAccountCommands {
         let transactionID: String
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            transactionID = try arguments.required("transaction-id")
+            transactionID = try arguments.required(CommonOptions.transactionID)
             client = try AppStoreAPIOptions.client(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore app-transaction")
@@ -81,12 +68,12 @@ enum AppStoreAccountCommands {
         var database: LedgerDatabase?
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            originalTransactionID = try arguments.required("transaction-id")
-            player = try arguments.required("player")
+            originalTransactionID = try arguments.required(CommonOptions.transactionID)
+            player = try arguments.required(CommonOptions.player)
             client = try AppStoreAPIOptions.client(arguments)
-            if arguments.value("db") != nil {
+            if arguments.value(LedgerDatabase.option) != nil {
                 database = try LedgerDatabase(arguments, io: io)
-                _ = try arguments.required("catalog")
+                _ = try arguments.required(CommonOptions.catalog)
             }
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore set-token")
@@ -109,7 +96,7 @@ enum AppStoreAccountCommands {
             return .ok
         }
         let exit = await AppStoreBindCommand.bind(
-            player, database: database, catalogPath: arguments.value("catalog") ?? "", binding: .appAccountToken, io: io,
+            player, database: database, catalogPath: arguments.value(CommonOptions.catalog) ?? "", binding: .appAccountToken, io: io,
             command: "appstore set-token") { binding in output.binding = binding }
         if exit == .ok { io.printJSON(output) }
         return exit

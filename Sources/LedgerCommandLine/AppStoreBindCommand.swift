@@ -5,13 +5,14 @@ import FulfillmentLedger
 /// `ledger appstore bind`: registers a player's `appAccountToken`, so a purchase Apple reports
 /// to the server alone (`ONE_TIME_CHARGE`) is granted to the player.
 enum AppStoreBindCommand {
+    /// `--account-binding B`: app-account-token by default here.
+    static let accountBinding = ServeAccountBindings.accountBinding.defaulting(ServeAccountBindings.Binding.appAccountToken.rawValue)
+        .helping("how the token is computed: AppAccountToken.forPlayer(P), or P itself")
+
     static let command = Command(
         words: ["appstore", "bind"],
         summary: "register a player's appAccountToken, for purchases Apple reports to the server",
-        help: """
-            usage: ledger appstore bind --db DB --catalog FILE --player P
-                     [--account-binding app-account-token|identity]
-
+        description: """
             Records which player the appAccountToken of P names, computed by the account
             binding (app-account-token, the default: AppAccountToken.forPlayer(P); identity:
             P itself), so that a ONE_TIME_CHARGE carrying the token is granted to P. A grant
@@ -24,7 +25,7 @@ enum AppStoreBindCommand {
               65 invalid catalog, or the token already names another player,
               66 database or catalog missing
             """,
-        valueOptions: ["db", "catalog", "player", "account-binding"],
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, CommonOptions.player.required, accountBinding],
         run: { arguments, io in await run(arguments, io: io) })
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -35,9 +36,9 @@ enum AppStoreBindCommand {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            catalogPath = try arguments.required("catalog")
-            player = try arguments.required("player")
-            let name = arguments.value("account-binding") ?? ServeAccountBindings.Binding.appAccountToken.rawValue
+            catalogPath = try arguments.required(CommonOptions.catalog)
+            player = try arguments.required(CommonOptions.player)
+            let name = arguments.value(accountBinding) ?? ServeAccountBindings.Binding.appAccountToken.rawValue
             guard let chosen = ServeAccountBindings.Binding(rawValue: name) else {
                 throw Arguments.UsageError(message: "--account-binding \(name): expected app-account-token or identity")
             }

@@ -10,15 +10,20 @@ enum AppStoreConsumptionCommand {
         .decline, .grantFull, .grantProrated,
     ]
 
+    /// `--transaction-id ID`.
+    static let transactionID = CommonOptions.transactionID.required.helping("the transactionId of the CONSUMPTION_REQUEST")
+    /// `--customer-consented`.
+    static let customerConsented = CommandOption.flag(
+        "customer-consented", help: "the customer consented to sharing consumption data")
+    /// `--refund-preference P`.
+    static let refundPreference = CommandOption(
+        "refund-preference", "P", constraint: .choices(refundPreferences.map(\.rawValue)),
+        help: "the refund preference sent (omitted by default)")
+
     static let command = Command(
         words: ["appstore", "consumption"],
         summary: "send Apple the consumption information of a transaction, once",
-        help: """
-            usage: ledger appstore consumption --db DB --catalog FILE --transaction-id ID
-                     --key FILE.p8 --key-id ID --issuer-id ID --root CERT.der --bundle-id ID
-                     --environment E [--app-apple-id N] [--api-base URL] [--customer-consented]
-                     [--refund-preference P]
-
+        description: """
             Builds the V2 ConsumptionRequest for transaction ID from the ledger (deliveryStatus
             DELIVERED when the ledger granted it, else UNDELIVERED_OTHER; consumptionPercentage
             the share of the granted units the player no longer holds, in milliunits) and sends
@@ -29,13 +34,6 @@ enum AppStoreConsumptionCommand {
             CONSUMPTION_REQUEST (this command has no notification to check the deadline against).
             The database must exist.
 
-            options:
-              --transaction-id ID  the transactionId of the CONSUMPTION_REQUEST
-              --customer-consented the customer consented to sharing consumption data
-              --refund-preference P
-                                   DECLINE | GRANT_FULL | GRANT_PRORATED (omitted by default)
-            \(AppStoreAPIOptions.help)
-
             prints: {"outcome": "sent" | "alreadySent", "answer": {"transactionID", "sentAt",
               "body"}}, {"outcome": "notConsented", "transactionID"}, {"outcome": "refused",
               "transactionID", "code", "detail"} or {"outcome": "caseClosed", "closure": {...}}
@@ -44,8 +42,7 @@ enum AppStoreConsumptionCommand {
               error (Apple unavailable included), 64 usage, 65 invalid catalog, 66 database or
               catalog missing
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["db", "catalog", "transaction-id", "refund-preference"]),
-        flagOptions: ["customer-consented"],
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, transactionID, customerConsented, refundPreference] + AppStoreAPIOptions.requiredOptions,
         run: { arguments, io in await run(arguments, io: io) })
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -58,9 +55,9 @@ enum AppStoreConsumptionCommand {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            _ = try arguments.required("catalog")
-            transactionID = try arguments.required("transaction-id")
-            refundPreference = try Self.refundPreference(arguments)
+            _ = try arguments.required(CommonOptions.catalog)
+            transactionID = try arguments.required(Self.transactionID)
+            refundPreference = try Self.refundPreference(parsing: arguments)
             (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
             client = try AppStoreAPIOptions.client(arguments)
         } catch {
@@ -70,7 +67,7 @@ enum AppStoreConsumptionCommand {
             let ledger = try await AppStoreLedgerCommands.ledger(
                 arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false)
             let sender = AppStoreConsumptionSender(
-                client: client, ledger: ledger, customerConsented: arguments.flag("customer-consented"),
+                client: client, ledger: ledger, customerConsented: arguments.flag(customerConsented),
                 refundPreference: refundPreference)
             let outcome = try await sender.answer(transactionID: transactionID, notificationUUID: nil, signedDate: nil)
             io.printJSON(outcome)
@@ -84,10 +81,10 @@ enum AppStoreConsumptionCommand {
     }
 
     /// `--refund-preference`, one of Apple's names, or nil when absent.
-    static func refundPreference(_ arguments: Arguments) throws(Arguments.UsageError)
+    static func refundPreference(parsing arguments: Arguments) throws(Arguments.UsageError)
         -> AppStoreConsumptionRequest.RefundPreference?
     {
-        guard let text = arguments.value("refund-preference") else { return nil }
+        guard let text = arguments.value(refundPreference) else { return nil }
         guard let preference = refundPreferences.first(where: { $0.rawValue == text }) else {
             let names = refundPreferences.map(\.rawValue).joined(separator: ", ")
             throw Arguments.UsageError(message: "--refund-preference \(text): expected one of \(names)")

@@ -5,43 +5,36 @@ import SQLiteLedgerStore
 
 /// `ledger appstore fulfill` and `ledger appstore notify`: signed App Store input into a ledger.
 enum AppStoreLedgerCommands {
+    /// `--transaction-id ID`.
+    static let transactionID = CommonOptions.transactionID.helping("fulfill by transaction ID alone, from Apple's answer")
+
     static let fulfill = Command(
         words: ["appstore", "fulfill"],
         summary: "fulfill a StoreKit 2 signed transaction for a player",
-        help: """
-            usage: ledger appstore fulfill --db DB --catalog FILE --player P --root CERT.der
-                     --bundle-id ID --environment E [--app-apple-id N] JWS-FILE
-                   ledger appstore fulfill --db DB --catalog FILE --player P --transaction-id ID
-                     --key FILE.p8 --key-id KID --issuer-id ID --root CERT.der --bundle-id ID
-                     --environment E [--app-apple-id N] [--api-base URL]
-
+        positionals: "[JWS-FILE]",
+        description: """
             Verifies the signed transaction (JWS-FILE, or - for stdin) offline and runs it
             through the pipeline for player P, printing the outcome like `ledger fulfill`.
             The transaction's appAccountToken must be the player's (AppAccountToken.forPlayer).
 
-            With --transaction-id and the App Store Server API options instead, the purchase
+            With --transaction-id and the App Store Server API options (--key, --key-id,
+            --issuer-id) instead of JWS-FILE, the purchase
             is fetched from Apple (Get Transaction Info) and verified, granted once, and then
             finished on Apple's server (Finish Transaction); a finish that fails stays pending
             for `ledger recover` with the same options.
-
-            options:
-              --transaction-id ID  fulfil by transaction ID alone, from Apple's answer
-            \(AppStoreAPIOptions.help)
 
             exit codes: 0 granted or alreadyFulfilled, 3 rejected (or unknown to Apple),
               1 infrastructure error, 64 usage, 65 invalid catalog or an unreadable JWS,
               66 catalog missing
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["db", "catalog", "player", "transaction-id"]),
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, CommonOptions.player.required, transactionID] + AppStoreAPIOptions.options,
         run: { arguments, io in await runFulfill(arguments, io: io) })
 
     static let notify = Command(
         words: ["appstore", "notify"],
         summary: "apply a signed App Store Server Notification V2 to a ledger",
-        help: """
-            usage: ledger appstore notify --db DB --catalog FILE --root CERT.der --bundle-id ID
-                     --environment E [--app-apple-id N] JWS-FILE
-
+        positionals: "JWS-FILE",
+        description: """
             Verifies the notification (and its nested signed transaction) offline and applies
             it once by notificationUUID: REFUND, REFUND_REVERSED and REVOKE become revocation
             events (a REFUND_PRORATED refund takes back its share of the units, rounded half
@@ -57,9 +50,6 @@ enum AppStoreLedgerCommands {
             are logged. A rejected notification changes nothing and
             is not recorded, so Apple's redelivery is processed again. The database must exist.
 
-            options:
-            \(AppStoreCommands.verifierHelp)
-
             exit codes: 0 processed (or already processed), 3 not verified, its payload refused
               (a subscription's transaction without webOrderLineItemId, say), its revocation
               rejected, or the subscription period it carried rejected (another player's
@@ -67,7 +57,7 @@ enum AppStoreLedgerCommands {
               1 infrastructure error, 64 usage, 65 invalid
               catalog, 66 database or catalog missing
             """,
-        valueOptions: AppStoreCommands.verifierOptions.union(["db", "catalog"]),
+        options: [LedgerDatabase.option, CommonOptions.catalog.required] + AppStoreCommands.verifierOptions,
         run: { arguments, io in await runNotify(arguments, io: io) })
 
     /// The ledger for App Store input: `verifier` checks signed transactions offline, or
@@ -76,7 +66,7 @@ enum AppStoreLedgerCommands {
         _ arguments: Arguments, database: LedgerDatabase, verifier: SignedDataVerifier, environment: AppStoreEnvironment,
         createIfMissing: Bool, serverAPI: AppStoreServerAPIClient? = nil
     ) async throws(LedgerError) -> Ledger {
-        let catalog = try CatalogLoader.load(path: try required(arguments, "catalog"))
+        let catalog = try CatalogLoader.load(path: try required(arguments, CommonOptions.catalog))
         var configuration = LedgerConfiguration(environment: environment.storeEnvironment)
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
         let store = try await database.open(createIfMissing: createIfMissing)
@@ -90,13 +80,13 @@ enum AppStoreLedgerCommands {
             finisher: AppStoreFinisher(), configuration: configuration)
     }
 
-    private static func required(_ arguments: Arguments, _ name: String) throws(LedgerError) -> String {
-        guard let value = arguments.value(name) else { throw LedgerError.invalidArgument("--\(name) is required") }
+    private static func required(_ arguments: Arguments, _ option: CommandOption) throws(LedgerError) -> String {
+        guard let value = arguments.value(option) else { throw LedgerError.invalidArgument("--\(option.name) is required") }
         return value
     }
 
     static func runFulfill(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
-        if arguments.value("transaction-id") != nil { return await runFulfillByID(arguments, io: io) }
+        if arguments.value(transactionID) != nil { return await runFulfillByID(arguments, io: io) }
         let verifier: SignedDataVerifier
         let environment: AppStoreEnvironment
         let jws: String
@@ -105,8 +95,8 @@ enum AppStoreLedgerCommands {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 1)
             database = try LedgerDatabase(arguments, io: io)
-            _ = try arguments.required("catalog")
-            player = try arguments.required("player")
+            _ = try arguments.required(CommonOptions.catalog)
+            player = try arguments.required(CommonOptions.player)
             (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
             jws = try AppStoreCommands.readJWS(arguments, io: io)
         } catch {
@@ -138,9 +128,9 @@ enum AppStoreLedgerCommands {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            _ = try arguments.required("catalog")
-            player = try arguments.required("player")
-            transactionID = try arguments.required("transaction-id")
+            _ = try arguments.required(CommonOptions.catalog)
+            player = try arguments.required(CommonOptions.player)
+            transactionID = try arguments.required(Self.transactionID)
             client = try AppStoreAPIOptions.client(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore fulfill")
@@ -180,7 +170,7 @@ enum AppStoreLedgerCommands {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 1)
             database = try LedgerDatabase(arguments, io: io)
-            _ = try arguments.required("catalog")
+            _ = try arguments.required(CommonOptions.catalog)
             (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
             jws = try AppStoreCommands.readJWS(arguments, io: io)
         } catch {

@@ -5,14 +5,15 @@ import FulfillmentLedger
 /// `ledger appstore notifications-sync`: the notifications Get Notification History lists since
 /// the saved watermark, applied to a ledger once each (`AppStoreNotificationHistorySweep`).
 enum AppStoreNotificationsSyncCommand {
+    /// `--only-failures`.
+    static let onlyFailures = CommandOption.flag(
+        "only-failures",
+        help: "ask only for notifications Apple failed to deliver (fewer pages; by default every one is read, so one Apple delivered but the ledger lacks is applied too)")
+
     static let command = Command(
         words: ["appstore", "notifications-sync"],
         summary: "apply missed App Store Server Notifications from Apple's history",
-        help: """
-            usage: ledger appstore notifications-sync --db DB --catalog FILE --key FILE.p8
-                     --key-id ID --issuer-id ID --root CERT.der --bundle-id ID --environment E
-                     [--app-apple-id N] [--api-base URL] [--only-failures]
-
+        description: """
             Pages through Get Notification History from the saved watermark (less a one-hour
             overlap; at most 180 days back, 30 in the sandbox; up to 100 pages a run), verifies
             each notification and applies it once by notificationUUID, as `ledger appstore
@@ -21,17 +22,11 @@ enum AppStoreNotificationsSyncCommand {
             page limit stopped it and the next run reads the same range again. The database
             must exist.
 
-            options:
-              --only-failures      ask only for notifications Apple failed to deliver (fewer
-                                   pages; by default every notification is read, so one Apple
-                                   delivered but the ledger lacks is applied too)
-            \(AppStoreAPIOptions.help)
-
             exit codes: 0 done (notifications that fail verification are counted in "rejected"),
               1 the API or the ledger failed (a JSON "error" with "retryable" and, for a rate
               limit, "retryAfter"), 64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["db", "catalog"]), flagOptions: ["only-failures"],
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, onlyFailures] + AppStoreAPIOptions.requiredOptions,
         run: { arguments, io in await run(arguments, io: io) })
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -43,7 +38,7 @@ enum AppStoreNotificationsSyncCommand {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            _ = try arguments.required("catalog")
+            _ = try arguments.required(CommonOptions.catalog)
             (verifier, environment) = try AppStoreCommands.signedDataVerifier(arguments)
             client = try AppStoreAPIOptions.client(arguments)
         } catch {
@@ -58,7 +53,7 @@ enum AppStoreNotificationsSyncCommand {
         }
         let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
         let sweep = AppStoreNotificationHistorySweep(
-            client: client, processor: processor, onlyFailures: arguments.flag("only-failures"))
+            client: client, processor: processor, onlyFailures: arguments.flag(onlyFailures))
         do throws(AppStoreNotificationSweepError) {
             io.printJSON(try await sweep.run())
             return .ok

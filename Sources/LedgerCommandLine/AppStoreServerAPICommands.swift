@@ -7,6 +7,9 @@ enum AppStoreServerAPICommands {
     /// Most pages `history` reads unless told (`--page-count-max`), and the most it may be told.
     static let historyPageCountMaxDefault = 10
     static let historyPageCountMaxLimit = AppStoreServerAPIClient.pageCountMaxDefault
+    /// `--page-count-max N` of `appstore history`.
+    static let historyPageCountMax = CommandOption.integer(
+        "page-count-max", default: historyPageCountMaxDefault, range: 1...historyPageCountMaxLimit, help: "pages to read at most")
 
     static let apiExitCodes = """
         exit codes: 0 answered, 3 Apple does not know the transaction in this environment,
@@ -17,68 +20,43 @@ enum AppStoreServerAPICommands {
     static let lookup = Command(
         words: ["appstore", "lookup"],
         summary: "Get Transaction Info from the App Store Server API, verified",
-        help: """
-            usage: ledger appstore lookup --transaction-id ID --key FILE.p8 --key-id KID
-                     --issuer-id ID --root CERT.der --bundle-id ID --environment E
-                     [--app-apple-id N] [--api-base URL]
-
+        description: """
             Asks Apple for the transaction (Get Transaction Info), verifies the signed answer
             and prints {"found": true, "transaction": …} with the decoded payload, or
             {"found": false, …} with Apple's error when the ID is unknown in this environment
             (a sandbox transaction asked of production, too). Changes nothing.
 
-            options:
-              --transaction-id ID  any transaction ID of the purchase
-            \(AppStoreAPIOptions.help)
-
             \(apiExitCodes)
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["transaction-id"]),
+        options: [CommonOptions.transactionID.required.helping("any transaction ID of the purchase")] + AppStoreAPIOptions.requiredOptions,
         run: { arguments, io in await runLookup(arguments, io: io) })
 
     static let history = Command(
         words: ["appstore", "history"],
         summary: "Get Transaction History (v2) of a transaction's customer, verified",
-        help: """
-            usage: ledger appstore history --transaction-id ID [--page-count-max N]
-                     --key FILE.p8 --key-id KID --issuer-id ID --root CERT.der --bundle-id ID
-                     --environment E [--app-apple-id N] [--api-base URL]
-
+        description: """
             Reads the customer's transaction history for the app (Get Transaction History v2:
             every product type, refunded and finished ones included), page after page up to
             N pages of 20 (default \(historyPageCountMaxDefault), at most \(historyPageCountMaxLimit)), verifies every
             signed transaction and prints {"transactions": […], "revision", "hasMore"}.
             hasMore true means the page limit stopped the read. Changes nothing.
 
-            options:
-              --transaction-id ID  any transaction ID of the customer's
-              --page-count-max N   pages to read at most
-            \(AppStoreAPIOptions.help)
-
             \(apiExitCodes)
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["transaction-id", "page-count-max"]),
+        options: [CommonOptions.transactionID.required.helping("any transaction ID of the customer's"), historyPageCountMax] + AppStoreAPIOptions.requiredOptions,
         run: { arguments, io in await runHistory(arguments, io: io) })
 
     static let token = Command(
         words: ["appstore", "token"],
         summary: "print an App Store Server API request JWT (for curl, or to check a key)",
-        help: """
-            usage: ledger appstore token --key FILE.p8 --key-id KID --issuer-id ID --bundle-id ID
-
+        description: """
             Prints one ES256 JWT as every request of the App Store Server API carries it
             (header alg, kid, typ; claims iss, iat, exp 60 minutes on, aud appstoreconnect-v1,
             bid). Nothing is sent. Use it as `Authorization: Bearer <token>`.
 
-            options:
-              --key FILE.p8        the in-app purchase key
-              --key-id ID          the key's ID
-              --issuer-id ID       the issuer ID
-              --bundle-id ID       the app's bundle ID
-
             exit codes: 0 printed, 65 the key file is not a usable EC P-256 key, 64 usage
             """,
-        valueOptions: ["key", "key-id", "issuer-id", "bundle-id"],
+        options: [AppStoreAPIOptions.key.required, AppStoreAPIOptions.keyID.required, AppStoreAPIOptions.issuerID.required, AppStoreCommands.bundleID],
         run: { arguments, io in runToken(arguments, io: io) })
 
     struct LookupOutput: Encodable {
@@ -118,7 +96,7 @@ enum AppStoreServerAPICommands {
         let transactionID: String
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            transactionID = try arguments.required("transaction-id")
+            transactionID = try arguments.required(CommonOptions.transactionID)
             client = try AppStoreAPIOptions.client(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore lookup")
@@ -143,9 +121,8 @@ enum AppStoreServerAPICommands {
         let pageCountMax: Int
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            transactionID = try arguments.required("transaction-id")
-            pageCountMax = try ServeCommand.Options.integer(
-                arguments, "page-count-max", default: historyPageCountMaxDefault, range: 1...historyPageCountMaxLimit)
+            transactionID = try arguments.required(CommonOptions.transactionID)
+            pageCountMax = try arguments.integer(historyPageCountMax)
             client = try AppStoreAPIOptions.client(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore history")
@@ -171,10 +148,10 @@ enum AppStoreServerAPICommands {
         let bundleID: String
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            keyPath = try arguments.required("key")
-            keyID = try arguments.required("key-id")
-            issuerID = try arguments.required("issuer-id")
-            bundleID = try arguments.required("bundle-id")
+            keyPath = try arguments.required(AppStoreAPIOptions.key)
+            keyID = try arguments.required(AppStoreAPIOptions.keyID)
+            issuerID = try arguments.required(AppStoreAPIOptions.issuerID)
+            bundleID = try arguments.required(AppStoreCommands.bundleID)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore token")
         }

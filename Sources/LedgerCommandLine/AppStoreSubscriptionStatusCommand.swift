@@ -8,11 +8,7 @@ enum AppStoreSubscriptionStatusCommand {
     static let command = Command(
         words: ["appstore", "subscription-status"],
         summary: "bring a player's App Store subscriptions up to date from Get All Subscription Statuses",
-        help: """
-            usage: ledger appstore subscription-status --db DB --catalog FILE --player P
-                     --key FILE.p8 --key-id KID --issuer-id ID --root CERT.der --bundle-id ID
-                     --environment E [--app-apple-id N] [--api-base URL]
-
+        description: """
             For each App Store subscription chain of the player in the ledger, reads Get All
             Subscription Statuses and applies it: the chain's latest transaction is fulfilled
             for the player (a period the ledger missed is granted once, finished on Apple's
@@ -21,15 +17,11 @@ enum AppStoreSubscriptionStatusCommand {
             when notifications were missed. Prints, as JSON, one entry per chain: outcome
             (applied, notFound, failed), status, the period's fulfillment and the update.
 
-            options:
-              --player P           the player
-            \(AppStoreAPIOptions.help)
-
             exit codes: 0 every chain applied, 3 a chain not found or its period rejected,
               1 Apple unavailable or infrastructure error, 64 usage, 65 invalid catalog,
               66 database or catalog missing
             """,
-        valueOptions: AppStoreAPIOptions.valueOptions.union(["db", "catalog", "player"]),
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, CommonOptions.player.required] + AppStoreAPIOptions.requiredOptions,
         run: { arguments, io in await run(arguments, io: io) })
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -39,8 +31,8 @@ enum AppStoreSubscriptionStatusCommand {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            _ = try arguments.required("catalog")
-            player = try arguments.required("player")
+            _ = try arguments.required(CommonOptions.catalog)
+            player = try arguments.required(CommonOptions.player)
             client = try AppStoreAPIOptions.client(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore subscription-status")

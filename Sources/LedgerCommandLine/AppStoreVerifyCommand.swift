@@ -3,13 +3,17 @@ import FulfillmentLedger
 
 /// `ledger appstore verify`: checks one signed payload offline and prints it decoded.
 enum AppStoreVerifyCommand {
+    /// What `--kind` names.
+    static let kinds = ["transaction", "notification", "renewal"]
+    /// `--kind K`.
+    static let kind = CommandOption(
+        "kind", "K", default: "transaction", constraint: .choices(kinds), help: "what the JWS is")
+
     static let command = Command(
         words: ["appstore", "verify"],
         summary: "verify an App Store JWS offline and print its decoded payload",
-        help: """
-            usage: ledger appstore verify --root CERT.der [--root ...] --bundle-id ID
-                     --environment E [--app-apple-id N] [--kind transaction|notification|renewal] FILE
-
+        positionals: "FILE",
+        description: """
             Verifies a StoreKit 2 signed transaction, signed renewal info or an App Store
             Server Notification V2 (FILE, or - for stdin): 3 segments, alg ES256, an x5c
             chain of 3 certificates valid at the payload's signedDate up to a trusted root,
@@ -17,21 +21,17 @@ enum AppStoreVerifyCommand {
             environment and (production notifications) app Apple ID. A notification's
             nested signed transaction and renewal info are verified the same way.
 
-            options:
-            \(AppStoreCommands.verifierHelp)
-              --kind K             transaction (default), notification or renewal
-
             exit codes: 0 verified (payload printed), 65 not verified (the error body printed:
               {"error": {"code": 7001-7006, "name": "appStore.<status>", "detailCode"?, …}}), 64 usage
             """,
-        valueOptions: AppStoreCommands.verifierOptions.union(["kind"]),
+        options: AppStoreCommands.verifierOptions + [kind],
         run: { arguments, io in
             let verifier: SignedDataVerifier
             let jws: String
-            let kind = arguments.value("kind") ?? "transaction"
+            let kind = arguments.value(Self.kind) ?? "transaction"
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 1)
-                guard ["transaction", "notification", "renewal"].contains(kind) else {
+                guard Self.kinds.contains(kind) else {
                     throw Arguments.UsageError(message: "--kind must be transaction, notification or renewal")
                 }
                 (verifier, _) = try AppStoreCommands.signedDataVerifier(arguments)

@@ -16,12 +16,15 @@ package struct Arguments {
     static let countMax = 256
 
     package private(set) var positionals: [String] = []
+    /// The options the command declares, by name.
+    private let declared: [String: CommandOption]
     private var options: [String: [String]] = [:]
     private var flags: Set<String> = []
 
-    /// Parses `arguments` given which option names take a value and which are flags.
-    package init(_ arguments: [String], valueOptions: Set<String>, flagOptions: Set<String>) throws(UsageError) {
+    /// Parses `arguments` against the options a command declares.
+    package init(_ arguments: [String], options declarations: [CommandOption]) throws(UsageError) {
         guard arguments.count <= Self.countMax else { throw UsageError(message: "too many arguments") }
+        declared = Dictionary(declarations.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
@@ -40,46 +43,70 @@ package struct Arguments {
                 inlineValue = String(name[name.index(after: equals)...])
                 name = String(name[..<equals])
             }
-            if flagOptions.contains(name) {
+            guard let option = declared[name] else {
+                let shown = Set(declared.values.filter { !$0.isHidden }.map(\.name))
+                let hint = EditDistance.nearest(to: name, in: shown).map { "; did you mean --\($0)?" }
+                throw UsageError(message: "unknown option --\(name)\(hint ?? "")")
+            }
+            if option.kind == .flag {
                 guard inlineValue == nil else { throw UsageError(message: "--\(name) takes no value") }
                 flags.insert(name)
-            } else if valueOptions.contains(name) {
-                if let inlineValue {
-                    options[name, default: []].append(inlineValue)
-                } else {
-                    guard index < arguments.count else { throw UsageError(message: "--\(name) needs a value") }
-                    options[name, default: []].append(arguments[index])
-                    index += 1
-                }
+            } else if let inlineValue {
+                self.options[name, default: []].append(inlineValue)
             } else {
-                let hint = EditDistance.nearest(to: name, in: valueOptions.union(flagOptions)).map { "; did you mean --\($0)?" }
-                throw UsageError(message: "unknown option --\(name)\(hint ?? "")")
+                guard index < arguments.count else { throw UsageError(message: "--\(name) needs a value") }
+                self.options[name, default: []].append(arguments[index])
+                index += 1
             }
         }
     }
 
+    /// The declaration of `option` this parse knows; a look-up of an undeclared option is a
+    /// programming error (the option would never be accepted), caught in debug builds.
+    private func checked(_ option: CommandOption) -> String {
+        assert(declared[option.name] != nil, "--\(option.name) is looked up but not declared")
+        return option.name
+    }
+
+    /// Whether the command declares `option`.
+    package func declares(_ option: CommandOption) -> Bool { declared[option.name] != nil }
+
     /// The last value of an option, if given.
-    package func value(_ name: String) -> String? { options[name]?.last }
+    package func value(_ option: CommandOption) -> String? { options[checked(option)]?.last }
 
     /// Every value of a repeatable option.
-    package func values(_ name: String) -> [String] { options[name] ?? [] }
+    package func values(_ option: CommandOption) -> [String] { options[checked(option)] ?? [] }
 
     /// Whether a flag was given.
-    package func flag(_ name: String) -> Bool { flags.contains(name) }
+    package func flag(_ option: CommandOption) -> Bool { flags.contains(checked(option)) }
+
+    /// Whether an option was given at all, flag or value.
+    package func isGiven(_ option: CommandOption) -> Bool { flag(option) || value(option) != nil }
 
     /// The value of a required option.
-    package func required(_ name: String) throws(UsageError) -> String {
-        guard let value = value(name) else { throw UsageError(message: "--\(name) is required") }
+    package func required(_ option: CommandOption) throws(UsageError) -> String {
+        guard let value = value(option) else { throw UsageError(message: "--\(option.name) is required") }
         return value
     }
 
-    /// `--limit N`: a page size from 1 to `max`, `max` when not given.
-    func limit(max: Int) throws(UsageError) -> Int {
-        guard let text = value("limit") else { return max }
-        guard let limit = Int(text), (1...max).contains(limit) else {
-            throw UsageError(message: "--limit needs a whole number from 1 to \(max)")
+    /// A whole-number option checked against its declared range (digits may be grouped with
+    /// `_`); its declared default when not given.
+    package func integer(_ option: CommandOption) throws(UsageError) -> Int {
+        guard let value = try integerIfGiven(option) else {
+            guard let text = option.defaultValue, let value = Int(text) else { preconditionFailure("--\(option.name) has no default") }
+            return value
         }
-        return limit
+        return value
+    }
+
+    /// A whole-number option checked against its declared range; nil when not given.
+    package func integerIfGiven(_ option: CommandOption) throws(UsageError) -> Int? {
+        guard let text = value(option) else { return nil }
+        guard case .integers(let range) = option.constraint else { preconditionFailure("--\(option.name) is not a number") }
+        guard let value = Int(text.filter { $0 != "_" }), range.contains(value) else {
+            throw UsageError(message: "--\(option.name) needs a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
     }
 
     /// Fails when more positionals were given than the command takes.

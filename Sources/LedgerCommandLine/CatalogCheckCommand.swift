@@ -3,32 +3,30 @@ import FulfillmentLedger
 
 /// `ledger catalog check [FILE]`: validates a catalog and lists every problem.
 enum CatalogCheckCommand {
+    /// `--amount-warning N`.
+    static let amountWarning = CommandOption(
+        "amount-warning", "N", default: "1000000", help: "warn about reward amounts above N (a whole number, 1 or more)")
+
     static let command = Command(
         words: ["catalog", "check"],
         summary: "validate ProductCatalog.json and list every problem",
-        help: """
-            usage: ledger catalog check [FILE] [--json] [--amount-warning N]
-
+        positionals: "[FILE]",
+        description: """
             Validates a product catalog (default: ProductCatalog.json) and prints every
             problem found, one per line, as FILE:LINE:COLUMN: JSON-PATH: message.
             Warnings flag suspicious values (an amount above the sanity bound, two products
             with identical rewards, a limit of 0, a consumable granting an entitlement);
             they do not fail the check.
 
-            options:
-              --json              print {"valid": ..., "problems": [...], "warnings": [...]}
-              --amount-warning N  warn about reward amounts above N (default 1000000)
-
             exit codes: 0 valid (even with warnings), 65 invalid, 66 file missing or
               unreadable, 64 usage
             """,
-        valueOptions: ["amount-warning"],
-        flagOptions: ["json"],
+        options: [CommonOptions.json, amountWarning],
         run: { arguments, io in
             var options = CatalogLinter.Options()
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 1)
-                if let text = arguments.value("amount-warning") {
+                if let text = arguments.value(amountWarning) {
                     guard let bound = Int64(text), bound >= 1 else {
                         throw Arguments.UsageError(message: "--amount-warning needs a positive whole number")
                     }
@@ -38,7 +36,7 @@ enum CatalogCheckCommand {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "catalog check")
             }
             let path = arguments.positionals.first ?? "ProductCatalog.json"
-            return check(path: path, options: options, json: arguments.flag("json"), io: io)
+            return check(path: path, options: options, json: arguments.flag(CommonOptions.json), io: io)
         })
 
     struct Output: Encodable {

@@ -12,13 +12,13 @@ package enum CatalogChoice: Equatable {
     /// `--catalog FILE`, else the built-in sample: for the demo and the simulation, which
     /// narrate the sample game whatever folder they run in.
     package static func sampleByDefault(_ arguments: Arguments) -> CatalogChoice {
-        arguments.value("catalog").map(CatalogChoice.file) ?? .builtInSample
+        arguments.value(CommonOptions.catalog).map(CatalogChoice.file) ?? .builtInSample
     }
 
     /// `--catalog FILE`, else `ProductCatalog.json` in the current folder when there is one, else
     /// the built-in sample, said on stderr so nobody mistakes it for their own catalog.
     static func currentFolderOrSample(_ arguments: Arguments, io: CommandIO, command: String) -> CatalogChoice {
-        if let path = arguments.value("catalog") { return .file(path) }
+        if let path = arguments.value(CommonOptions.catalog) { return .file(path) }
         if FileManager.default.fileExists(atPath: SampleCatalog.fileName) { return .file(SampleCatalog.fileName) }
         io.printError(
             "ledger \(command): no \(SampleCatalog.fileName) in this folder; using the built-in sample catalog (pass --catalog FILE for yours)")

@@ -5,9 +5,8 @@ enum CatalogDiffCommand {
     static let command = Command(
         words: ["catalog", "diff"],
         summary: "review a catalog change against what the ledger has sold",
-        help: """
-            usage: ledger catalog diff OLD NEW [--db LEDGER] [--json]
-
+        positionals: "OLD NEW",
+        description: """
             Lists the changes between two catalogs: products added, removed, renamed; their
             kind, rewards, limit, refund policy and store product IDs; store product IDs moved
             to another product; currencies, items and entitlements added, removed or renamed;
@@ -21,8 +20,7 @@ enum CatalogDiffCommand {
             exit codes: 0 safe or review only, 1 dangerous (or the ledger could not be read;
               the message says which), 65 a catalog is invalid, 66 a file is missing, 64 usage
             """,
-        valueOptions: ["db"],
-        flagOptions: ["json"],
+        options: [LedgerDatabase.option.optional.defaulting(nil).helping("a ledger to count sales and holders in (only read)"), CommonOptions.json],
         run: { arguments, io in
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 2)
@@ -39,7 +37,7 @@ enum CatalogDiffCommand {
                 catalogPath = arguments.positionals[1]
                 let new = try CatalogLoader.load(path: catalogPath)
                 var counts: CatalogLedgerCounts?
-                if let given = arguments.value("db") {
+                if let given = arguments.value(LedgerDatabase.option) {
                     let database = LedgerDatabase(given)
                     let store = try await LedgerSetup.existingStore(database)
                     counts = try await store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
@@ -52,7 +50,7 @@ enum CatalogDiffCommand {
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "catalog diff", catalogPath: catalogPath)
             }
-            if arguments.flag("json") {
+            if arguments.flag(CommonOptions.json) {
                 io.printJSON(Output(report))
             } else {
                 for change in report.changes { io.print("\(label(change.severity)) \(change.kind.rawValue): \(change.message)") }

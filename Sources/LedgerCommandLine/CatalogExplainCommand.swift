@@ -5,9 +5,8 @@ enum CatalogExplainCommand {
     static let command = Command(
         words: ["catalog", "explain"],
         summary: "show what one purchase of a product grants, its limits and store IDs",
-        help: """
-            usage: ledger catalog explain PRODUCT [--catalog FILE] [--json]
-
+        positionals: "PRODUCT",
+        description: """
             PRODUCT is a catalog product ID, or a store product ID on any store. Prints what
             one purchase grants (for a subscription: its group, the entitlements kept while
             subscribed and what each paid period grants), the purchase limit, the refund
@@ -18,8 +17,7 @@ enum CatalogExplainCommand {
             exit codes: 0 ok, 65 invalid catalog or unknown product, 66 catalog missing,
               64 usage
             """,
-        valueOptions: ["catalog"],
-        flagOptions: ["json"],
+        options: [CommonOptions.catalog.defaulting("ProductCatalog.json, else the built-in sample"), CommonOptions.json],
         run: { arguments, io in
             let productID: String
             do throws(Arguments.UsageError) {
@@ -45,7 +43,7 @@ enum CatalogExplainCommand {
                 return .dataError
             }
             let explanation = ProductExplanation(product: product, catalog: catalog)
-            if arguments.flag("json") {
+            if arguments.flag(CommonOptions.json) {
                 io.printJSON(explanation)
             } else {
                 for line in explanation.lines { io.print(line) }

@@ -5,13 +5,19 @@ import SQLiteLedgerStore
 
 /// `ledger doctor`: a read-only health report.
 enum DoctorCommand {
+    /// `--finish-warning-hours N`.
+    static let finishWarningHours = CommandOption.integer(
+        "finish-warning-hours", default: 24, range: 0...(24 * 365), help: "a pending finish older than N hours is overdue")
+    /// `--limit N`.
+    static let limit = CommonOptions.limit(max: LedgerDoctor.pendingFinishCountMax, of: "pending finishes")
+    /// `--after CURSOR`.
+    static let after = CommandOption(
+        "after", "CURSOR", help: "list the pending finishes after CURSOR (MILLISECONDS/STORE/ID, as printed)")
+
     static let command = Command(
         words: ["doctor"],
         summary: "check a ledger read-only: schema, integrity, pending finishes, server settings",
-        help: """
-            usage: ledger doctor --db DB [--json] [--finish-warning-hours N]
-                     [--limit N] [--after CURSOR]
-
+        description: """
             Opens the ledger read-only and reports its schema version, how many finishes are
             pending and how many are overdue (older than N hours, default 24: Google Play
             refunds purchases not acknowledged within 3 days), and lists the pending finishes
@@ -24,15 +30,10 @@ enum DoctorCommand {
             server's version and the settings that decide what a durable commit means:
             synchronous_commit off or fsync off makes it NOT HEALTHY.
 
-            options:
-              --limit N       list at most N pending finishes (1 to \(LedgerDoctor.pendingFinishCountMax))
-              --after CURSOR  list the ones after CURSOR (MILLISECONDS/STORE/ID, as printed)
-
             exit codes: 0 healthy, 1 unreadable, unreachable, foreign, newer or damaged
               ledger, or unsafe server settings, 64 usage, 66 database missing
             """,
-        valueOptions: ["db", "finish-warning-hours", "limit", "after"],
-        flagOptions: ["json"],
+        options: [LedgerDatabase.option, CommonOptions.json, finishWarningHours, limit, after],
         run: { arguments, io in
             let database: LedgerDatabase
             var warningHours: Int64 = 24
@@ -41,14 +42,9 @@ enum DoctorCommand {
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try LedgerDatabase(arguments, io: io)
-                if let text = arguments.value("finish-warning-hours") {
-                    guard let hours = Int64(text), hours >= 0, hours <= 24 * 365 else {
-                        throw Arguments.UsageError(message: "--finish-warning-hours needs a whole number of hours")
-                    }
-                    warningHours = hours
-                }
-                limit = try arguments.limit(max: LedgerDoctor.pendingFinishCountMax)
-                if let text = arguments.value("after") {
+                warningHours = Int64(try arguments.integer(finishWarningHours))
+                limit = try arguments.integer(Self.limit)
+                if let text = arguments.value(after) {
                     guard let parsed = PendingFinishCursor(text) else {
                         throw Arguments.UsageError(message: "--after takes MILLISECONDS/STORE/ID, as the previous page printed it")
                     }
@@ -67,7 +63,7 @@ enum DoctorCommand {
                 } catch {
                     return LedgerCommandLine.report(error, io: io, command: "doctor")
                 }
-                if arguments.flag("json") { io.printJSON(report) } else { printText(report, io: io) }
+                if arguments.flag(CommonOptions.json) { io.printJSON(report) } else { printText(report, io: io) }
                 return report.healthy ? .ok : .failure
             case .postgres(let connectionString):
                 let report: PostgresHealthReport
@@ -78,7 +74,7 @@ enum DoctorCommand {
                 } catch {
                     return LedgerCommandLine.report(error, io: io, command: "doctor")
                 }
-                if arguments.flag("json") { io.printJSON(report) } else { printText(report, io: io) }
+                if arguments.flag(CommonOptions.json) { io.printJSON(report) } else { printText(report, io: io) }
                 return report.healthy ? .ok : .failure
             }
         })

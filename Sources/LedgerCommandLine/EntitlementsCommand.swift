@@ -5,9 +5,7 @@ enum EntitlementsCommand {
     static let command = Command(
         words: ["entitlements"],
         summary: "show a player's entitlements with their state and version",
-        help: """
-            usage: ledger entitlements --db DB --player P [--catalog FILE] [--json]
-
+        description: """
             Prints every catalog entitlement as owned or notOwned (an owned one with the time
             and the purchase that pays for it), the player's entitlement version (it increases
             with every change), and whether ads may be shown to a consenting player. A player
@@ -15,25 +13,21 @@ enum EntitlementsCommand {
             Catalog default: ProductCatalog.json in this folder, else the sample catalog built
             into the tool (said on stderr).
 
-            options:
-              --json  print {"playerID", "version", "entitlements", "owned", "adsAllowedWithConsent"}
-
             exit codes: 0 ok, 1 unreadable ledger, 3 unknown player, 64 usage,
               65 invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: ["db", "player", "catalog"],
-        flagOptions: ["json"],
+        options: [LedgerDatabase.option, CommonOptions.player.required, CommonOptions.catalog.defaulting("ProductCatalog.json, else the built-in sample"), CommonOptions.json],
         run: { arguments, io in
             let database: LedgerDatabase
             let playerID: String
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try LedgerDatabase(arguments, io: io)
-                playerID = try arguments.required("player")
+                playerID = try arguments.required(CommonOptions.player)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "entitlements")
             }
-            let json = arguments.flag("json")
+            let json = arguments.flag(CommonOptions.json)
             let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "entitlements")
             do throws(LedgerError) {
                 let ledger = try await LedgerSetup.ledger(database: database, catalog: try catalogChoice.load(), createIfMissing: false)

@@ -7,12 +7,16 @@ enum FulfillCommand {
     /// Largest stdin document accepted.
     static let inputByteCountMax = 64 * 1024
 
+    /// `--fault P=A`.
+    static let fault = CommandOption(
+        "fault", "P=A", kind: .repeatable,
+        help: "fail (A=error) or SIGKILL the process (A=crash) at fault point P: "
+            + FaultPoint.allCases.map(\.rawValue).joined(separator: ", "))
+
     static let command = Command(
         words: ["fulfill"],
         summary: "fulfill one test-store transaction read as JSON from stdin",
-        help: """
-            usage: ledger fulfill --db DB --catalog FILE [--fault POINT=error|crash]...
-
+        description: """
             Reads one transaction as a JSON object on stdin and prints the outcome as one
             JSON object on stdout. An unknown field, a value of the wrong type and invalid
             JSON are refused (exit 65) with their line and column.
@@ -27,17 +31,10 @@ enum FulfillCommand {
               finishInProgressElsewhere, record (the ledger record); when rejected:
               reason, reasonCode, message
 
-            options:
-              --db DB          the ledger, created if missing: a SQLite file or a
-                               postgresql:// URL (default: $LEDGER_DATABASE_URL)
-              --catalog FILE   the product catalog
-              --fault P=A      fail (A=error) or SIGKILL the process (A=crash) at fault
-                               point P; repeatable. Points: \(FaultPoint.allCases.map(\.rawValue).joined(separator: ", "))
-
             exit codes: 0 granted or alreadyFulfilled, 3 rejected, 1 infrastructure error,
               64 usage, 65 invalid input, 66 catalog missing
             """,
-        valueOptions: ["db", "catalog", "fault"],
+        options: [LedgerDatabase.option.helping("the ledger, created if missing: a SQLite file or a postgresql:// URL"), CommonOptions.catalog.required, fault],
         run: { arguments, io in await run(arguments, io: io) })
 
     /// The outcome in its shared JSON form (Docs/Integration.md, "JSON shapes") with the
@@ -64,8 +61,8 @@ enum FulfillCommand {
         do {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            catalogPath = try arguments.required("catalog")
-            for spec in arguments.values("fault") { try arm(spec, on: faults) }
+            catalogPath = try arguments.required(CommonOptions.catalog)
+            for spec in arguments.values(fault) { try arm(spec, on: faults) }
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "fulfill")
         }

@@ -6,13 +6,20 @@ enum HistoryCommand {
     /// Most events printed by one call (`--limit` is 1 to this; the default).
     static let eventCountMax = 10_000
 
+    /// `--transaction STORE/ID`.
+    static let transaction = CommandOption("transaction", "STORE/ID", help: "the events of one transaction, such as test/t-1")
+    /// `--changes`.
+    static let changes = CommandOption.flag("changes", help: "the change feed of every player, in commit order")
+    /// `--limit N`.
+    static let limit = CommonOptions.limit(max: eventCountMax, of: "events")
+    /// `--after SEQUENCE`.
+    static let after = CommandOption(
+        "after", "SEQUENCE", default: "0", help: "start after the event numbered SEQUENCE (#SEQUENCE in the text)")
+
     static let command = Command(
         words: ["history"],
         summary: "print every event of a player or a transaction, oldest first",
-        help: """
-            usage: ledger history --db DB (--player P | --transaction STORE/ID | --changes)
-                     [--limit N] [--after SEQUENCE] [--json]
-
+        description: """
             Prints the event log in order: purchases granted, finishes, refunds and
             reversals, debt recorded and repaid, transfers, resets. With --changes, the
             change feed: every player's changes in commit order, without finish results
@@ -21,17 +28,12 @@ enum HistoryCommand {
             first, starting after event SEQUENCE (default: from the first). When more follow,
             it says so and names the --after value of the next page. With --player, a player
             ID the ledger holds nothing for is refused as unknown.
-
-            options:
-              --limit N        print at most N events (1 to \(eventCountMax))
-              --after SEQUENCE start after the event numbered SEQUENCE (#SEQUENCE in the text)
-              --json           print {"events": [...], "truncated": ..., "nextAfter": ...}
+            Give exactly one of --player, --transaction and --changes.
 
             exit codes: 0 ok, 1 unreadable ledger, 3 unknown player, 64 usage,
               66 database missing
             """,
-        valueOptions: ["db", "player", "transaction", "limit", "after"],
-        flagOptions: ["json", "changes"],
+        options: [LedgerDatabase.option, CommonOptions.player, transaction, changes, limit, after, CommonOptions.json],
         run: { arguments, io in
             let database: LedgerDatabase
             let subject: Subject
@@ -40,7 +42,7 @@ enum HistoryCommand {
                 try arguments.expectPositionals(max: 0)
                 database = try LedgerDatabase(arguments, io: io)
                 subject = try Subject(arguments)
-                page = try Page(arguments, limitMax: eventCountMax)
+                page = try Page(arguments)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "history")
             }
@@ -57,12 +59,12 @@ enum HistoryCommand {
                 }
                 // An empty page of a player's events may mean a player ID the ledger never saw.
                 if case .player(let player) = subject, events.isEmpty, try await !UnknownPlayer.isKnown(player, in: store) {
-                    return UnknownPlayer.report(player, io: io, command: "history", json: arguments.flag("json"))
+                    return UnknownPlayer.report(player, io: io, command: "history", json: arguments.flag(CommonOptions.json))
                 }
                 let truncated = events.count > page.limit
                 if truncated { events.removeLast(events.count - page.limit) }
                 let output = Output(events: events, truncated: truncated, nextAfter: truncated ? events.last?.sequence : nil)
-                if arguments.flag("json") {
+                if arguments.flag(CommonOptions.json) {
                     io.printJSON(output)
                 } else {
                     printText(output, io: io)
@@ -97,10 +99,10 @@ enum HistoryCommand {
         var limit: Int
         var after: Int64
 
-        init(_ arguments: Arguments, limitMax: Int) throws(Arguments.UsageError) {
-            limit = try arguments.limit(max: limitMax)
+        init(_ arguments: Arguments) throws(Arguments.UsageError) {
+            limit = try arguments.integer(HistoryCommand.limit)
             after = 0
-            if let text = arguments.value("after") {
+            if let text = arguments.value(HistoryCommand.after) {
                 guard let value = Int64(text), value >= 0 else {
                     throw Arguments.UsageError(message: "--after needs an event sequence number (0 or more)")
                 }
@@ -115,7 +117,7 @@ enum HistoryCommand {
         case changes
 
         init(_ arguments: Arguments) throws(Arguments.UsageError) {
-            switch (arguments.value("player"), arguments.value("transaction"), arguments.flag("changes")) {
+            switch (arguments.value(CommonOptions.player), arguments.value(HistoryCommand.transaction), arguments.flag(HistoryCommand.changes)) {
             case (let player?, nil, false): self = .player(player)
             case (nil, nil, true): self = .changes
             case (nil, let text?, false):

@@ -6,9 +6,7 @@ enum InitCommand {
     static let command = Command(
         words: ["init"],
         summary: "create a ledger for a first deployment (or migrate an existing one)",
-        help: """
-            usage: ledger init --db DB
-
+        description: """
             Creates a new ledger with this build's schema: a SQLite file at DB (its folder
             must exist), or the tables of an empty PostgreSQL database at a postgresql://
             URL (default: $LEDGER_DATABASE_URL), so servers can open it with
@@ -22,7 +20,7 @@ enum InitCommand {
             exit codes: 0 created or already a ledger, 1 not a ledger or unwritable,
               64 usage
             """,
-        valueOptions: ["db"],
+        options: [LedgerDatabase.option],
         run: { arguments, io in
             let database: LedgerDatabase
             do throws(Arguments.UsageError) {

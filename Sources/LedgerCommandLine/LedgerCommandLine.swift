@@ -2,57 +2,6 @@ import FulfillmentLedger
 import PostgresLedgerStore
 import SQLiteLedgerStore
 
-/// One `ledger` subcommand.
-package struct Command: Sendable {
-    /// The program that runs it: `ledger`, or `ledger-bench` for the benchmark's own executable.
-    package var program = "ledger"
-    /// The words that select it, such as `["catalog", "check"]`.
-    package var words: [String]
-    /// One line for the command table.
-    package var summary: String
-    /// The full `--help` text.
-    package var help: String
-    /// Options that take a value.
-    package var valueOptions: Set<String> = []
-    /// Options that are flags (`--help` is always one).
-    package var flagOptions: Set<String> = []
-    /// Runs it.
-    package var run: @Sendable (Arguments, CommandIO) async -> ExitCode
-
-    /// Creates a command.
-    package init(
-        program: String = "ledger", words: [String], summary: String, help: String, valueOptions: Set<String> = [],
-        flagOptions: Set<String> = [], run: @escaping @Sendable (Arguments, CommandIO) async -> ExitCode
-    ) {
-        self.program = program
-        self.words = words
-        self.summary = summary
-        self.help = help
-        self.valueOptions = valueOptions
-        self.flagOptions = flagOptions
-        self.run = run
-    }
-
-    /// What it is called in messages: `ledger catalog check`, `ledger-bench`.
-    package var name: String { ([program] + words).joined(separator: " ") }
-
-    /// Runs it on the arguments after its words: prints its help for `--help` or `-h` (which
-    /// win over any other argument), reports a usage mistake, or runs it.
-    package func invoke(_ rest: [String], io: CommandIO) async -> ExitCode {
-        if rest.contains("--help") || rest.contains("-h") {
-            io.print(help)
-            return .ok
-        }
-        let parsed: Arguments
-        do {
-            parsed = try Arguments(rest, valueOptions: valueOptions, flagOptions: flagOptions.union(["help"]))
-        } catch {
-            return LedgerCommandLine.usageError(error.message, io: io, program: name)
-        }
-        return await run(parsed, io)
-    }
-}
-
 /// The `ledger` command-line tool: a thin layer over the library. These are the operator
 /// commands; the development commands (`demo`, `simulate`, `workload`) live in
 /// `LedgerDevCommands`, which the `ledger` executable registers beside them.
@@ -86,6 +35,10 @@ public enum LedgerCommandLine {
         let all = commands + developmentCommands
         if arguments == ["--version"] || arguments == ["version"] {
             io.print(versionText)
+            return ExitCode.ok.rawValue
+        }
+        if arguments == ["help", "--markdown"] {
+            io.writeOutput(CommandReference.markdown(commands: commands, developmentCommands: developmentCommands))
             return ExitCode.ok.rawValue
         }
         if arguments.isEmpty || arguments == ["--help"] || arguments == ["help"] || arguments == ["-h"] {
@@ -132,7 +85,8 @@ public enum LedgerCommandLine {
     static func usage(developmentCommands: [Command]) -> String {
         var lines = [
             "ledger: exactly-once fulfillment ledger for game economies", "",
-            "usage: ledger <command> [options]   (every command takes --help; ledger --version)", "", "commands:",
+            "usage: ledger <command> [options]   (every command takes --help; ledger --version;",
+            "  ledger help --markdown prints the CLI reference)", "", "commands:",
         ]
         let width = ((commands + developmentCommands).map { $0.words.joined(separator: " ").count }.max() ?? 0) + 2
         func list(_ commands: [Command]) {

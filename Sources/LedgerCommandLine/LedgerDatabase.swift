@@ -14,11 +14,17 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
     /// The environment variable read when `--db` is not given.
     package static let environmentVariable = "LEDGER_DATABASE_URL"
 
-    /// The help line every command that takes `--db` shows.
-    package static let help = """
-          --db DB          the ledger: a SQLite file, or a postgresql:// URL (default:
-                           $\(environmentVariable))
-        """
+    /// The group of `--db`, which every command that reads or writes a ledger takes.
+    static let group = OptionGroup(
+        title: "Ledger database",
+        summary: "`--db DB` names the ledger: a SQLite file's path, or a PostgreSQL database as a `postgresql://` URL "
+            + "(TLS settings pass through). Without `--db`, the `\(environmentVariable)` environment variable names it.",
+        isLinked: false)
+
+    /// `--db DB`.
+    package static let option = CommandOption(
+        "db", "DB", required: true, default: "$\(environmentVariable)", help: "the ledger: a SQLite file, or a postgresql:// URL",
+        group: group)
 
     /// The database `text` names: a PostgreSQL URI by its scheme, anything else a file path.
     package init(_ text: String) {
@@ -32,7 +38,7 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
 
     /// The database from `--db`, else from `LEDGER_DATABASE_URL`; neither is a usage error.
     package init(_ arguments: Arguments, io: CommandIO) throws(Arguments.UsageError) {
-        if let given = arguments.value("db") {
+        if let given = arguments.value(Self.option) {
             // An empty path goes to SQLite, which refuses it as a file it would not keep.
             self.init(given)
         } else if let named = io.environmentValue(Self.environmentVariable), !named.isEmpty {

@@ -7,9 +7,8 @@ enum LookupCommand {
     static let command = Command(
         words: ["lookup"],
         summary: "find a purchase by any store ID and tell what happened to it",
-        help: """
-            usage: ledger lookup ID --db DB [--json]
-
+        positionals: "ID",
+        description: """
             Finds what the ledger holds under ID in every store: a delivery's transaction
             ID, the purchase's key, an App Store originalTransactionId or
             webOrderLineItemId, a Google Play purchase token or order ID (GPA.…). Prints
@@ -19,15 +18,10 @@ enum LookupCommand {
             age is measured now against 24 hours (Google Play refunds a purchase not
             acknowledged within 3 days).
 
-            options:
-              --json  print {"id", "records", "subscriptions", "attempts", "revocations",
-                      "pendingFinishes", "steps"}
-
             exit codes: 0 found, 1 unreadable ledger, 3 nothing under ID, 64 usage,
               66 database missing
             """,
-        valueOptions: ["db"],
-        flagOptions: ["json"],
+        options: [LedgerDatabase.option, CommonOptions.json],
         run: { arguments, io in
             let id: String
             let database: LedgerDatabase
@@ -49,7 +43,7 @@ enum LookupCommand {
                 let store = try await LedgerSetup.existingStore(database)
                 let report = try await store.lookup(
                     id, now: Date(), finishWarningAgeSeconds: LedgerConfiguration.sandbox.finishWarningAgeSeconds)
-                if arguments.flag("json") {
+                if arguments.flag(CommonOptions.json) {
                     io.printJSON(report)
                 } else {
                     printText(report, io: io)

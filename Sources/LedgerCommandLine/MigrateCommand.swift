@@ -4,12 +4,15 @@ import SQLiteLedgerStore
 
 /// `ledger migrate`: moves a SQLite ledger into an empty PostgreSQL database, checked.
 enum MigrateCommand {
+    /// `--from FILE`.
+    static let from = CommandOption("from", "FILE", required: true, help: "the SQLite ledger to copy")
+    /// `--to URL`.
+    static let to = CommandOption("to", "URL", required: true, help: "the PostgreSQL database to copy it into (a postgresql:// URL)")
+
     static let command = Command(
         words: ["migrate"],
         summary: "copy a SQLite ledger into an empty PostgreSQL database and check the copy",
-        help: """
-            usage: ledger migrate --from FILE --to URL [--json]
-
+        description: """
             Copies every table of the SQLite ledger FILE into the PostgreSQL database at URL
             (a postgresql:// URL; its tables are created when it is empty) in one
             transaction, then checks the copy: every table's row count, and every balance
@@ -30,17 +33,16 @@ enum MigrateCommand {
               error, 64 usage, 65 the target is another application's (not a ledger),
               66 FILE missing, 73 the target is not empty
             """,
-        valueOptions: ["from", "to"],
-        flagOptions: ["json"],
+        options: [from, to, CommonOptions.json],
         run: { arguments, io in
             let from: String
             let to: String
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
-                guard case .sqlite(let path) = LedgerDatabase(try arguments.required("from")) else {
+                guard case .sqlite(let path) = LedgerDatabase(try arguments.required(Self.from)) else {
                     throw Arguments.UsageError(message: "--from takes a SQLite ledger file")
                 }
-                guard case .postgres(let url) = LedgerDatabase(try arguments.required("to")) else {
+                guard case .postgres(let url) = LedgerDatabase(try arguments.required(Self.to)) else {
                     throw Arguments.UsageError(message: "--to takes a postgresql:// URL")
                 }
                 (from, to) = (path, url)
@@ -62,7 +64,7 @@ enum MigrateCommand {
                     return code
                 }
             }
-            if arguments.flag("json") { io.printJSON(report) } else { printText(report, io: io) }
+            if arguments.flag(CommonOptions.json) { io.printJSON(report) } else { printText(report, io: io) }
             switch report.outcome {
             case .copied: return .ok
             case .refusedTargetNotEmpty: return .cannotCreate

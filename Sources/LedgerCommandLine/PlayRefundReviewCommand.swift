@@ -6,45 +6,44 @@ import PlayStoreAdapter
 /// `orders.reviewrefund`, built from the ledger and sent once (`PlayRefundReviewSender`); and the
 /// preference options `ledger playstore rtdn` and `ledger serve` answer pushed reviews with.
 enum PlayRefundReviewCommand {
-    /// The preference options, shared by every command that answers reviews.
-    static let preferenceOptions: Set<String> = ["refund-preference-delivered", "refund-preference-undelivered"]
-    /// The flag saying the game offered a sample, trial or description before purchase.
-    static let sampleFlag = "sample-content-provided"
-
-    /// Help lines for the preference options.
-    static let preferenceHelp = """
-          --refund-preference-delivered P
-                                    a chargeback review of an order the ledger delivered is
-                                    answered DECLINE | APPROVE | NEUTRAL (default NEUTRAL)
-          --refund-preference-undelivered P
-                                    one it holds no delivery for (default APPROVE)
-          --sample-content-provided the game offered a sample, trial or description before purchase
-        """
+    /// The group of the preference options, shared by every command that answers reviews.
+    static let preferenceGroup = OptionGroup(
+        title: "Play refund reviews",
+        summary: "How a Google Play chargeback review (pendingRefundReviewNotification) is answered: with the "
+            + "ledger's evidence, once, within Google's 24 hours.")
+    /// The answers a review takes.
+    static let preferences = PlayRefundReviewRequest.RefundPreference.known.map(\.rawValue)
+    /// `--refund-preference-delivered P`.
+    static let deliveredPreference = CommandOption(
+        "refund-preference-delivered", "P", default: PlayRefundReviewRequest.RefundPreference.neutral.rawValue,
+        constraint: .choices(preferences), help: "the answer for an order the ledger delivered", group: preferenceGroup)
+    /// `--refund-preference-undelivered P`.
+    static let undeliveredPreference = CommandOption(
+        "refund-preference-undelivered", "P", default: PlayRefundReviewRequest.RefundPreference.approve.rawValue,
+        constraint: .choices(preferences), help: "the answer for an order it holds no delivery for", group: preferenceGroup)
+    /// `--sample-content-provided`.
+    static let sampleContentProvided = CommandOption.flag(
+        "sample-content-provided", help: "the game offered a sample, trial or description before purchase",
+        group: preferenceGroup)
+    /// The preference options.
+    static let preferenceOptions = [deliveredPreference, undeliveredPreference, sampleContentProvided]
+    /// `--order-id ID`.
+    static let orderID = CommandOption("order-id", "ID", required: true, help: "the orderId of the notification")
+    /// `--pending-refund-token TOKEN`.
+    static let pendingRefundToken = CommandOption(
+        "pending-refund-token", "TOKEN", required: true, help: "the notification's pendingRefundToken")
 
     static let command = Command(
         words: ["playstore", "refund-review"],
         summary: "answer Google Play's review of a chargeback for one order, once",
-        help: """
-            usage: ledger playstore refund-review --db DB --catalog FILE --package NAME
-                     --order-id ID --pending-refund-token TOKEN
-                     (--service-account FILE [--api-base URL])
-                     [--refund-preference-delivered P] [--refund-preference-undelivered P]
-                     [--sample-content-provided]
-
+        description: """
             Builds the answer to a pendingRefundReviewNotification from the ledger (the share of
             the granted units the player no longer holds, in milliunits, and the delivery as a
             usage event; a share of 0 and no event when the ledger delivered nothing for the
             order) and sends it with orders.reviewrefund, once: the answer is recorded in the
             ledger, and a second run prints it as alreadySent without sending. Google takes the
             first answer within 24 hours of its notification (this command has no notification
-            to check the deadline against). The database must exist.
-
-            options:
-              --order-id ID             the orderId of the notification
-              --pending-refund-token TOKEN
-                                        the notification's pendingRefundToken
-            \(preferenceHelp)
-            \(PlayStoreCommands.apiHelp)
+            to check the deadline against). The database must exist. Needs --service-account.
 
             prints: {"outcome": "sent" | "alreadySent", "answer": {"orderID", "playerID",
               "deliveredAt", "sentAt", "refundPreference", "consumptionPercentageMilliunits"}} or
@@ -54,9 +53,8 @@ enum PlayRefundReviewCommand {
               (Google unavailable included), 64 usage, 65 invalid input or catalog, 66 database
               or catalog missing
             """,
-        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog", "order-id", "pending-refund-token"])
-            .union(preferenceOptions),
-        flagOptions: [sampleFlag],
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, orderID, pendingRefundToken]
+            + StorePortOptions.playOptions + preferenceOptions,
         run: { arguments, io in await run(arguments, io: io) })
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -65,9 +63,9 @@ enum PlayRefundReviewCommand {
         let token: String
         let preferences: Preferences
         do throws(Arguments.UsageError) {
-            (database, api, package, environment) = try PlayStoreLedgerCommands.ledgerOptions(arguments, io: io)
-            orderID = try arguments.required("order-id")
-            token = try arguments.required("pending-refund-token")
+            (database, api, package, environment) = try PlayStoreLedgerCommands.ledgerOptions(parsing: arguments, io: io)
+            orderID = try arguments.required(Self.orderID)
+            token = try arguments.required(pendingRefundToken)
             preferences = try Preferences(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore refund-review")
@@ -95,9 +93,9 @@ enum PlayRefundReviewCommand {
 
         /// Reads the options; an unknown preference is a usage error.
         init(_ arguments: Arguments) throws(Arguments.UsageError) {
-            delivered = try Self.preference(arguments, "refund-preference-delivered") ?? delivered
-            undelivered = try Self.preference(arguments, "refund-preference-undelivered") ?? undelivered
-            sampleContentProvided = arguments.flag(PlayRefundReviewCommand.sampleFlag)
+            delivered = try Self.preference(arguments, PlayRefundReviewCommand.deliveredPreference) ?? delivered
+            undelivered = try Self.preference(arguments, PlayRefundReviewCommand.undeliveredPreference) ?? undelivered
+            sampleContentProvided = arguments.flag(PlayRefundReviewCommand.sampleContentProvided)
         }
 
         /// A sender answering with these preferences.
@@ -107,14 +105,14 @@ enum PlayRefundReviewCommand {
                 undeliveredPreference: undelivered, sampleContentProvided: sampleContentProvided)
         }
 
-        private static func preference(_ arguments: Arguments, _ name: String) throws(Arguments.UsageError)
+        private static func preference(_ arguments: Arguments, _ option: CommandOption) throws(Arguments.UsageError)
             -> PlayRefundReviewRequest.RefundPreference?
         {
-            guard let text = arguments.value(name) else { return nil }
+            guard let text = arguments.value(option) else { return nil }
             guard let preference = PlayRefundReviewRequest.RefundPreference.known.first(where: { $0.rawValue == text })
             else {
                 let names = PlayRefundReviewRequest.RefundPreference.known.map(\.rawValue).joined(separator: ", ")
-                throw Arguments.UsageError(message: "--\(name) \(text): expected one of \(names)")
+                throw Arguments.UsageError(message: "--\(option.name) \(text): expected one of \(names)")
             }
             return preference
         }

@@ -6,24 +6,15 @@ import SQLiteLedgerStore
 /// `ledger playstore verify|rtdn|voided-sync`: Google Play input, through the Play
 /// Developer API or a purchases file.
 enum PlayStoreCommands {
-    static let apiOptions: Set<String> = ["package", "service-account", "api-base", "purchases", "environment"]
-    static let apiHelp = """
-          --package NAME            the app's package name
-          --service-account FILE    a Google service-account JSON key (calls the Play Developer API)
-          --api-base URL            the API root (default https://androidpublisher.googleapis.com)
-          --purchases FILE          answer from a JSON file instead: {"purchases": {TOKEN: {...}},
-                                    "voided": [...]} (offline trials and tests)
-          --environment E           sandbox (default) or production: what the ledger serves
-        """
 
     /// The API the options name.
     static func api(_ arguments: Arguments) throws(Arguments.UsageError) -> any PlayPurchasesAPI {
-        switch (arguments.value("service-account"), arguments.value("purchases")) {
+        switch (arguments.value(StorePortOptions.serviceAccount), arguments.value(StorePortOptions.purchases)) {
         case (let key?, nil):
             do throws(PlayAPIError) {
                 let credentials = try ServiceAccountCredentials(contentsOfFile: key)
                 let tokens = try AccessTokenProvider(credentials: credentials)
-                guard let base = URL(string: arguments.value("api-base") ?? PlayDeveloperAPIClient.defaultBaseURL.absoluteString)
+                guard let base = URL(string: arguments.value(StorePortOptions.apiBase) ?? PlayDeveloperAPIClient.defaultBaseURL.absoluteString)
                 else { throw PlayAPIError.permanent("--api-base is not a URL") }
                 return PlayDeveloperAPIClient(tokenSource: tokens, baseURL: base)
             } catch {
@@ -35,7 +26,7 @@ enum PlayStoreCommands {
     }
 
     static func environment(_ arguments: Arguments) throws(Arguments.UsageError) -> StoreEnvironment {
-        let environment = StoreEnvironment(rawValue: arguments.value("environment") ?? "sandbox")
+        let environment = StoreEnvironment(rawValue: arguments.value(StorePortOptions.environment) ?? "sandbox")
         guard environment == .sandbox || environment == .production else {
             throw Arguments.UsageError(message: "--environment must be sandbox or production")
         }
@@ -48,7 +39,7 @@ enum PlayStoreCommands {
         _ arguments: Arguments, database: LedgerDatabase, api: any PlayPurchasesAPI, package: String,
         environment: StoreEnvironment
     ) async throws(LedgerError) -> Ledger {
-        guard let catalogPath = arguments.value("catalog") else { throw LedgerError.invalidArgument("--catalog is required") }
+        guard let catalogPath = arguments.value(CommonOptions.catalog) else { throw LedgerError.invalidArgument("--catalog is required") }
         let catalog = try CatalogLoader.load(path: catalogPath)
         let configuration = LedgerConfiguration(environment: environment)
         return try Ledger(
@@ -70,26 +61,23 @@ enum PlayStoreCommands {
         var environment: String?
     }
 
+    /// `--token T`.
+    static let token = CommandOption("token", "T", required: true, help: "the purchase token")
+    /// `--product P`.
+    static let product = CommandOption("product", "P", required: true, help: "the Play product ID")
+
     static let verify = Command(
         words: ["playstore", "verify"],
         summary: "look up a Google Play purchase token and print what the ledger would see",
-        help: """
-            usage: ledger playstore verify --token T --product P --package NAME
-                     (--service-account FILE [--api-base URL] | --purchases FILE)
-
+        description: """
             Calls purchases.products.get for the token and prints the purchase and the facts
             the ledger takes from it: state (purchased grants, pending waits, canceled is
             rejected), quantity, account binding (obfuscatedExternalAccountId) and environment
-            (a test purchase is always sandbox).
-
-            options:
-              --token T                 the purchase token
-              --product P               the Play product ID
-            \(apiHelp)
+            (a test purchase is always sandbox). Needs --service-account or --purchases.
 
             exit codes: 0 found, 65 invalid or unknown token, 1 the API could not answer, 64 usage
             """,
-        valueOptions: apiOptions.union(["token", "product"]),
+        options: [Self.token, Self.product] + StorePortOptions.playOptions,
         run: { arguments, io in
             let api: any PlayPurchasesAPI
             let (token, product, package): (String, String, String)
@@ -97,7 +85,8 @@ enum PlayStoreCommands {
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 (token, product, package) = (
-                    try arguments.required("token"), try arguments.required("product"), try arguments.required("package")
+                    try arguments.required(Self.token), try arguments.required(Self.product),
+                    try arguments.required(StorePortOptions.package)
                 )
                 api = try Self.api(arguments)
                 environment = try Self.environment(arguments)

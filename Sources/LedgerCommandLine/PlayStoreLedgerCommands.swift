@@ -9,18 +9,33 @@ enum PlayStoreLedgerCommands {
     static let bodyByteCountMax = 64 * 1024
     /// The environment variable holding the push's `Authorization` header when `--authorization` is not given.
     static let authorizationVariable = "LEDGER_PUSH_AUTHORIZATION"
-    /// The options of the push's authentication.
-    static let pushOptions: Set<String> = ["authorization", "audience", "push-service-account", "jwks"]
+    /// The group of the push's authentication.
+    static let pushGroup = OptionGroup(
+        title: "Google Play push",
+        summary: "The Pub/Sub push subscription whose OIDC token a push must carry: RS256, signed by a key of "
+            + "Google's key set, issued by Google for the audience and the service account, not expired.")
+    /// `--audience AUD`.
+    static let audience = CommandOption("audience", "AUD", help: "the push subscription's token audience", group: pushGroup)
+    /// `--push-service-account EMAIL`.
+    static let pushServiceAccount = CommandOption(
+        "push-service-account", "EMAIL", help: "the push subscription's service account", group: pushGroup)
+    /// `--jwks FILE`.
+    static let jwks = CommandOption(
+        "jwks", "FILE", help: "Google's key set from a file (offline trials); without it, fetched from Google (cached, retried)",
+        group: pushGroup)
+    /// The push options.
+    static let pushOptions = [audience, pushServiceAccount, jwks]
+    /// `--authorization VALUE`.
+    static let authorization = CommandOption(
+        "authorization", "VALUE", default: "$\(authorizationVariable)",
+        help: "the push's Authorization header; prefer the variable, which other users cannot see")
+    /// The options both ledger commands take.
+    static let ledgerCommandOptions = [LedgerDatabase.option, CommonOptions.catalog.required] + StorePortOptions.playOptions
 
     static let rtdn = Command(
         words: ["playstore", "rtdn"],
         summary: "apply one Google Play real-time developer notification read from stdin",
-        help: """
-            usage: ledger playstore rtdn --db DB --catalog FILE --package NAME
-                     --audience AUD --push-service-account EMAIL [--jwks FILE]
-                     [--authorization "Bearer JWT"]
-                     (--service-account FILE [--api-base URL] | --purchases FILE)
-
+        description: """
             Reads one Pub/Sub push body ({"message": {"data": BASE64, "messageId": ...}}) on
             stdin. The push's Authorization header (--authorization, else the environment
             variable \(authorizationVariable)) must carry Pub/Sub's OIDC token: RS256, signed
@@ -33,60 +48,44 @@ enum PlayStoreLedgerCommands {
             canceled or wholly refunded), else it is recorded as unconfirmed for voided-sync;
             a chargeback review (pendingRefundReviewNotification) is answered once with
             orders.reviewrefund, with the ledger's evidence, within Google's 24 hours; a test
-            notification is logged. The database must exist.
-
-            options:
-              --audience AUD            the push subscription's token audience
-              --push-service-account EMAIL
-                                        the push subscription's service account
-              --jwks FILE               Google's key set from a file (offline trials); without
-                                        it the set is fetched from Google (cached, retried)
-              --authorization VALUE     the push's Authorization header; prefer the variable
-                                        \(authorizationVariable), which other users cannot see
-            \(PlayRefundReviewCommand.preferenceHelp)
-            \(PlayStoreCommands.apiHelp)
+            notification is logged. The database must exist. Needs --service-account or
+            --purchases.
 
             exit codes: 0 processed (or already processed, or a void left unconfirmed),
               3 rejected (or a chargeback review Google refused, or past its deadline), 77 the push did not authenticate, 1 infrastructure error (answer
               5xx), 64 usage, 65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog"]).union(pushOptions)
-            .union(PlayRefundReviewCommand.preferenceOptions),
-        flagOptions: [PlayRefundReviewCommand.sampleFlag],
+        options: ledgerCommandOptions + [audience.required, pushServiceAccount.required, jwks, authorization]
+            + PlayRefundReviewCommand.preferenceOptions,
         run: { arguments, io in await runRTDN(arguments, io: io) })
 
     static let voidedSync = Command(
         words: ["playstore", "voided-sync"],
         summary: "apply Google Play's voided purchases since the saved watermark",
-        help: """
-            usage: ledger playstore voided-sync --db DB --catalog FILE --package NAME
-                     (--service-account FILE [--api-base URL] | --purchases FILE)
-
+        description: """
             Pages through voidedpurchases.list (quantity-based partial refunds included) from
             the saved watermark (less an overlap window, at most 30 days back), applies each
             voided purchase once as a refund (a partial refund takes back its voidedQuantity
             units), checks each purchase it changed against Google's refundableQuantity, and
-            saves the new watermark. Running it again applies nothing twice. The database must exist.
-
-            options:
-            \(PlayStoreCommands.apiHelp)
+            saves the new watermark. Running it again applies nothing twice. The database must
+            exist. Needs --service-account or --purchases.
 
             exit codes: 0 done, 1 the API or the ledger failed, 64 usage, 65 invalid catalog,
               66 database or catalog missing
             """,
-        valueOptions: PlayStoreCommands.apiOptions.union(["db", "catalog"]),
+        options: ledgerCommandOptions,
         run: { arguments, io in await runVoidedSync(arguments, io: io) })
 
     /// The options both ledger commands take: the API, the package and the environment.
     static func ledgerOptions(
-        _ arguments: Arguments, io: CommandIO
+        parsing arguments: Arguments, io: CommandIO
     ) throws(Arguments.UsageError) -> (LedgerDatabase, any PlayPurchasesAPI, String, StoreEnvironment) {
         try arguments.expectPositionals(max: 0)
         let database = try LedgerDatabase(arguments, io: io)
-        _ = try arguments.required("catalog")
+        _ = try arguments.required(CommonOptions.catalog)
         return (
             database,
-            try PlayStoreCommands.api(arguments), try arguments.required("package"),
+            try PlayStoreCommands.api(arguments), try arguments.required(StorePortOptions.package),
             try PlayStoreCommands.environment(arguments)
         )
     }
@@ -95,8 +94,8 @@ enum PlayStoreLedgerCommands {
     /// fetched from Google.
     static func authenticator(_ arguments: Arguments) throws(Arguments.UsageError) -> PubSubPushAuthenticator {
         let authentication = PubSubPushAuthentication(
-            audience: try arguments.required("audience"), serviceAccountEmail: try arguments.required("push-service-account"))
-        guard let path = arguments.value("jwks") else {
+            audience: try arguments.required(audience), serviceAccountEmail: try arguments.required(pushServiceAccount))
+        guard let path = arguments.value(jwks) else {
             return PubSubPushAuthenticator(configuration: authentication, keys: GoogleSigningKeys())
         }
         do throws(PlayAPIError) {
@@ -111,13 +110,13 @@ enum PlayStoreLedgerCommands {
         let authenticator: PubSubPushAuthenticator
         let preferences: PlayRefundReviewCommand.Preferences
         do throws(Arguments.UsageError) {
-            (database, api, package, environment) = try ledgerOptions(arguments, io: io)
+            (database, api, package, environment) = try ledgerOptions(parsing: arguments, io: io)
             authenticator = try Self.authenticator(arguments)
             preferences = try PlayRefundReviewCommand.Preferences(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore rtdn")
         }
-        let authorization = arguments.value("authorization") ?? io.environmentValue(authorizationVariable)
+        let authorization = arguments.value(Self.authorization) ?? io.environmentValue(authorizationVariable)
         guard let body = io.readInput(bodyByteCountMax) else {
             io.printError("ledger playstore rtdn: stdin is larger than \(bodyByteCountMax) bytes")
             return .dataError
@@ -167,7 +166,7 @@ enum PlayStoreLedgerCommands {
     static func runVoidedSync(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let (database, api, package, environment): (LedgerDatabase, any PlayPurchasesAPI, String, StoreEnvironment)
         do throws(Arguments.UsageError) {
-            (database, api, package, environment) = try ledgerOptions(arguments, io: io)
+            (database, api, package, environment) = try ledgerOptions(parsing: arguments, io: io)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore voided-sync")
         }

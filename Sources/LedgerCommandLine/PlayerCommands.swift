@@ -9,9 +9,8 @@ enum PlayerCommands {
     static let player = Command(
         words: ["player"],
         summary: "show a player's balances, inventory, entitlements, purchases and events",
-        help: """
-            usage: ledger player PLAYER --db DB [--json]
-
+        positionals: "PLAYER",
+        description: """
             Prints what support needs to answer "I paid and got nothing": the player's
             balances, debts, inventory, entitlements and entitlement version, flags, fulfilled
             purchases (newest first, at most \(historyCountMax)) with their finish status (finished
@@ -21,16 +20,10 @@ enum PlayerCommands {
             unknown; a known player with no purchases gets empty sections. The database must
             exist.
 
-            options:
-              --json  print the same as one JSON object: {"playerID", "balances", "debts",
-                      "inventory", "entitlements", "entitlementVersion", "flags", "history",
-                      "events"}
-
             exit codes: 0 ok, 1 unreadable ledger, 3 unknown player, 64 usage,
               66 database missing
             """,
-        valueOptions: ["db"],
-        flagOptions: ["json"],
+        options: [LedgerDatabase.option, CommonOptions.json],
         run: { arguments, io in
             let playerID: String
             let database: LedgerDatabase
@@ -39,7 +32,7 @@ enum PlayerCommands {
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "player")
             }
-            let json = arguments.flag("json")
+            let json = arguments.flag(CommonOptions.json)
             do throws(LedgerError) {
                 let store = try await LedgerSetup.existingStore(database)
                 guard try await UnknownPlayer.isKnown(playerID, in: store) else {
@@ -64,16 +57,15 @@ enum PlayerCommands {
     static let reset = Command(
         words: ["reset"],
         summary: "Reset Game for a player: clear progress, keep the ledger",
-        help: """
-            usage: ledger reset PLAYER --db DB
-
+        positionals: "PLAYER",
+        description: """
             Clears the player's balances, inventory and purchase counts. The transaction
             ledger and entitlements are kept, so an old transaction replayed later is still
             recognised as already fulfilled. Prints {"reset": PLAYER} as JSON.
 
             exit codes: 0 ok, 1 unreadable ledger, 64 usage, 66 database missing
             """,
-        valueOptions: ["db"],
+        options: [LedgerDatabase.option],
         run: { arguments, io in
             let playerID: String
             let database: LedgerDatabase

@@ -6,12 +6,7 @@ enum RecoverCommand {
     static let command = Command(
         words: ["recover"],
         summary: "retry every pending platform finish",
-        help: """
-            usage: ledger recover --db DB --catalog FILE [--environment E]
-                     [--package NAME (--service-account FILE [--api-base URL] | --purchases FILE)]
-                     [--root CERT.der --bundle-id ID --app-store-environment E
-                      --app-store-key FILE.p8 --app-store-key-id KID --app-store-issuer ID]
-
+        description: """
             Retries every pending finish in the outbox through its store's port and prints a
             JSON report. Each store's port comes from the flags: a Google Play finish is
             consumed or acknowledged only through the Play options; without them it stays
@@ -21,17 +16,10 @@ enum RecoverCommand {
             (Finish Transaction; an already finished one counts as finished). Test-store
             finishes are done at once. The database must exist.
 
-            options:
-              --db DB                   the ledger: a SQLite file or a postgresql:// URL
-                                        (default: $LEDGER_DATABASE_URL)
-              --catalog FILE            the product catalog
-            \(StorePortOptions.help)
-            \(AppStoreAPIOptions.prefixedHelp)
-
             exit codes: 0 everything recovered, 1 some finish still failing or
               infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: StorePortOptions.names.union(["db", "catalog"]).union(AppStoreAPIOptions.prefixedNames),
+        options: [LedgerDatabase.option, CommonOptions.catalog.required] + StorePortOptions.options + AppStoreAPIOptions.prefixedOptions,
         run: { arguments, io in
             let database: LedgerDatabase
             let catalogPath: String
@@ -39,7 +27,7 @@ enum RecoverCommand {
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try LedgerDatabase(arguments, io: io)
-                catalogPath = try arguments.required("catalog")
+                catalogPath = try arguments.required(CommonOptions.catalog)
                 let (appStore, serverAPI) = try AppStoreAPIOptions.prefixed(arguments)
                 ports = try StorePortOptions(arguments, appStore: appStore, appStoreServerAPI: serverAPI)
             } catch {

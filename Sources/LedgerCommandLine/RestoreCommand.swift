@@ -4,13 +4,13 @@ import TestStoreAdapter
 
 /// `ledger restore`: reconcile a player with the store's list of their transactions.
 enum RestoreCommand {
+    /// `--transfer`.
+    static let transfer = CommandOption.flag("transfer", help: "move a non-consumable fulfilled for another player to P")
+
     static let command = Command(
         words: ["restore"],
         summary: "grant whatever is missing from a store list of a player's transactions",
-        help: """
-            usage: ledger restore --db DB --catalog FILE --player P [--transfer] [--environment E]
-                     [--package NAME (--service-account FILE [--api-base URL] | --purchases FILE)]
-
+        description: """
             Reads {"store": "test", "transactions": [...], "authoritative": false,
             "readAt": "2026-11-29T12:00:00Z"} (or a bare list of test-store transactions)
             on stdin, where each transaction has the `ledger fulfill` input fields and every
@@ -25,8 +25,7 @@ enum RestoreCommand {
             exit codes: 0 done (see the report), 1 infrastructure error, 64 usage,
               65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: StorePortOptions.names.union(["db", "catalog", "player"]),
-        flagOptions: ["transfer"],
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, CommonOptions.player.required, transfer] + StorePortOptions.options,
         run: { arguments, io in await run(arguments, io: io) })
 
     struct Input: Decodable {
@@ -44,8 +43,8 @@ enum RestoreCommand {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            catalogPath = try arguments.required("catalog")
-            playerID = try arguments.required("player")
+            catalogPath = try arguments.required(CommonOptions.catalog)
+            playerID = try arguments.required(CommonOptions.player)
             ports = try StorePortOptions(arguments)
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "restore")
@@ -70,7 +69,7 @@ enum RestoreCommand {
         do throws(LedgerError) {
             let ledger = try await LedgerSetup.ledger(
                 database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports, createIfMissing: false,
-                ownershipTransfer: arguments.flag("transfer") ? .nonConsumablesOnRestore : .never)
+                ownershipTransfer: arguments.flag(transfer) ? .nonConsumablesOnRestore : .never)
             let store = input.store ?? .test
             guard PlatformStore.known.contains(store) else {
                 io.printError("ledger restore: store \"\(store)\" is not one of \(PlatformStore.known.map(\.rawValue))")

@@ -7,9 +7,7 @@ enum RevokeCommand {
     static let command = Command(
         words: ["revoke"],
         summary: "apply one refund, partial refund, revoke or reversal read as JSON from stdin",
-        help: """
-            usage: ledger revoke --db DB --catalog FILE [--environment E]
-
+        description: """
             Reads one revocation event as a JSON object on stdin, applies it exactly once
             (idempotent by eventID) and prints the outcome as one JSON object. An unknown
             field, a value of the wrong type and invalid JSON are refused (exit 65) with their
@@ -25,7 +23,7 @@ enum RevokeCommand {
             exit codes: 0 recorded or already recorded, 3 rejected, 1 infrastructure error,
               64 usage, 65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: StorePortOptions.names.union(["db", "catalog"]),
+        options: [LedgerDatabase.option, CommonOptions.catalog.required] + StorePortOptions.options,
         run: { arguments, io in
             let database: LedgerDatabase
             let catalogPath: String
@@ -33,7 +31,7 @@ enum RevokeCommand {
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try LedgerDatabase(arguments, io: io)
-                catalogPath = try arguments.required("catalog")
+                catalogPath = try arguments.required(CommonOptions.catalog)
                 ports = try StorePortOptions(arguments)
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "revoke")

@@ -23,13 +23,25 @@ struct ServeAccountBindings {
     /// Stores `--store-account-binding` may name.
     static let stores: [PlatformStore] = [.appStore, .playStore, .stripe, .test]
 
+    /// `--account-binding B`.
+    static let accountBinding = CommandOption(
+        "account-binding", "B", default: Binding.identity.rawValue,
+        constraint: .choices([Binding.identity.rawValue, Binding.appAccountToken.rawValue]),
+        help: "how a player ID becomes the account ID the stores report: itself, or AppAccountToken.forPlayer")
+    /// `--store-account-binding STORE=B`.
+    static let storeAccountBinding = CommandOption(
+        "store-account-binding", "STORE=B", kind: .repeatable,
+        help: "B for one store (\(stores.map(\.rawValue).joined(separator: ", "))) in place of --account-binding")
+    /// The options.
+    static let options = [accountBinding, storeAccountBinding]
+
     var all: Binding
     var byStore: [PlatformStore: Binding] = [:]
 
     /// Reads the options; an unknown binding or store is a usage error.
     init(_ arguments: Arguments) throws(Arguments.UsageError) {
-        all = try Self.binding(arguments.value("account-binding") ?? "identity", option: "--account-binding")
-        for text in arguments.values("store-account-binding").prefix(Self.stores.count + 1) {
+        all = try Self.binding(arguments.value(Self.accountBinding) ?? "identity", option: "--account-binding")
+        for text in arguments.values(Self.storeAccountBinding).prefix(Self.stores.count + 1) {
             let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2, let store = Self.stores.first(where: { $0.rawValue == parts[0] }) else {
                 let names = Self.stores.map(\.rawValue).joined(separator: ", ")

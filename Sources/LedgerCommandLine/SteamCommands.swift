@@ -6,14 +6,8 @@ import SteamAdapter
 /// the player's answer and FinalizeTxn, then the grant), an order as Steam holds it now, and the
 /// report sync that recovers and takes back.
 enum SteamCommands {
-    static let commonUsage = "--db DB --catalog FILE --steam-api-key-env VAR --steam-app-id N [--steam-api-base URL] [--environment E]"
-
-    static let commonHelp = """
-          --environment E           sandbox (default: ISteamMicroTxnSandbox) or production
-        \(SteamOptions.help)
-
-        The player of a Steam order is its buyer's Steam ID, in decimal (Docs/Steam.md).
-        """
+    /// The note every Steam command's help ends its prose with.
+    static let playerNote = "The player of a Steam order is its buyer's Steam ID, in decimal (Docs/Steam.md)."
 
     static let exitCodes = """
         exit codes: 0 done (every item granted or already fulfilled), 3 refused by Steam,
@@ -22,14 +16,21 @@ enum SteamCommands {
           input or catalog, 66 database or catalog missing
         """
 
-    static let options = SteamOptions.names.union(["db", "catalog", "environment"])
+    /// The options every Steam command takes.
+    static let options = [
+        LedgerDatabase.option, CommonOptions.catalog.required,
+        StorePortOptions.environment.helping("sandbox (ISteamMicroTxnSandbox) or production (ISteamMicroTxn)"),
+        SteamOptions.apiKeyEnv.required, SteamOptions.appID.required, SteamOptions.apiBase,
+    ]
+    /// `--order-id N`.
+    static let orderID = CommandOption("order-id", "N", required: true, help: "the game's order ID")
+    /// `--declined`.
+    static let declined = CommandOption.flag("declined", help: "the player did not authorise the order")
 
     static let start = Command(
         words: ["steam", "start"],
         summary: "start a Steam order (InitTxn) read as JSON from stdin",
-        help: """
-            usage: ledger steam start \(commonUsage)
-
+        description: """
             Reads one Steam order on stdin: {"orderID": "42", "steamID": "7656…",
             "language": "en", "currency": "USD", "userSession"?: "client" | "web",
             "ipAddress"?, "lines": [{"itemID": 1001, "quantity": 1, "amount": 99,
@@ -39,73 +40,62 @@ enum SteamCommands {
             attempt, and prints the outcome as JSON (started, with Steam's transaction ID and
             for a web session the steamURL; or refused, with Steam's error code).
 
-            options:
-            \(commonHelp)
+            \(playerNote)
 
             \(exitCodes)
             """,
-        valueOptions: options, run: { arguments, io in await runStart(arguments, io: io) })
+        options: options,
+        run: { arguments, io in await runStart(arguments, io: io) })
 
     static let authorize = Command(
         words: ["steam", "authorize"],
         summary: "report the player's answer: FinalizeTxn, then the grant",
-        help: """
-            usage: ledger steam authorize --order-id N [--declined] \(commonUsage)
-
+        description: """
             What the game client reports from MicroTxnAuthorizationResponse_t. Authorised (the
             default), FinalizeTxn charges the order, then each item is granted once, after
             QueryTxn confirms Steam holds it Succeeded. --declined records the items as Steam
             holds them and grants nothing. Prints the outcome as JSON.
 
-            options:
-              --order-id N              the game's order ID
-              --declined                the player did not authorise the order
-            \(commonHelp)
+            \(playerNote)
 
             \(exitCodes)
             """,
-        valueOptions: options.union(["order-id"]), flagOptions: ["declined"],
+        options: options + [orderID, declined],
         run: { arguments, io in await runOrder(arguments, io: io, command: "steam authorize") })
 
     static let submit = Command(
         words: ["steam", "submit"],
         summary: "submit a Steam order's items as Steam holds the order now",
-        help: """
-            usage: ledger steam submit --order-id N \(commonUsage)
-
+        description: """
             Reads the order with QueryTxn and submits each item: granted once if Steam charged
             it, else recorded pending (not finalised) or cancelled (declined). For an operator
             answering "I paid and got nothing". Prints the outcome as JSON.
 
-            options:
-              --order-id N              the game's order ID
-            \(commonHelp)
+            \(playerNote)
 
             \(exitCodes)
             """,
-        valueOptions: options.union(["order-id"]),
+        options: options + [orderID],
         run: { arguments, io in await runOrder(arguments, io: io, command: "steam submit") })
 
     static let sync = Command(
         words: ["steam", "sync"],
         summary: "read Steam's GetReport: grant what Steam charged, take back refunds",
-        help: """
-            usage: ledger steam sync \(commonUsage)
-
+        description: """
             Reads GetReport (GAMESALES) from the saved watermark (less a day; 30 days on the
             first run): grants each item Steam charged that the ledger does not hold (a crash
             between FinalizeTxn and the grant), and takes back refunds, partial refunds,
             chargebacks and fraud refunds once each. Run it when the server starts and then
             every few minutes. Prints the report as JSON.
 
-            options:
-            \(commonHelp)
+            \(playerNote)
 
             exit codes: 0 ran (the report says what it did), 3 an item or a take-back was
               rejected, 1 infrastructure error (the watermark did not move), 64 usage, 65
               invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: options, run: { arguments, io in await runSync(arguments, io: io) })
+        options: options,
+        run: { arguments, io in await runSync(arguments, io: io) })
 
     static func runStart(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
         let setup: Setup
@@ -138,7 +128,7 @@ enum SteamCommands {
         let orderID: UInt64
         do throws(Arguments.UsageError) {
             setup = try Setup(arguments, io: io)
-            let text = try arguments.required("order-id")
+            let text = try arguments.required(Self.orderID)
             guard let value = UInt64(text), value != 0, String(value) == text else {
                 throw Arguments.UsageError(message: "--order-id \(text): expected a decimal 64-bit order ID other than 0")
             }
@@ -151,7 +141,7 @@ enum SteamCommands {
             let outcome =
                 command == "steam submit"
                 ? try await processor.submit(orderID: orderID)
-                : try await processor.authorize(orderID: orderID, authorized: !arguments.flag("declined"))
+                : try await processor.authorize(orderID: orderID, authorized: !arguments.flag(declined))
             io.printJSON(outcome)
             return exitCode(outcome)
         } catch {
@@ -195,7 +185,7 @@ enum SteamCommands {
         init(_ arguments: Arguments, io: CommandIO) throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            catalogPath = try arguments.required("catalog")
+            catalogPath = try arguments.required(CommonOptions.catalog)
             let environment = try PlayStoreCommands.environment(arguments)
             guard let steam = try SteamOptions.parse(arguments, io: io, environment: environment) else {
                 throw Arguments.UsageError(message: "--steam-api-key-env and --steam-app-id are required")

@@ -17,18 +17,32 @@ import TestStoreAdapter
 ///   --root …`, `ledger appstore fulfill`), else refused.
 /// - The test store, for `test` transactions only, and only on a sandbox ledger.
 struct StorePortOptions {
+    /// The group of the options.
+    static let group = OptionGroup(
+        title: "Store ports",
+        summary: "What the ledger serves, and Google Play's port: `--package` with `--service-account` (the Play "
+            + "Developer API) or `--purchases` (offline trials). A store without a port refuses and names the flags it needs.")
+    /// `--environment E`.
+    static let environment = CommandOption(
+        "environment", "E", default: "sandbox", constraint: .choices(["sandbox", "production"]),
+        help: "what the ledger serves; the test store is wired on a sandbox ledger only", group: group)
+    /// `--package NAME`.
+    static let package = CommandOption("package", "NAME", help: "Google Play: the app's package name", group: group)
+    /// `--service-account FILE`.
+    static let serviceAccount = CommandOption(
+        "service-account", "FILE", help: "Google Play: a service-account JSON key (calls the Play Developer API)", group: group)
+    /// `--api-base URL`.
+    static let apiBase = CommandOption(
+        "api-base", "URL", default: "https://androidpublisher.googleapis.com", help: "Google Play: the API root", group: group)
+    /// `--purchases FILE`.
+    static let purchases = CommandOption(
+        "purchases", "FILE",
+        help: #"Google Play: answer from a JSON file instead, {"purchases": {TOKEN: {...}}, "voided": [...]} (offline trials)"#,
+        group: group)
     /// The options every command that builds a ledger takes.
-    static let names: Set<String> = PlayStoreCommands.apiOptions
-
-    /// Help lines for the options.
-    static let help = """
-          --environment E           sandbox (default) or production: what the ledger serves;
-                                    the test store is wired on a sandbox ledger only
-          --package NAME            Google Play: the app's package name, with one of
-          --service-account FILE      a service-account JSON key (the Play Developer API)
-          --api-base URL              the API root (default https://androidpublisher.googleapis.com)
-          --purchases FILE            a purchases file instead (offline trials)
-        """
+    static let options = [environment, package, serviceAccount, apiBase, purchases]
+    /// The same, for a command that needs Google Play: `--package` required.
+    static let playOptions = [environment, package.required, serviceAccount, apiBase, purchases]
 
     /// What a command tells an operator to pass when a Play port is missing.
     static let playHint = "pass --package NAME with --service-account FILE [--api-base URL] or --purchases FILE"
@@ -56,11 +70,13 @@ struct StorePortOptions {
             .appStore: AppStoreFinisher(),
             .playStore: UnconfiguredStore(store: .playStore, hint: Self.playHint),
         ]
-        if arguments.value("service-account") != nil || arguments.value("purchases") != nil {
+        // A command that takes no Google Play option (the Steam commands) has no Play port.
+        let takesPlay = arguments.declares(Self.package)
+        if takesPlay, arguments.value(Self.serviceAccount) != nil || arguments.value(Self.purchases) != nil {
             let api = try PlayStoreCommands.api(arguments)
-            let package = try arguments.required("package")
+            let package = try arguments.required(Self.package)
             play = (api, package)
-        } else if arguments.value("package") != nil || arguments.value("api-base") != nil {
+        } else if takesPlay, arguments.value(Self.package) != nil || arguments.value(Self.apiBase) != nil {
             throw Arguments.UsageError(message: "--package and --api-base need --service-account or --purchases")
         }
         if let appStore { verifiers[.appStore] = AppStoreTransactionVerifier(signedDataVerifier: appStore) }

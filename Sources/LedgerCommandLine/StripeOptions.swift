@@ -6,22 +6,32 @@ import StripeAdapter
 /// webhook signing secrets, each read from an environment variable the option names (never from
 /// the command line, where other users can read it, nor from a file in a repository).
 struct StripeOptions {
-    /// The options' names.
-    static let names: Set<String> = ["stripe-api-key-env", "stripe-webhook-secret-env", "stripe-api-base", "stripe-tolerance-seconds"]
-
-    /// Help lines for the options.
-    static let help = """
-          --stripe-api-key-env VAR  Stripe: the variable holding the secret key (sk_… or a
-                                    restricted rk_… key that reads Checkout Sessions,
-                                    charges and disputes), with
-          --stripe-webhook-secret-env VAR
-                                    the variable holding the endpoint's signing secret
-                                    (whsec_…; two, comma-separated, while one is rolled)
-          --stripe-api-base URL     the API root (default https://api.stripe.com)
-          --stripe-tolerance-seconds N
-                                    how far a webhook's signed time may be from the clock
-                                    (default 300, 1...3600)
-        """
+    /// The group of the options.
+    static let group = OptionGroup(
+        title: "Stripe",
+        summary: "Stripe's secret key and webhook signing secrets, each read from the environment variable an option "
+            + "names, never from the command line. `--stripe-api-key-env` needs `--stripe-webhook-secret-env`; the "
+            + "others need `--stripe-api-key-env`.")
+    /// `--stripe-api-key-env VAR`.
+    static let apiKeyEnv = CommandOption(
+        "stripe-api-key-env", "VAR",
+        help: "the variable holding the secret key (sk_…, or a restricted rk_… key that reads Checkout Sessions, charges and disputes)",
+        group: group)
+    /// `--stripe-webhook-secret-env VAR`.
+    static let webhookSecretEnv = CommandOption(
+        "stripe-webhook-secret-env", "VAR",
+        help: "the variable holding the endpoint's signing secret (whsec_…; two, comma-separated, while one is rolled)",
+        group: group)
+    /// `--stripe-api-base URL`.
+    static let apiBase = CommandOption(
+        "stripe-api-base", "URL", default: StripeAPIClient.baseURLDefault.absoluteString, help: "the API root", group: group)
+    /// `--stripe-tolerance-seconds N`.
+    static let toleranceSeconds = CommandOption.integer(
+        "stripe-tolerance-seconds", default: Int(StripeWebhookAuthenticator.toleranceSecondsDefault),
+        range: 1...Int(StripeWebhookAuthenticator.toleranceSecondsMax),
+        help: "how far a webhook's signed time may be from the clock", group: group)
+    /// The options.
+    static let options = [apiKeyEnv, webhookSecretEnv, apiBase, toleranceSeconds]
 
     /// The API the key reaches.
     var api: StripeAPIClient
@@ -30,13 +40,13 @@ struct StripeOptions {
 
     /// The options, when `--stripe-api-key-env` is given; nil when no Stripe option is.
     static func parse(_ arguments: Arguments, io: CommandIO) throws(Arguments.UsageError) -> StripeOptions? {
-        guard let keyVariable = arguments.value("stripe-api-key-env") else {
-            if let other = names.subtracting(["stripe-api-key-env"]).sorted().first(where: { arguments.value($0) != nil }) {
-                throw Arguments.UsageError(message: "--\(other) needs --stripe-api-key-env")
+        guard let keyVariable = arguments.value(apiKeyEnv) else {
+            if let other = options.dropFirst().sorted(by: { $0.name < $1.name }).first(where: { arguments.value($0) != nil }) {
+                throw Arguments.UsageError(message: "--\(other.name) needs --stripe-api-key-env")
             }
             return nil
         }
-        guard let secretVariable = arguments.value("stripe-webhook-secret-env") else {
+        guard let secretVariable = arguments.value(webhookSecretEnv) else {
             throw Arguments.UsageError(message: "--stripe-api-key-env needs --stripe-webhook-secret-env")
         }
         guard let key = io.environmentValue(keyVariable), !key.isEmpty else {
@@ -45,15 +55,13 @@ struct StripeOptions {
         let secrets = (io.environmentValue(secretVariable) ?? "").split(separator: ",").map {
             $0.trimmingCharacters(in: .whitespaces)
         }.filter { !$0.isEmpty }
-        let tolerance = try ServeCommand.Options.integer(
-            arguments, "stripe-tolerance-seconds", default: Int(StripeWebhookAuthenticator.toleranceSecondsDefault),
-            range: 1...Int(StripeWebhookAuthenticator.toleranceSecondsMax))
+        let tolerance = try arguments.integer(toleranceSeconds)
         guard let authenticator = StripeWebhookAuthenticator(secrets: secrets, toleranceSeconds: Int64(tolerance)) else {
             throw Arguments.UsageError(
                 message: "--stripe-webhook-secret-env \(secretVariable): the variable must hold 1 to \(StripeWebhookAuthenticator.secretCountMax) secrets")
         }
         var base = StripeAPIClient.baseURLDefault
-        if let text = arguments.value("stripe-api-base") {
+        if let text = arguments.value(apiBase) {
             guard let url = URL(string: text), url.scheme == "https" || url.scheme == "http", url.host != nil else {
                 throw Arguments.UsageError(message: "--stripe-api-base \(text) is not an http(s) URL")
             }

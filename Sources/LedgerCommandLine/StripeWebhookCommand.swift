@@ -8,14 +8,15 @@ enum StripeWebhookCommand {
     /// `--signature` is not given.
     static let signatureVariable = "LEDGER_STRIPE_SIGNATURE"
 
+    /// `--signature HEADER`.
+    static let signature = CommandOption(
+        "signature", "HEADER", default: "$\(signatureVariable)",
+        help: "the webhook's Stripe-Signature header; prefer the variable, which other users cannot see")
+
     static let command = Command(
         words: ["stripe", "webhook"],
         summary: "apply one Stripe webhook read from stdin",
-        help: """
-            usage: ledger stripe webhook --db DB --catalog FILE --stripe-api-key-env VAR
-                     --stripe-webhook-secret-env VAR [--stripe-api-base URL]
-                     [--signature HEADER] [--environment E]
-
+        description: """
             Reads one webhook body on stdin, exactly as Stripe sent it. Its Stripe-Signature
             header (--signature, else the environment variable \(signatureVariable)) must be
             Stripe's HMAC-SHA256 of the body under the endpoint's signing secret, signed within
@@ -28,18 +29,12 @@ enum StripeWebhookCommand {
             reinstated give back. Stripe's answer is always read again; the webhook's copy is
             never trusted. Prints the outcome as JSON. The database must exist.
 
-            options:
-              --signature HEADER        the webhook's Stripe-Signature header; prefer the
-                                        variable \(signatureVariable)
-              --environment E           sandbox (default: Stripe's test mode) or production
-            \(StripeOptions.help)
-
             exit codes: 0 processed (or already processed, or nothing to do), 3 rejected (or
               a line item or refund rejected), 77 the signature did not authenticate,
               1 infrastructure error (answer 5xx, Stripe delivers it again), 64 usage,
               65 invalid input or catalog, 66 database or catalog missing
             """,
-        valueOptions: StripeOptions.names.union(["db", "catalog", "signature", "environment"]),
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, signature, StorePortOptions.environment.helping("sandbox (Stripe's test mode) or production"), StripeOptions.apiKeyEnv.required, StripeOptions.webhookSecretEnv.required, StripeOptions.apiBase, StripeOptions.toleranceSeconds],
         run: { arguments, io in await run(arguments, io: io) })
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -49,7 +44,7 @@ enum StripeWebhookCommand {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            _ = try arguments.required("catalog")
+            _ = try arguments.required(CommonOptions.catalog)
             environment = try PlayStoreCommands.environment(arguments)
             guard let parsed = try StripeOptions.parse(arguments, io: io) else {
                 throw Arguments.UsageError(message: "--stripe-api-key-env and --stripe-webhook-secret-env are required")
@@ -58,13 +53,13 @@ enum StripeWebhookCommand {
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: "stripe webhook")
         }
-        let signature = arguments.value("signature") ?? io.environmentValue(signatureVariable)
+        let signature = arguments.value(Self.signature) ?? io.environmentValue(signatureVariable)
         guard let body = io.readInput(StripeWebhookAuthenticator.bodyByteCountMax) else {
             io.printError("ledger stripe webhook: stdin is larger than \(StripeWebhookAuthenticator.bodyByteCountMax) bytes")
             return .dataError
         }
         do throws(LedgerError) {
-            let catalog = try CatalogLoader.load(path: arguments.value("catalog") ?? "")
+            let catalog = try CatalogLoader.load(path: arguments.value(CommonOptions.catalog) ?? "")
             let ledger = try Ledger(
                 catalog: catalog, store: try await database.open(createIfMissing: false),
                 verifier: StoreRoutingVerifier([.stripe: StripeCheckoutVerifier(api: stripe.api, environment: environment)]),

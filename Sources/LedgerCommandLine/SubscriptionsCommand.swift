@@ -3,12 +3,13 @@ import FulfillmentLedger
 
 /// `ledger subscriptions`: a player's subscription chains, read at a time.
 enum SubscriptionsCommand {
+    /// `--at TIME`.
+    static let at = CommandOption("at", "TIME", default: "now", help: "the time to read the state at (RFC 3339 with an offset)")
+
     static let command = Command(
         words: ["subscriptions"],
         summary: "show a player's subscriptions: state, expiry, periods granted and entitlement",
-        help: """
-            usage: ledger subscriptions --db DB --player P [--at TIME] [--catalog FILE] [--json]
-
+        description: """
             Prints each auto-renewable subscription chain of the player (App Store
             originalTransactionId, Play purchase token): the state the store last reported,
             the state and entitlement at TIME (default: now), expiresAt, the grace period's
@@ -18,15 +19,10 @@ enum SubscriptionsCommand {
             refused as unknown. The database must exist. Catalog default: ProductCatalog.json
             in this folder, else the sample catalog built into the tool.
 
-            options:
-              --json  print {"playerID", "readAt", "subscriptions": [...]}, each chain with
-                      its periods
-
             exit codes: 0 ok, 1 unreadable ledger, 3 unknown player, 64 usage,
               65 invalid catalog, 66 database or catalog missing
             """,
-        valueOptions: ["db", "player", "at", "catalog"],
-        flagOptions: ["json"],
+        options: [LedgerDatabase.option, CommonOptions.player.required, at, CommonOptions.catalog.defaulting("ProductCatalog.json, else the built-in sample"), CommonOptions.json],
         run: { arguments, io in
             let database: LedgerDatabase
             let playerID: String
@@ -34,8 +30,8 @@ enum SubscriptionsCommand {
             do throws(Arguments.UsageError) {
                 try arguments.expectPositionals(max: 0)
                 database = try LedgerDatabase(arguments, io: io)
-                playerID = try arguments.required("player")
-                if let text = arguments.value("at") {
+                playerID = try arguments.required(CommonOptions.player)
+                if let text = arguments.value(at) {
                     guard let date = LedgerJSON.parseDate(text), date.isInLedgerRange else {
                         throw Arguments.UsageError(message: "--at needs an RFC 3339 time, such as 2026-12-01T12:00:00Z")
                     }
@@ -44,7 +40,7 @@ enum SubscriptionsCommand {
             } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "subscriptions")
             }
-            let json = arguments.flag("json")
+            let json = arguments.flag(CommonOptions.json)
             let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "subscriptions")
             do throws(LedgerError) {
                 let ledger = try await LedgerSetup.ledger(

@@ -6,12 +6,15 @@ import SQLiteLedgerStore
 
 /// `ledger demo`: narrates the purchase lifecycle on a fresh SQLite ledger.
 enum DemoCommand {
+    /// `--db FILE`: a new ledger file, not the operator's `--db`.
+    static let database = CommandOption(
+        "db", "FILE", default: "a new file in a temporary folder",
+        help: "a ledger file that does not exist yet; the demo narrates a fresh ledger")
+
     static let command = Command(
         words: ["demo"],
         summary: "narrate the purchase lifecycle on a fresh embedded ledger",
-        help: """
-            usage: ledger demo [--catalog FILE] [--db FILE] [--json]
-
+        description: """
             Runs a purchase, a duplicate delivery, the same transaction ID with another
             product, a grant failure and its retry, a finish failure and recovery, a
             pending payment that is approved, and a game reset that keeps the ledger,
@@ -21,31 +24,23 @@ enum DemoCommand {
             gems_small mapped on both for the demo). All on a SQLite ledger; each step checks
             that the library did what it promises.
 
-            options:
-              --catalog FILE  the product catalog (default: the sample ProductCatalog.json
-                              built into the tool, so the demo runs from any folder)
-              --db FILE       a ledger file that does not exist yet (default: a new file in
-                              a temporary folder); the demo narrates a fresh ledger
-              --json          print one JSON object per step instead of text
-
             exit codes: 0 every step behaved, 70 a step did not, 1 infrastructure error,
               64 usage (or --db names an existing file), 65 invalid catalog, 66 catalog missing
             """,
-        valueOptions: ["catalog", "db"],
-        flagOptions: ["json"],
+        options: [CommonOptions.catalog.defaulting("the sample ProductCatalog.json built into the tool"), database, CommonOptions.json.helping("print one JSON object per step instead of text")],
         run: { arguments, io in
             do throws(Arguments.UsageError) { try arguments.expectPositionals(max: 0) } catch {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "demo")
             }
             let catalogChoice = CatalogChoice.sampleByDefault(arguments)
-            if let given = arguments.value("db"), FileManager.default.fileExists(atPath: given) {
+            if let given = arguments.value(Self.database), FileManager.default.fileExists(atPath: given) {
                 return LedgerCommandLine.usageError(
                     "--db \(given) already exists; the demo needs a fresh ledger", io: io, command: "demo")
             }
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("ledger-demo-\(UUID().uuidString)")
-            let database = arguments.value("db") ?? directory.appendingPathComponent("ledger.sqlite").path
-            if arguments.value("db") == nil {
+            let database = arguments.value(Self.database) ?? directory.appendingPathComponent("ledger.sqlite").path
+            if arguments.value(Self.database) == nil {
                 do {
                     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 } catch {
@@ -53,7 +48,7 @@ enum DemoCommand {
                     return .failure
                 }
             }
-            let narrator = DemoNarrator(io: io, json: arguments.flag("json"))
+            let narrator = DemoNarrator(io: io, json: arguments.flag(CommonOptions.json))
             do {
                 let catalog = try catalogChoice.load()
                 let store = try await SQLiteLedgerStore.open(path: database)
@@ -70,7 +65,7 @@ enum DemoCommand {
                 return .failure
             }
             narrator.say("demo finished: every step behaved as promised")
-            if arguments.value("db") == nil { try? FileManager.default.removeItem(at: directory) }
+            if arguments.value(Self.database) == nil { try? FileManager.default.removeItem(at: directory) }
             return .ok
         })
 }

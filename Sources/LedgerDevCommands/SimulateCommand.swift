@@ -5,13 +5,25 @@ import LedgerSimulation
 
 /// `ledger simulate`: the deterministic fault simulation.
 enum SimulateCommand {
+    /// `--seed S`.
+    static let seed = CommandOption("seed", "S", required: true, help: "the first run's seed (run r uses S+r)")
+    /// `--runs N`.
+    static let runs = CommandOption.integer("runs", range: 1...Simulator.runCountMax, help: "how many runs").required
+    /// `--steps K`.
+    static let steps = CommandOption.integer("steps", "K", default: 100, range: 1...Simulator.stepCountMax, help: "steps per run")
+    /// `--db-dir DIR`.
+    static let databaseFolder = CommandOption(
+        "db-dir", "DIR", default: "/dev/shm if present, else the temporary folder",
+        help: "where run databases go; each is removed after its run")
+    /// `--db URL`.
+    static let database = CommandOption(
+        "db", "URL",
+        help: "run every ledger on this PostgreSQL server instead (a postgresql:// URL), in a scratch schema per run that is dropped after it")
+
     static let command = Command(
         words: ["simulate"],
         summary: "seeded simulation of purchases under faults, checked against a model",
-        help: """
-            usage: ledger simulate --seed S --runs N [--steps K] [--db-dir DIR | --db URL]
-                     [--catalog FILE] [--json]
-
+        description: """
             Runs N seeded runs (run r uses seed S+r) of K steps (default 100): purchases
             (a quarter signed by a simulated App Store and verified offline as JWS, some
             verified through a simulated Google Play Developer API),
@@ -27,19 +39,9 @@ enum SimulateCommand {
             same seed gives the same trace. A violation prints its seed, run and step, and
             replays with --seed <run seed> --runs 1. Long mode: --runs 10000.
 
-            options:
-              --db-dir DIR   where run databases go (default: /dev/shm if present, else the
-                             temporary folder); each is removed after its run
-              --db URL       run every ledger on this PostgreSQL server instead (a
-                             postgresql:// URL), in a scratch schema per run that is
-                             dropped after it
-              --catalog FILE the product catalog (default: the sample ProductCatalog.json
-                             built into the tool)
-
             exit codes: 0 no violation, 1 a violation, 64 usage, 65/66 catalog invalid/missing
             """,
-        valueOptions: ["seed", "runs", "steps", "db-dir", "db", "catalog"],
-        flagOptions: ["json"],
+        options: [seed, runs, steps, databaseFolder, database, CommonOptions.catalog.defaulting("the sample ProductCatalog.json built into the tool"), CommonOptions.json],
         run: { arguments, io in await run(arguments, io: io) })
 
     static func run(_ arguments: Arguments, io: CommandIO) async -> ExitCode {
@@ -49,19 +51,16 @@ enum SimulateCommand {
         var serverURL: String?
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
-            guard let parsedSeed = UInt64(try arguments.required("seed")) else {
+            guard let parsedSeed = UInt64(try arguments.required(Self.seed)) else {
                 throw Arguments.UsageError(message: "--seed needs a whole number")
             }
-            guard let parsedRuns = Int(try arguments.required("runs")), (1...Simulator.runCountMax).contains(parsedRuns)
-            else { throw Arguments.UsageError(message: "--runs needs 1 to \(Simulator.runCountMax)") }
-            guard let parsedSteps = Int(arguments.value("steps") ?? "100"), (1...Simulator.stepCountMax).contains(parsedSteps)
-            else { throw Arguments.UsageError(message: "--steps needs 1 to \(Simulator.stepCountMax)") }
-            (seed, runs, steps) = (parsedSeed, parsedRuns, parsedSteps)
-            if let given = arguments.value("db") {
+            _ = try arguments.required(Self.runs)
+            (seed, runs, steps) = (parsedSeed, try arguments.integer(Self.runs), try arguments.integer(Self.steps))
+            if let given = arguments.value(Self.database) {
                 guard case .postgres(let url) = LedgerDatabase(given) else {
                     throw Arguments.UsageError(message: "--db takes a postgresql:// URL; SQLite files go in --db-dir")
                 }
-                guard arguments.value("db-dir") == nil else {
+                guard arguments.value(Self.databaseFolder) == nil else {
                     throw Arguments.UsageError(message: "--db and --db-dir are alternatives")
                 }
                 serverURL = url
@@ -81,7 +80,7 @@ enum SimulateCommand {
         if let serverURL {
             databases = SimulationEngines.postgres(serverURL: serverURL)
         } else {
-            let directory = databaseDirectory(arguments.value("db-dir"))
+            let directory = databaseDirectory(arguments.value(Self.databaseFolder))
             do {
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             } catch {
@@ -90,7 +89,7 @@ enum SimulateCommand {
             }
             databases = SimulationEngines.sqlite(in: directory)
             // Each run removes its database; the folder goes too unless the caller named it.
-            if arguments.value("db-dir") == nil { folderToRemove = directory }
+            if arguments.value(Self.databaseFolder) == nil { folderToRemove = directory }
         }
         defer { if let folderToRemove { try? FileManager.default.removeItem(at: folderToRemove) } }
         let options = SimulationOptions(seed: seed, runCount: runs, stepCount: steps, catalog: catalog, databases: databases)
@@ -99,7 +98,7 @@ enum SimulateCommand {
             if interactive && (done % 10 == 0 || done == total) { io.writeError("\rsimulate: run \(done)/\(total)") }
         }
         if interactive { io.writeError("\n") }
-        report(result, json: arguments.flag("json"), io: io)
+        report(result, json: arguments.flag(CommonOptions.json), io: io)
         return result.violation == nil ? .ok : .failure
     }
 

@@ -6,12 +6,16 @@ import LedgerSimulation
 /// `ledger workload`: fulfills a deterministic stream of purchases, one JSON line each,
 /// so a crash test can kill it at any moment and know what it reported.
 enum WorkloadCommand {
+    /// `--seed S`.
+    static let seed = CommandOption("seed", "S", required: true, help: "chooses the purchases; the same seed redelivers the same")
+    /// `--count N`.
+    static let count = CommandOption(
+        "count", "N", required: true, constraint: .integers(0...CrashWorkload.countMax), help: "how many purchases")
+
     static let command = Command(
         words: ["workload"],
         summary: "fulfill a seeded stream of test purchases, printing each outcome (crash tests)",
-        help: """
-            usage: ledger workload --db DB --catalog FILE --seed S --count N
-
+        description: """
             Fulfills N test-store purchases chosen by seed S, in order, and prints one JSON
             line per transaction ({"transactionID", "outcome", "playerID"}) as soon as its
             outcome is known. Running it again with the same seed redelivers the same
@@ -19,7 +23,7 @@ enum WorkloadCommand {
 
             exit codes: 0 done, 1 infrastructure error, 64 usage, 65/66 catalog invalid/missing
             """,
-        valueOptions: ["db", "catalog", "seed", "count"],
+        options: [LedgerDatabase.option, CommonOptions.catalog.required, seed, count],
         run: { arguments, io in await run(arguments, io: io) })
 
     struct Line: Encodable {
@@ -36,9 +40,9 @@ enum WorkloadCommand {
         do throws(Arguments.UsageError) {
             try arguments.expectPositionals(max: 0)
             database = try LedgerDatabase(arguments, io: io)
-            catalogPath = try arguments.required("catalog")
-            guard let parsedSeed = UInt64(try arguments.required("seed")),
-                let parsedCount = Int(try arguments.required("count")), (0...CrashWorkload.countMax).contains(parsedCount)
+            catalogPath = try arguments.required(CommonOptions.catalog)
+            guard let parsedSeed = UInt64(try arguments.required(Self.seed)),
+                let parsedCount = Int(try arguments.required(Self.count)), (0...CrashWorkload.countMax).contains(parsedCount)
             else { throw Arguments.UsageError(message: "--seed and --count need whole numbers (count 0 to \(CrashWorkload.countMax))") }
             (seed, count) = (parsedSeed, parsedCount)
         } catch {

@@ -218,8 +218,7 @@ import Testing
 
     @Test func refusesAFolderWithoutRoom() throws {
         let arguments = try Arguments(
-            ["--prefill", "10_000_000", "--memory-count", "1000000"], valueOptions: BenchOptions.valueOptionNames,
-            flagOptions: BenchOptions.flagOptionNames)
+            ["--prefill", "10_000_000", "--memory-count", "1000000"], options: BenchOptions.options)
         let options = try BenchOptions(arguments)
         #expect(options.prefillCount == 10_000_000)
         let refusal = try #require(BenchCommand.spaceRefusal(options, availableBytes: 1_000_000_000))

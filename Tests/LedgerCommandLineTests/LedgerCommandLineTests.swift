@@ -175,12 +175,12 @@ struct LedgerCommandLineTests {
 @Suite struct EndOfOptionsTests {
     @Test("after a lone --, every argument is a positional, even one that starts with --")
     func doubleDashEndsOptions() throws {
-        let parsed = try Arguments(
-            ["--db", "x.sqlite", "--", "--weird", "--json", "--"], valueOptions: ["db"], flagOptions: ["json"])
-        #expect(parsed.value("db") == "x.sqlite")
+        let options = [LedgerDatabase.option, CommonOptions.json]
+        let parsed = try Arguments(["--db", "x.sqlite", "--", "--weird", "--json", "--"], options: options)
+        #expect(parsed.value(LedgerDatabase.option) == "x.sqlite")
         #expect(parsed.positionals == ["--weird", "--json", "--"])
-        #expect(!parsed.flag("json"))
-        #expect(throws: Arguments.UsageError.self) { try Arguments(["--weird"], valueOptions: ["db"], flagOptions: ["json"]) }
+        #expect(!parsed.flag(CommonOptions.json))
+        #expect(throws: Arguments.UsageError.self) { try Arguments(["--weird"], options: options) }
     }
 
     @Test("a player whose ID starts with -- is looked up after --")
