@@ -10,7 +10,8 @@ enum CatalogExplainCommand {
             PRODUCT is a catalog product ID, or a store product ID on any store. Prints what
             one purchase grants (for a subscription: its group, the entitlements kept while
             subscribed and what each paid period grants), the purchase limit, the refund
-            policy and which store product IDs map to the product. Catalog default:
+            policy and which store product IDs map to the product (with a Google Play
+            purchase option, its playPurchaseOption). Catalog default:
             ProductCatalog.json in this folder, else the sample catalog built into the tool
             (said on stderr).
 

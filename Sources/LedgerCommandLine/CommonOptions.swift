@@ -3,7 +3,7 @@
 package enum CommonOptions {
     /// The group of the options below that keep their shared help.
     static let group = OptionGroup(
-        title: "Common options",
+        title: "Common",
         summary: "Options many commands take with the same meaning; a command that gives one another meaning lists it itself.",
         isLinked: false)
     /// `--catalog FILE`.

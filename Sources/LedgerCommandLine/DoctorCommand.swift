@@ -23,7 +23,8 @@ enum DoctorCommand {
             refunds purchases not acknowledged within 3 days), and lists the pending finishes
             with their age, oldest first, at most \(LedgerDoctor.pendingFinishCountMax) per call. When more
             follow, it says so and names the --after value of the next page. Never modifies
-            the database, and never creates one.
+            the database, and never creates one; waits at most
+            \(LedgerDoctor.busyTimeoutMilliseconds / 1_000) s for another process's lock on a SQLite file.
 
             A SQLite file (DB a path) also gets PRAGMA integrity_check. A PostgreSQL ledger
             (DB a postgresql:// URL; default: $LEDGER_DATABASE_URL) is reported with the

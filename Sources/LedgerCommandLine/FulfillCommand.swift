@@ -24,7 +24,10 @@ enum FulfillCommand {
             input fields: store ("test"), transactionID, productID (the store's product ID),
               playerID, quantity (1), state ("purchased"|"pending"|"cancelled"),
               verified (true; stands in for the signature), environment ("sandbox"),
-              purchaseDate (RFC 3339, default now), revocationDate (RFC 3339, optional)
+              purchaseDate (RFC 3339, default now), revocationDate (RFC 3339, optional),
+              accountBinding (optional: the account the store binds it to, like the App
+              Store's appAccountToken), originalTransactionID (optional: the original
+              purchase's ID when this is a restored or second-device delivery of it)
             output fields: outcome ("granted"|"alreadyFulfilled"|"rejected"),
               transactionID, productID, playerID; when granted or alreadyFulfilled:
               granted (what this call granted), finished, finishError,

@@ -16,6 +16,9 @@ enum RecoverCommand {
             (Finish Transaction; an already finished one counts as finished). Test-store
             finishes are done at once. The database must exist.
 
+            output fields: clean (nothing left), finished, stillPending, inFlightElsewhere
+              (another process is finishing it), resubmitted, errors
+
             exit codes: 0 everything recovered, 1 some finish still failing or
               infrastructure error, 64 usage, 65 invalid catalog, 66 database or catalog missing
             """,

@@ -22,6 +22,9 @@ enum RestoreCommand {
             unknown field, a value of the wrong type and invalid JSON are refused (exit 65)
             with their line and column.
 
+            output fields: playerID, outcomes (per transaction: store, transactionID and its
+              `ledger fulfill` outcome), revoked, transferred, errors
+
             exit codes: 0 done (see the report), 1 infrastructure error, 64 usage,
               65 invalid input or catalog, 66 database or catalog missing
             """,

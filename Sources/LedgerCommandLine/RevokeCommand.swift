@@ -14,11 +14,16 @@ enum RevokeCommand {
             line and column.
 
             input fields: eventID, store (required, e.g. "test"), transactionID, kind ("fullRefund" |
-              "partialRefund" | "revoke" | "refundReversed"), quantity (partialRefund only),
-              eventDate (RFC 3339, the store's date; orders events), reason (optional)
-            output fields: outcome ("recorded" | "alreadyRecorded" | "rejected"), reason,
-              disposition ("applied" | "awaitingPurchase" | "stale" | "noChange"),
-              effect (negative: taken back, positive: given back), debtCreated
+              "partialRefund" | "revoke" | "refundReversed"), eventDate (required, RFC 3339,
+              1970 to 2199: the store's date, which orders events), originalTransactionID
+              (optional: the purchase's original ID, for a refund of a restored delivery),
+              quantity and quantityIsCumulative (partialRefund only: units refunded by this
+              event, or in all when quantityIsCumulative is true), reason (optional)
+            output fields: outcome ("recorded" | "alreadyRecorded" | "rejected"); when
+              recorded: record {event, purchase, disposition ("applied" | "awaitingPurchase" |
+              "stale" | "noChange"), effect (negative: taken back, positive: given back),
+              debtCreated, absorbedChange, receivedAt, reversed}; when rejected: reason,
+              reasonCode, message
 
             exit codes: 0 recorded or already recorded, 3 rejected, 1 infrastructure error,
               64 usage, 65 invalid input or catalog, 66 database or catalog missing

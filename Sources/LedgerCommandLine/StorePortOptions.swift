@@ -37,7 +37,7 @@ struct StorePortOptions {
     /// `--purchases FILE`.
     static let purchases = CommandOption(
         "purchases", "FILE",
-        help: #"Google Play: answer from a JSON file instead, {"purchases": {TOKEN: {...}}, "voided": [...]} (offline trials)"#,
+        help: #"Google Play: answer from a JSON file instead (offline trials): {"purchases": {TOKEN: {...}}, "subscriptions": {TOKEN: {...}}, "voided": [...]}, Google's own documents, read strictly (another section is a usage error)"#,
         group: group)
     /// The options every command that builds a ledger takes.
     static let options = [environment, package, serviceAccount, apiBase, purchases]
