@@ -15,8 +15,13 @@ enum CatalogCheckCommand {
             Validates a product catalog (default: ProductCatalog.json) and prints every
             problem found, one per line, as FILE:LINE:COLUMN: JSON-PATH: message.
             Warnings flag suspicious values (an amount above the sanity bound, two products
-            with identical rewards, a limit of 0, a consumable granting an entitlement);
-            they do not fail the check.
+            with identical rewards that are not tiers of one group, a limit of 0, a
+            consumable granting an entitlement, an autoRenewable without periodRewards
+            granting what a nonConsumable grants, a playPurchaseOption of a Google Play
+            product ID no product maps plainly); they do not fail the check.
+
+            output fields (--json): file, valid, productCount, version, problems, warnings
+              (each with its line, column, path, severity and message)
 
             exit codes: 0 valid (even with warnings), 65 invalid, 66 file missing or
               unreadable, 64 usage

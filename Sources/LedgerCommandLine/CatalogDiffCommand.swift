@@ -8,7 +8,8 @@ enum CatalogDiffCommand {
         positionals: "OLD NEW",
         description: """
             Lists the changes between two catalogs: products added, removed, renamed; their
-            kind, rewards, limit, refund policy and store product IDs; store product IDs moved
+            kind, rewards, limit, refund policy, family sharing and store product IDs; a
+            subscription's period rewards and subscription group; store product IDs moved
             to another product; currencies, items and entitlements added, removed or renamed;
             an entitlement's removesAds and unknownPolicy. Each change is ok (safe), REVIEW
             (takes nothing paid for, but changes what players hold or are offered) or
