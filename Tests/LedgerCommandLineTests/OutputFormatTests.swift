@@ -99,6 +99,7 @@ import Testing
             ["catalog", "explain", "test.gems_small", "--catalog", repoCatalogPath, "--json"],
             ["workload", "--seed", "1", "--count", "3"] + catalog,
             ["demo", "--db", scratch.path("demo.sqlite"), "--catalog", repoCatalogPath, "--json"],
+            ["simulate", "--seed", "1", "--runs", "1", "--steps", "5", "--db-dir", scratch.url.path, "--json"],
         ]
         let all = LedgerOutputFormat.commands(developmentCommands: LedgerDevCommands.commands)
         for arguments in commands {
