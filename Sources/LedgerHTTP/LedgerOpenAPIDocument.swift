@@ -1144,6 +1144,106 @@ public enum LedgerOpenAPIDocument {
           }
         }
       },
+      "AttemptRecord": {
+        "type": "object",
+        "required": [
+          "sequence",
+          "store",
+          "deliveryID",
+          "storeProductID",
+          "playerID",
+          "outcome",
+          "code",
+          "reason",
+          "at",
+          "repeatCount",
+          "lastAt",
+          "entryPoint",
+          "isVerified"
+        ],
+        "properties": {
+          "sequence": {
+            "type": "integer"
+          },
+          "store": {
+            "type": "string"
+          },
+          "deliveryID": {
+            "type": "string"
+          },
+          "purchaseID": {
+            "type": "string"
+          },
+          "orderID": {
+            "type": "string"
+          },
+          "storeProductID": {
+            "type": "string"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "rejected",
+              "failed"
+            ]
+          },
+          "code": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "repeatCount": {
+            "type": "integer"
+          },
+          "lastAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "entryPoint": {
+            "type": "string"
+          },
+          "isVerified": {
+            "type": "boolean"
+          }
+        },
+        "description": "A submission that granted nothing, journaled (Docs/Support.md)."
+      },
+      "PendingFinish": {
+        "type": "object",
+        "required": [
+          "key",
+          "playerID",
+          "enqueuedAt",
+          "attemptCount"
+        ],
+        "properties": {
+          "key": {
+            "$ref": "#/components/schemas/PurchaseKey"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "enqueuedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "attemptCount": {
+            "type": "integer"
+          },
+          "lastError": {
+            "type": "string"
+          }
+        },
+        "description": "A granted purchase whose store finish is still owed."
+      },
       "LookupReport": {
         "type": "object",
         "required": [
@@ -1174,7 +1274,7 @@ public enum LedgerOpenAPIDocument {
           "attempts": {
             "type": "array",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/AttemptRecord"
             }
           },
           "revocations": {
@@ -1186,7 +1286,7 @@ public enum LedgerOpenAPIDocument {
           "pendingFinishes": {
             "type": "array",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/PendingFinish"
             }
           },
           "steps": {
@@ -2312,14 +2412,41 @@ public enum LedgerOpenAPIDocument {
           "schemaVersionSupported": {
             "type": "integer"
           },
+          "pendingFinishesTruncated": {
+            "type": "boolean"
+          },
           "pendingFinishes": {
             "type": "array",
             "items": {
-              "type": "object"
+              "type": "object",
+              "required": [
+                "key",
+                "playerID",
+                "ageSeconds",
+                "attemptCount",
+                "overdue"
+              ],
+              "properties": {
+                "key": {
+                  "$ref": "#/components/schemas/PurchaseKey"
+                },
+                "playerID": {
+                  "type": "string"
+                },
+                "ageSeconds": {
+                  "type": "integer"
+                },
+                "attemptCount": {
+                  "type": "integer"
+                },
+                "lastError": {
+                  "type": "string"
+                },
+                "overdue": {
+                  "type": "boolean"
+                }
+              }
             }
-          },
-          "pendingFinishesTruncated": {
-            "type": "boolean"
           },
           "nextAfter": {
             "type": "string"
@@ -5861,7 +5988,7 @@ public enum LedgerOpenAPIDocument {
     "textOnly": [
       "ledger appstore token"
     ],
-    "fingerprint": "081f7ba7cffe"
+    "fingerprint": "82baf14def28"
   }
 }
 
