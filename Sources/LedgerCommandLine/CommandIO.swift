@@ -42,10 +42,13 @@ public struct CommandIO: Sendable {
     /// Writes a line to standard error.
     package func printError(_ line: String) { writeError(line + "\n") }
 
-    /// Writes a value as one line of the ledger's JSON form (`LedgerJSON`: sorted keys, ISO 8601 dates).
+    /// Writes a value as one line of the ledger's JSON form (`LedgerJSON`: sorted keys, ISO 8601
+    /// dates), with the output format's version added to its top-level object (`LedgerOutputFormat`).
+    /// `value` encodes as an object.
     package func printJSON<T: Encodable>(_ value: T) {
         do {
-            print(String(decoding: try LedgerJSON.encoder().encode(value), as: UTF8.self))
+            let document = LedgerOutputFormat.Document(value: value)
+            print(String(decoding: try LedgerJSON.encoder().encode(document), as: UTF8.self))
         } catch {
             preconditionFailure("output types always encode: \(error)")
         }

@@ -32,7 +32,7 @@ public enum LedgerCommandLine {
     /// Runs the tool with the operator commands and `developmentCommands` (those of
     /// `LedgerDevCommands`), which the help lists in a section of their own.
     package static func run(_ arguments: [String], io: CommandIO, developmentCommands: [Command]) async -> Int32 {
-        let all = commands + developmentCommands
+        let all = LedgerOutputFormat.commands(developmentCommands: developmentCommands)
         if arguments == ["--version"] || arguments == ["version"] {
             io.print(versionText)
             return ExitCode.ok.rawValue
@@ -45,10 +45,7 @@ public enum LedgerCommandLine {
             io.print(usage(developmentCommands: developmentCommands))
             return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
         }
-        guard
-            let command = all.filter({ arguments.starts(with: $0.words) })
-                .max(by: { $0.words.count < $1.words.count })
-        else {
+        guard let command = LedgerOutputFormat.command(for: arguments, among: all) else {
             unknownCommand(arguments, among: all, io: io)
             return ExitCode.usage.rawValue
         }

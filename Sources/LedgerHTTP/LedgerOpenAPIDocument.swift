@@ -198,6 +198,12 @@ public enum LedgerOpenAPIDocument {
           },
           "catalogVersion": {
             "type": "string"
+          },
+          "storeOrderID": {
+            "type": "string"
+          },
+          "entitlementsListed": {
+            "type": "boolean"
           }
         }
       },
@@ -489,6 +495,9 @@ public enum LedgerOpenAPIDocument {
           "finished": {
             "type": "boolean"
           },
+          "finishError": {
+            "type": "string"
+          },
           "finishInProgressElsewhere": {
             "type": "boolean"
           },
@@ -673,6 +682,50 @@ public enum LedgerOpenAPIDocument {
         },
         "additionalProperties": false
       },
+      "RevocationRecord": {
+        "type": "object",
+        "required": [
+          "event",
+          "disposition"
+        ],
+        "properties": {
+          "event": {
+            "$ref": "#/components/schemas/RevocationEvent"
+          },
+          "purchase": {
+            "$ref": "#/components/schemas/PurchaseKey"
+          },
+          "disposition": {
+            "type": "string"
+          },
+          "effect": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Grant"
+            }
+          },
+          "debtCreated": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "integer"
+            }
+          },
+          "absorbedChange": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "integer"
+            }
+          },
+          "receivedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "reversed": {
+            "type": "boolean"
+          }
+        },
+        "description": "A refund event as the ledger recorded it, with what it did."
+      },
       "RevocationOutcome": {
         "type": "object",
         "required": [
@@ -688,47 +741,7 @@ public enum LedgerOpenAPIDocument {
             ]
           },
           "record": {
-            "type": "object",
-            "required": [
-              "event",
-              "disposition"
-            ],
-            "properties": {
-              "event": {
-                "type": "object"
-              },
-              "purchase": {
-                "$ref": "#/components/schemas/PurchaseKey"
-              },
-              "disposition": {
-                "type": "string"
-              },
-              "effect": {
-                "type": "array",
-                "items": {
-                  "$ref": "#/components/schemas/Grant"
-                }
-              },
-              "debtCreated": {
-                "type": "object",
-                "additionalProperties": {
-                  "type": "integer"
-                }
-              },
-              "absorbedChange": {
-                "type": "object",
-                "additionalProperties": {
-                  "type": "integer"
-                }
-              },
-              "receivedAt": {
-                "type": "string",
-                "format": "date-time"
-              },
-              "reversed": {
-                "type": "boolean"
-              }
-            }
+            "$ref": "#/components/schemas/RevocationRecord"
           },
           "reason": {
             "type": "string"
@@ -813,7 +826,7 @@ public enum LedgerOpenAPIDocument {
           "entitlements": {
             "type": "array",
             "items": {
-              "type": "string"
+              "$ref": "#/components/schemas/EntitlementRecord"
             }
           },
           "entitlementVersion": {
@@ -836,6 +849,26 @@ public enum LedgerOpenAPIDocument {
             "items": {
               "$ref": "#/components/schemas/LedgerEvent"
             }
+          }
+        }
+      },
+      "EntitlementRecord": {
+        "type": "object",
+        "required": [
+          "entitlementID",
+          "grantedAt",
+          "source"
+        ],
+        "properties": {
+          "entitlementID": {
+            "type": "string"
+          },
+          "grantedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "source": {
+            "$ref": "#/components/schemas/PurchaseKey"
           }
         }
       },
@@ -979,19 +1012,35 @@ public enum LedgerOpenAPIDocument {
           "outcomes": {
             "type": "array",
             "items": {
-              "type": "object"
+              "type": "object",
+              "required": [
+                "store",
+                "transactionID",
+                "outcome"
+              ],
+              "properties": {
+                "store": {
+                  "type": "string"
+                },
+                "transactionID": {
+                  "type": "string"
+                },
+                "outcome": {
+                  "$ref": "#/components/schemas/FulfillmentOutcome"
+                }
+              }
             }
           },
           "transferred": {
             "type": "array",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/PurchaseKey"
             }
           },
           "revoked": {
             "type": "array",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/PurchaseKey"
             }
           },
           "errors": {
@@ -1095,6 +1144,106 @@ public enum LedgerOpenAPIDocument {
           }
         }
       },
+      "AttemptRecord": {
+        "type": "object",
+        "required": [
+          "sequence",
+          "store",
+          "deliveryID",
+          "storeProductID",
+          "playerID",
+          "outcome",
+          "code",
+          "reason",
+          "at",
+          "repeatCount",
+          "lastAt",
+          "entryPoint",
+          "isVerified"
+        ],
+        "properties": {
+          "sequence": {
+            "type": "integer"
+          },
+          "store": {
+            "type": "string"
+          },
+          "deliveryID": {
+            "type": "string"
+          },
+          "purchaseID": {
+            "type": "string"
+          },
+          "orderID": {
+            "type": "string"
+          },
+          "storeProductID": {
+            "type": "string"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "rejected",
+              "failed"
+            ]
+          },
+          "code": {
+            "type": "string"
+          },
+          "reason": {
+            "type": "string"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "repeatCount": {
+            "type": "integer"
+          },
+          "lastAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "entryPoint": {
+            "type": "string"
+          },
+          "isVerified": {
+            "type": "boolean"
+          }
+        },
+        "description": "A submission that granted nothing, journaled (Docs/Support.md)."
+      },
+      "PendingFinish": {
+        "type": "object",
+        "required": [
+          "key",
+          "playerID",
+          "enqueuedAt",
+          "attemptCount"
+        ],
+        "properties": {
+          "key": {
+            "$ref": "#/components/schemas/PurchaseKey"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "enqueuedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "attemptCount": {
+            "type": "integer"
+          },
+          "lastError": {
+            "type": "string"
+          }
+        },
+        "description": "A granted purchase whose store finish is still owed."
+      },
       "LookupReport": {
         "type": "object",
         "required": [
@@ -1125,19 +1274,19 @@ public enum LedgerOpenAPIDocument {
           "attempts": {
             "type": "array",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/AttemptRecord"
             }
           },
           "revocations": {
             "type": "array",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/RevocationRecord"
             }
           },
           "pendingFinishes": {
             "type": "array",
             "items": {
-              "type": "object"
+              "$ref": "#/components/schemas/PendingFinish"
             }
           },
           "steps": {
@@ -1515,7 +1664,7 @@ public enum LedgerOpenAPIDocument {
             "type": "string"
           },
           "notification": {
-            "type": "object"
+            "$ref": "#/components/schemas/NotificationRecord"
           },
           "sessionID": {
             "type": "string"
@@ -1548,9 +1697,187 @@ public enum LedgerOpenAPIDocument {
         ],
         "properties": {
           "outcome": {
+            "type": "string",
+            "description": "What the notification did; the other fields depend on it."
+          },
+          "error": {
+            "type": "object",
+            "description": "Why it was refused (`rejected`, `unauthenticated`)."
+          },
+          "httpStatus": {
+            "type": "integer"
+          },
+          "note": {
+            "type": "string"
+          },
+          "notificationUUID": {
+            "type": "string"
+          },
+          "transactionID": {
+            "type": "string"
+          },
+          "notification": {
+            "$ref": "#/components/schemas/NotificationRecord"
+          },
+          "fulfillment": {
+            "$ref": "#/components/schemas/FulfillmentOutcome"
+          },
+          "revocation": {
+            "$ref": "#/components/schemas/RevocationOutcome"
+          },
+          "refundCheck": {
+            "type": "object"
+          },
+          "subscription": {
+            "$ref": "#/components/schemas/SubscriptionState"
+          },
+          "period": {
+            "$ref": "#/components/schemas/FulfillmentOutcome"
+          },
+          "update": {
+            "type": "string"
+          },
+          "review": {
+            "$ref": "#/components/schemas/PlayRefundReview"
+          },
+          "charge": {
+            "type": "object"
+          },
+          "rescission": {
+            "type": "object"
+          },
+          "consumptionInformation": {
+            "type": "object"
+          },
+          "deadline": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "description": "What a store's notification did (App Store Server Notifications, Google Play RTDN)."
+      },
+      "NotificationRecord": {
+        "type": "object",
+        "required": [
+          "notificationID",
+          "store",
+          "type",
+          "receivedAt",
+          "outcome"
+        ],
+        "properties": {
+          "notificationID": {
+            "type": "string"
+          },
+          "store": {
+            "type": "string"
+          },
+          "type": {
+            "type": "string"
+          },
+          "receivedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "outcome": {
+            "type": "string"
+          },
+          "transaction": {
+            "$ref": "#/components/schemas/PurchaseKey"
+          }
+        },
+        "description": "The notification as the ledger journaled it."
+      },
+      "SubscriptionState": {
+        "type": "object",
+        "required": [
+          "chain",
+          "playerID",
+          "productID",
+          "state"
+        ],
+        "properties": {
+          "chain": {
+            "$ref": "#/components/schemas/PurchaseKey"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "productID": {
+            "type": "string"
+          },
+          "storeProductID": {
+            "type": "string"
+          },
+          "subscriptionGroup": {
+            "type": "string"
+          },
+          "entitlementIDs": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          },
+          "state": {
+            "type": "string"
+          },
+          "expiresAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "willAutoRenew": {
+            "type": "boolean"
+          },
+          "latestPeriodID": {
+            "type": "string"
+          },
+          "periodCount": {
+            "type": "integer"
+          },
+          "stateSignedAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "updatedAt": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "description": "A subscription chain's stored state."
+      },
+      "PlayRefundReview": {
+        "type": "object",
+        "required": [
+          "outcome"
+        ],
+        "properties": {
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "sent",
+              "alreadySent",
+              "pastDeadline",
+              "refused"
+            ]
+          },
+          "answer": {
+            "type": "object"
+          },
+          "orderID": {
+            "type": "string"
+          },
+          "deadline": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "code": {
+            "type": "integer"
+          },
+          "detail": {
             "type": "string"
           }
-        }
+        },
+        "description": "A Google Play refund review answered, or why not (Docs/PlayStore.md)."
       },
       "SteamOrderLine": {
         "type": "object",
@@ -1793,6 +2120,1030 @@ public enum LedgerOpenAPIDocument {
           }
         },
         "description": "What one report sync did (Docs/Steam.md, Recovery and refunds)."
+      },
+      "InitOutput": {
+        "type": "object",
+        "required": [
+          "db",
+          "created",
+          "schemaVersion"
+        ],
+        "properties": {
+          "db": {
+            "type": "string"
+          },
+          "created": {
+            "type": "boolean"
+          },
+          "schemaVersion": {
+            "type": "integer"
+          }
+        },
+        "description": "`ledger init`: the ledger and whether this run created it."
+      },
+      "FulfillOutput": {
+        "allOf": [
+          {
+            "$ref": "#/components/schemas/FulfillmentOutcome"
+          },
+          {
+            "type": "object",
+            "required": [
+              "transactionID",
+              "productID",
+              "playerID"
+            ],
+            "properties": {
+              "transactionID": {
+                "type": "string"
+              },
+              "productID": {
+                "type": "string"
+              },
+              "playerID": {
+                "type": "string"
+              }
+            }
+          }
+        ],
+        "description": "`ledger fulfill`: the outcome with the submission's transaction, store product and player."
+      },
+      "AppStoreFulfillOutput": {
+        "anyOf": [
+          {
+            "$ref": "#/components/schemas/FulfillOutput"
+          },
+          {
+            "$ref": "#/components/schemas/AppStoreTransactionLookup"
+          }
+        ],
+        "description": "`ledger appstore fulfill`: the outcome, or `found` false."
+      },
+      "RecoveryReport": {
+        "type": "object",
+        "required": [
+          "clean",
+          "finished",
+          "resubmitted",
+          "stillPending",
+          "inFlightElsewhere",
+          "errors"
+        ],
+        "properties": {
+          "clean": {
+            "type": "boolean"
+          },
+          "finished": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/PurchaseKey"
+            }
+          },
+          "resubmitted": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "stillPending": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "store",
+                "transactionID"
+              ],
+              "properties": {
+                "store": {
+                  "type": "string"
+                },
+                "transactionID": {
+                  "type": "string"
+                },
+                "error": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "inFlightElsewhere": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "errors": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          }
+        },
+        "description": "`ledger recover`: what one recovery pass finished, resubmitted and left."
+      },
+      "EntitlementsOutput": {
+        "type": "object",
+        "required": [
+          "playerID",
+          "version",
+          "entitlements",
+          "owned",
+          "adsAllowedWithConsent"
+        ],
+        "properties": {
+          "playerID": {
+            "type": "string"
+          },
+          "version": {
+            "type": "integer"
+          },
+          "entitlements": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "owned": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/EntitlementRecord"
+            }
+          },
+          "adsAllowedWithConsent": {
+            "type": "boolean"
+          }
+        },
+        "description": "`ledger entitlements --json`: each entitlement's status and what grants it."
+      },
+      "SubscriptionsOutput": {
+        "type": "object",
+        "required": [
+          "playerID",
+          "readAt",
+          "subscriptions"
+        ],
+        "properties": {
+          "playerID": {
+            "type": "string"
+          },
+          "readAt": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "subscriptions": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "chainID",
+                "store",
+                "productID",
+                "state",
+                "entitled"
+              ],
+              "properties": {
+                "chainID": {
+                  "type": "string"
+                },
+                "store": {
+                  "type": "string"
+                },
+                "productID": {
+                  "type": "string"
+                },
+                "storeProductID": {
+                  "type": "string"
+                },
+                "subscriptionGroup": {
+                  "type": "string"
+                },
+                "state": {
+                  "type": "string"
+                },
+                "storedState": {
+                  "type": "string"
+                },
+                "entitled": {
+                  "type": "boolean"
+                },
+                "entitlements": {
+                  "type": "array",
+                  "items": {
+                    "type": "string"
+                  }
+                },
+                "expiresAt": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "willAutoRenew": {
+                  "type": "boolean"
+                },
+                "periodsGranted": {
+                  "type": "integer"
+                },
+                "periods": {
+                  "type": "array",
+                  "items": {
+                    "type": "object"
+                  }
+                }
+              }
+            }
+          }
+        },
+        "description": "`ledger subscriptions --json`: each chain's state at `readAt`."
+      },
+      "HistoryOutput": {
+        "type": "object",
+        "required": [
+          "events",
+          "truncated"
+        ],
+        "properties": {
+          "events": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/LedgerEvent"
+            }
+          },
+          "truncated": {
+            "type": "boolean"
+          },
+          "nextAfter": {
+            "type": "integer"
+          }
+        },
+        "description": "`ledger history --json`: events oldest first; `nextAfter` when truncated."
+      },
+      "HealthReport": {
+        "type": "object",
+        "required": [
+          "healthy",
+          "schemaVersion",
+          "schemaVersionSupported",
+          "transactionCount",
+          "pendingFinishCount",
+          "finishWarningAgeSeconds",
+          "overdueFinishCount",
+          "pendingFinishes",
+          "pendingFinishesTruncated",
+          "unacknowledgedPlayVoids"
+        ],
+        "properties": {
+          "transactionCount": {
+            "type": "integer"
+          },
+          "pendingFinishCount": {
+            "type": "integer"
+          },
+          "finishWarningAgeSeconds": {
+            "type": "integer"
+          },
+          "overdueFinishCount": {
+            "type": "integer"
+          },
+          "healthy": {
+            "type": "boolean"
+          },
+          "schemaVersion": {
+            "type": "integer"
+          },
+          "schemaVersionSupported": {
+            "type": "integer"
+          },
+          "pendingFinishesTruncated": {
+            "type": "boolean"
+          },
+          "pendingFinishes": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "key",
+                "playerID",
+                "ageSeconds",
+                "attemptCount",
+                "overdue"
+              ],
+              "properties": {
+                "key": {
+                  "$ref": "#/components/schemas/PurchaseKey"
+                },
+                "playerID": {
+                  "type": "string"
+                },
+                "ageSeconds": {
+                  "type": "integer"
+                },
+                "attemptCount": {
+                  "type": "integer"
+                },
+                "lastError": {
+                  "type": "string"
+                },
+                "overdue": {
+                  "type": "boolean"
+                }
+              }
+            }
+          },
+          "nextAfter": {
+            "type": "string"
+          },
+          "unacknowledgedPlayVoids": {
+            "type": "object",
+            "required": [
+              "count"
+            ],
+            "properties": {
+              "count": {
+                "type": "integer"
+              },
+              "latestAt": {
+                "type": "string",
+                "format": "date-time"
+              }
+            }
+          },
+          "path": {
+            "type": "string",
+            "description": "SQLite."
+          },
+          "integrity": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "SQLite."
+          },
+          "location": {
+            "type": "string",
+            "description": "PostgreSQL."
+          },
+          "server": {
+            "type": "object",
+            "description": "PostgreSQL."
+          },
+          "problems": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            },
+            "description": "PostgreSQL."
+          }
+        },
+        "description": "`ledger doctor --json`, on either engine."
+      },
+      "MigrationReport": {
+        "type": "object",
+        "required": [
+          "outcome",
+          "source",
+          "target",
+          "tables",
+          "sourceBalanceChecksum",
+          "problems"
+        ],
+        "properties": {
+          "outcome": {
+            "type": "string",
+            "enum": [
+              "copied",
+              "refusedTargetNotEmpty",
+              "verificationFailed"
+            ]
+          },
+          "source": {
+            "type": "string"
+          },
+          "target": {
+            "type": "string"
+          },
+          "tables": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "name",
+                "sourceRowCount",
+                "targetRowCount"
+              ],
+              "properties": {
+                "name": {
+                  "type": "string"
+                },
+                "sourceRowCount": {
+                  "type": "integer"
+                },
+                "targetRowCount": {
+                  "type": "integer"
+                }
+              }
+            }
+          },
+          "sourceBalanceChecksum": {
+            "type": "string"
+          },
+          "targetBalanceChecksum": {
+            "type": "string"
+          },
+          "problems": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "description": "`ledger migrate --json`: the copy and its check."
+      },
+      "CatalogCheckOutput": {
+        "type": "object",
+        "required": [
+          "file",
+          "valid",
+          "problems",
+          "warnings"
+        ],
+        "properties": {
+          "file": {
+            "type": "string"
+          },
+          "valid": {
+            "type": "boolean"
+          },
+          "version": {
+            "type": "string"
+          },
+          "productCount": {
+            "type": "integer"
+          },
+          "problems": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CatalogProblem"
+            }
+          },
+          "warnings": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/CatalogProblem"
+            }
+          }
+        },
+        "description": "`ledger catalog check --json`."
+      },
+      "CatalogProblem": {
+        "type": "object",
+        "required": [
+          "severity",
+          "path",
+          "message"
+        ],
+        "properties": {
+          "severity": {
+            "type": "string"
+          },
+          "path": {
+            "type": "string"
+          },
+          "message": {
+            "type": "string"
+          },
+          "line": {
+            "type": "integer"
+          },
+          "column": {
+            "type": "integer"
+          }
+        },
+        "description": "One problem of a catalog, located."
+      },
+      "CatalogDiffOutput": {
+        "type": "object",
+        "required": [
+          "oldVersion",
+          "newVersion",
+          "severity",
+          "dangerous",
+          "changes"
+        ],
+        "properties": {
+          "oldVersion": {
+            "type": "string"
+          },
+          "newVersion": {
+            "type": "string"
+          },
+          "severity": {
+            "type": "string"
+          },
+          "dangerous": {
+            "type": "boolean"
+          },
+          "changes": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "kind",
+                "subject",
+                "severity",
+                "dangerous",
+                "message"
+              ],
+              "properties": {
+                "kind": {
+                  "type": "string"
+                },
+                "id": {
+                  "type": "string"
+                },
+                "subject": {
+                  "type": "string"
+                },
+                "severity": {
+                  "type": "string"
+                },
+                "dangerous": {
+                  "type": "boolean"
+                },
+                "message": {
+                  "type": "string"
+                },
+                "productID": {
+                  "type": "string"
+                },
+                "ownerCount": {
+                  "type": "integer"
+                },
+                "soldCount": {
+                  "type": "integer"
+                }
+              }
+            }
+          }
+        },
+        "description": "`ledger catalog diff --json`."
+      },
+      "CatalogExplanation": {
+        "type": "object",
+        "required": [
+          "productID",
+          "kind",
+          "storeProductIDs",
+          "grants",
+          "lines"
+        ],
+        "properties": {
+          "productID": {
+            "type": "string"
+          },
+          "name": {
+            "type": "string"
+          },
+          "kind": {
+            "type": "string"
+          },
+          "storeProductIDs": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "grants": {
+            "type": "array",
+            "items": {
+              "$ref": "#/components/schemas/Grant"
+            }
+          },
+          "refundPolicy": {
+            "type": "string"
+          },
+          "lines": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "description": "`ledger catalog explain --json`."
+      },
+      "AppStoreSignedPayload": {
+        "type": "object",
+        "description": "`ledger appstore verify`: Apple's decoded payload, as Apple names its fields."
+      },
+      "AppStoreTransactionLookup": {
+        "type": "object",
+        "required": [
+          "found"
+        ],
+        "properties": {
+          "found": {
+            "type": "boolean"
+          },
+          "transaction": {
+            "type": "object"
+          },
+          "httpStatusCode": {
+            "type": "integer"
+          },
+          "errorCode": {
+            "type": "integer"
+          },
+          "errorMessage": {
+            "type": "string"
+          }
+        },
+        "description": "`ledger appstore lookup`: Apple's decoded transaction, or not found with Apple's answer."
+      },
+      "AppStoreHistoryPage": {
+        "type": "object",
+        "required": [
+          "transactions",
+          "hasMore"
+        ],
+        "properties": {
+          "transactions": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "revision": {
+            "type": "string"
+          },
+          "hasMore": {
+            "type": "boolean"
+          }
+        },
+        "description": "`ledger appstore history`: one page, decoded."
+      },
+      "AppStoreSubscriptionStatusOutput": {
+        "type": "object",
+        "required": [
+          "playerID",
+          "subscriptions"
+        ],
+        "properties": {
+          "playerID": {
+            "type": "string"
+          },
+          "subscriptions": {
+            "type": "array",
+            "items": {
+              "type": "object",
+              "required": [
+                "chainID",
+                "outcome"
+              ],
+              "properties": {
+                "chainID": {
+                  "type": "string"
+                },
+                "outcome": {
+                  "type": "string"
+                },
+                "status": {
+                  "type": "integer"
+                },
+                "subscription": {
+                  "$ref": "#/components/schemas/SubscriptionState"
+                },
+                "period": {
+                  "$ref": "#/components/schemas/FulfillmentOutcome"
+                },
+                "update": {
+                  "type": "string"
+                }
+              }
+            }
+          }
+        },
+        "description": "`ledger appstore subscription-status`."
+      },
+      "AppStoreNotificationsSyncReport": {
+        "type": "object",
+        "required": [
+          "pagesRead",
+          "notificationsRead",
+          "applied",
+          "truncated"
+        ],
+        "properties": {
+          "pagesRead": {
+            "type": "integer"
+          },
+          "notificationsRead": {
+            "type": "integer"
+          },
+          "applied": {
+            "type": "integer"
+          },
+          "alreadyProcessed": {
+            "type": "integer"
+          },
+          "rejected": {
+            "type": "integer"
+          },
+          "retryableRejected": {
+            "type": "integer"
+          },
+          "revocationsApplied": {
+            "type": "integer"
+          },
+          "startDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "endDate": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "onlyFailures": {
+            "type": "boolean"
+          },
+          "truncated": {
+            "type": "boolean"
+          },
+          "watermarkSaved": {
+            "type": "string",
+            "format": "date-time"
+          },
+          "rejections": {
+            "type": "array",
+            "items": {
+              "type": "object"
+            }
+          },
+          "consumptionRequestTransactionIDs": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "description": "`ledger appstore notifications-sync`."
+      },
+      "AppStoreConsumptionOutcome": {
+        "type": "object",
+        "required": [
+          "outcome"
+        ],
+        "properties": {
+          "outcome": {
+            "type": "string"
+          },
+          "transactionID": {
+            "type": "string"
+          },
+          "answer": {
+            "type": "object"
+          }
+        },
+        "description": "`ledger appstore consumption`: the consumption answer sent, or why not."
+      },
+      "PlayVerification": {
+        "type": "object",
+        "required": [
+          "state",
+          "quantity",
+          "environment",
+          "purchase"
+        ],
+        "properties": {
+          "state": {
+            "type": "string"
+          },
+          "quantity": {
+            "type": "integer"
+          },
+          "environment": {
+            "type": "string"
+          },
+          "accountBinding": {
+            "type": "string"
+          },
+          "purchase": {
+            "type": "object"
+          }
+        },
+        "description": "`ledger playstore verify`: Google's purchase, read."
+      },
+      "PlayVoidedSyncReport": {
+        "type": "object",
+        "required": [
+          "pagesRead",
+          "voidedSeen",
+          "recorded",
+          "alreadyRecorded",
+          "skipped",
+          "unacknowledgedVoids",
+          "refundChecks",
+          "truncated"
+        ],
+        "properties": {
+          "pagesRead": {
+            "type": "integer"
+          },
+          "voidedSeen": {
+            "type": "integer"
+          },
+          "recorded": {
+            "type": "integer"
+          },
+          "alreadyRecorded": {
+            "type": "integer"
+          },
+          "skipped": {
+            "type": "integer"
+          },
+          "unacknowledgedVoids": {
+            "type": "integer"
+          },
+          "refundChecks": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "string"
+            }
+          },
+          "truncated": {
+            "type": "boolean"
+          },
+          "watermarkMilliseconds": {
+            "type": "integer",
+            "format": "int64"
+          }
+        },
+        "description": "`ledger playstore voided-sync`."
+      },
+      "ServeListening": {
+        "type": "object",
+        "required": [
+          "listening"
+        ],
+        "properties": {
+          "listening": {
+            "type": "string"
+          }
+        },
+        "description": "`ledger serve`: the address it listens on."
+      },
+      "DemoStep": {
+        "type": "object",
+        "required": [
+          "step",
+          "detail"
+        ],
+        "properties": {
+          "step": {
+            "type": "string"
+          },
+          "detail": {
+            "type": "string"
+          }
+        },
+        "description": "`ledger demo --json`: one line per step."
+      },
+      "SimulationSummary": {
+        "type": "object",
+        "required": [
+          "runs",
+          "steps",
+          "trace",
+          "violations"
+        ],
+        "properties": {
+          "runs": {
+            "type": "integer"
+          },
+          "steps": {
+            "type": "integer"
+          },
+          "transactions": {
+            "type": "integer"
+          },
+          "grants": {
+            "type": "integer"
+          },
+          "signedTransactions": {
+            "type": "integer"
+          },
+          "playTransactions": {
+            "type": "integer"
+          },
+          "playSubscriptionPeriods": {
+            "type": "integer"
+          },
+          "playPurchaseOptions": {
+            "type": "integer"
+          },
+          "playOptionGrants": {
+            "type": "integer"
+          },
+          "playRefusedOffers": {
+            "type": "integer"
+          },
+          "refunds": {
+            "type": "integer"
+          },
+          "reversals": {
+            "type": "integer"
+          },
+          "restarts": {
+            "type": "integer"
+          },
+          "restoredDeliveries": {
+            "type": "integer"
+          },
+          "restoreRevokes": {
+            "type": "integer"
+          },
+          "scopedRestores": {
+            "type": "integer"
+          },
+          "refundReviews": {
+            "type": "integer"
+          },
+          "refundReviewsAnswered": {
+            "type": "integer"
+          },
+          "refundReviewsLate": {
+            "type": "integer"
+          },
+          "oneTimeCharges": {
+            "type": "integer"
+          },
+          "unassignedCharges": {
+            "type": "integer"
+          },
+          "subscriptionNotifications": {
+            "type": "integer"
+          },
+          "subscriptionPeriods": {
+            "type": "integer"
+          },
+          "tokenRegistrations": {
+            "type": "integer"
+          },
+          "stripePurchases": {
+            "type": "integer"
+          },
+          "stripeRefunds": {
+            "type": "integer"
+          },
+          "stripeDisputes": {
+            "type": "integer"
+          },
+          "steamOrders": {
+            "type": "integer"
+          },
+          "steamRecoveredGrants": {
+            "type": "integer"
+          },
+          "steamRefunds": {
+            "type": "integer"
+          },
+          "steamChargebacks": {
+            "type": "integer"
+          },
+          "faultsInjected": {
+            "type": "object",
+            "additionalProperties": {
+              "type": "integer"
+            }
+          },
+          "trace": {
+            "type": "string"
+          },
+          "violations": {
+            "type": "array",
+            "items": {
+              "type": "string"
+            }
+          }
+        },
+        "description": "`ledger simulate --json`."
+      },
+      "WorkloadLine": {
+        "type": "object",
+        "required": [
+          "transactionID",
+          "playerID",
+          "outcome"
+        ],
+        "properties": {
+          "transactionID": {
+            "type": "string"
+          },
+          "playerID": {
+            "type": "string"
+          },
+          "outcome": {
+            "type": "string"
+          }
+        },
+        "description": "`ledger workload --json`: one line per transaction."
       }
     }
   },
@@ -4499,6 +5850,145 @@ public enum LedgerOpenAPIDocument {
         }
       }
     }
+  },
+  "x-ledger-cli-output": {
+    "description": "The JSON documents the `ledger` commands print on stdout (Docs/Output.md): one object per line, with `formatVersion` at its top level beside the fields of the command's schema below. A command that fails prints `errors` instead: an object whose only other field is `error`. `textOnly` commands print no other JSON. `fingerprint` names this description (CHANGELOG.md).",
+    "formatVersion": 1,
+    "errors": {
+      "$ref": "#/components/schemas/ErrorBody"
+    },
+    "commands": {
+      "ledger init": {
+        "$ref": "#/components/schemas/InitOutput"
+      },
+      "ledger fulfill": {
+        "$ref": "#/components/schemas/FulfillOutput"
+      },
+      "ledger recover": {
+        "$ref": "#/components/schemas/RecoveryReport"
+      },
+      "ledger revoke": {
+        "$ref": "#/components/schemas/RevocationOutcome"
+      },
+      "ledger restore": {
+        "$ref": "#/components/schemas/RestoreReport"
+      },
+      "ledger entitlements": {
+        "$ref": "#/components/schemas/EntitlementsOutput"
+      },
+      "ledger subscriptions": {
+        "$ref": "#/components/schemas/SubscriptionsOutput"
+      },
+      "ledger history": {
+        "$ref": "#/components/schemas/HistoryOutput"
+      },
+      "ledger lookup": {
+        "$ref": "#/components/schemas/LookupReport"
+      },
+      "ledger player": {
+        "$ref": "#/components/schemas/PlayerSnapshot"
+      },
+      "ledger reset": {
+        "$ref": "#/components/schemas/Reset"
+      },
+      "ledger doctor": {
+        "$ref": "#/components/schemas/HealthReport"
+      },
+      "ledger migrate": {
+        "$ref": "#/components/schemas/MigrationReport"
+      },
+      "ledger catalog check": {
+        "$ref": "#/components/schemas/CatalogCheckOutput"
+      },
+      "ledger catalog diff": {
+        "$ref": "#/components/schemas/CatalogDiffOutput"
+      },
+      "ledger catalog explain": {
+        "$ref": "#/components/schemas/CatalogExplanation"
+      },
+      "ledger appstore verify": {
+        "$ref": "#/components/schemas/AppStoreSignedPayload"
+      },
+      "ledger appstore fulfill": {
+        "$ref": "#/components/schemas/AppStoreFulfillOutput"
+      },
+      "ledger appstore notify": {
+        "$ref": "#/components/schemas/NotificationOutcome"
+      },
+      "ledger appstore bind": {
+        "$ref": "#/components/schemas/AccountTokenBinding"
+      },
+      "ledger appstore app-transaction": {
+        "$ref": "#/components/schemas/AppTransactionLookup"
+      },
+      "ledger appstore set-token": {
+        "$ref": "#/components/schemas/AppAccountTokenAssignment"
+      },
+      "ledger appstore lookup": {
+        "$ref": "#/components/schemas/AppStoreTransactionLookup"
+      },
+      "ledger appstore history": {
+        "$ref": "#/components/schemas/AppStoreHistoryPage"
+      },
+      "ledger appstore reconcile": {
+        "$ref": "#/components/schemas/AppStoreReconciliation"
+      },
+      "ledger appstore subscription-status": {
+        "$ref": "#/components/schemas/AppStoreSubscriptionStatusOutput"
+      },
+      "ledger appstore notifications-sync": {
+        "$ref": "#/components/schemas/AppStoreNotificationsSyncReport"
+      },
+      "ledger appstore consumption": {
+        "$ref": "#/components/schemas/AppStoreConsumptionOutcome"
+      },
+      "ledger playstore verify": {
+        "$ref": "#/components/schemas/PlayVerification"
+      },
+      "ledger playstore rtdn": {
+        "$ref": "#/components/schemas/NotificationOutcome"
+      },
+      "ledger playstore voided-sync": {
+        "$ref": "#/components/schemas/PlayVoidedSyncReport"
+      },
+      "ledger playstore refund-review": {
+        "$ref": "#/components/schemas/PlayRefundReview"
+      },
+      "ledger playstore reconcile": {
+        "$ref": "#/components/schemas/PlayReconciliation"
+      },
+      "ledger stripe webhook": {
+        "$ref": "#/components/schemas/StripeWebhookOutcome"
+      },
+      "ledger steam start": {
+        "$ref": "#/components/schemas/SteamOrderOutcome"
+      },
+      "ledger steam authorize": {
+        "$ref": "#/components/schemas/SteamOrderOutcome"
+      },
+      "ledger steam submit": {
+        "$ref": "#/components/schemas/SteamOrderOutcome"
+      },
+      "ledger steam sync": {
+        "$ref": "#/components/schemas/SteamReportSyncReport"
+      },
+      "ledger serve": {
+        "$ref": "#/components/schemas/ServeListening"
+      },
+      "ledger demo": {
+        "$ref": "#/components/schemas/DemoStep"
+      },
+      "ledger simulate": {
+        "$ref": "#/components/schemas/SimulationSummary"
+      },
+      "ledger workload": {
+        "$ref": "#/components/schemas/WorkloadLine"
+      }
+    },
+    "textOnly": [
+      "ledger appstore token"
+    ],
+    "fingerprint": "82baf14def28"
   }
 }
 

@@ -52,7 +52,22 @@ func ledger(_ arguments: [String], input: String = "", environment: [String: Str
     if arguments.contains(where: { $0.hasSuffix("api-base") }) { await ProcessLaunchGuard.fewDescriptors() }
     let captured = CapturedIO(input: input, environment: environment)
     let code = await LedgerCommandLine.run(arguments, io: captured.io, developmentCommands: LedgerDevCommands.commands)
+    checkOutputFormat(arguments, output: captured.output)
     return LedgerRun(code: code, output: captured.output, error: captured.error)
+}
+
+/// Records an issue for every JSON document of a run that departs from the command's
+/// description in Docs/openapi.json (`x-ledger-cli-output`), so every test that runs a command
+/// also checks its output's shape.
+func checkOutputFormat(_ arguments: [String], output: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    let all = LedgerOutputFormat.commands(developmentCommands: LedgerDevCommands.commands)
+    // A command's help is text, whose lines may quote the JSON it prints.
+    guard !arguments.contains("--help"), !arguments.contains("-h"),
+        let command = LedgerOutputFormat.command(for: arguments, among: all)
+    else { return }
+    for problem in OutputContract.builtIn.problems(command: command.name, output: output) {
+        Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)
+    }
 }
 
 /// Runs `ledger fulfill` on a ledger and the repository catalog with a transaction document.

@@ -38,8 +38,8 @@ import Testing
                 )
                 line.append(chunk)
             }
-            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: String])
-            port = try #require(object["listening"]?.split(separator: ":").last.flatMap { Int($0) })
+            let object = try #require(try JSONSerialization.jsonObject(with: line) as? [String: Any])
+            port = try #require((object["listening"] as? String)?.split(separator: ":").last.flatMap { Int($0) })
         }
 
         /// Sends SIGTERM and waits for the exit; returns the status and standard error.
