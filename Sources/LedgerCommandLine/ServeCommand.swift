@@ -36,7 +36,7 @@ enum ServeCommand {
             /readyz, GET /metrics and GET /openapi.json, the OpenAPI 3.1 document of them
             all (Docs/openapi.json;
             Docs/Integration.md, "HTTP handlers"). Prints
-            {"listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
+            {"formatVersion": 1, "listening": "HOST:PORT"} once bound, then serves until SIGTERM or SIGINT:
             it stops accepting, finishes requests in flight, closes the store, and exits 0.
 
             The ledger must exist (`ledger init`, or --create): a missing SQLite file, an

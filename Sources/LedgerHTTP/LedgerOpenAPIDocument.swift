@@ -1538,7 +1538,7 @@ public enum LedgerOpenAPIDocument {
             "type": "boolean"
           }
         },
-        "description": "Google Play's report (Docs/PlayStore.md, Reconcile with the Orders API)."
+        "description": "Google Play's report (Docs/PlayStore.md, Orders and reconciliation)."
       },
       "ReconcileReport": {
         "anyOf": [
