@@ -835,7 +835,7 @@ public enum LedgerOpenAPIDocument {
           "flags": {
             "type": "array",
             "items": {
-              "type": "string"
+              "$ref": "#/components/schemas/PlayerFlag"
             }
           },
           "history": {
@@ -851,6 +851,30 @@ public enum LedgerOpenAPIDocument {
             }
           }
         }
+      },
+      "PlayerFlag": {
+        "type": "object",
+        "required": [
+          "flag",
+          "detail",
+          "at"
+        ],
+        "properties": {
+          "flag": {
+            "type": "string"
+          },
+          "detail": {
+            "type": "string"
+          },
+          "transaction": {
+            "$ref": "#/components/schemas/PurchaseKey"
+          },
+          "at": {
+            "type": "string",
+            "format": "date-time"
+          }
+        },
+        "description": "A flag set on a player for support, such as `refundFloored`."
       },
       "EntitlementRecord": {
         "type": "object",
@@ -2333,6 +2357,10 @@ public enum LedgerOpenAPIDocument {
                   }
                 },
                 "expiresAt": {
+                  "type": "string",
+                  "format": "date-time"
+                },
+                "gracePeriodExpiresAt": {
                   "type": "string",
                   "format": "date-time"
                 },
@@ -5988,7 +6016,7 @@ public enum LedgerOpenAPIDocument {
     "textOnly": [
       "ledger appstore token"
     ],
-    "fingerprint": "82baf14def28"
+    "fingerprint": "94a0f8d9bc98"
   }
 }
 
