@@ -24,6 +24,17 @@ public enum LedgerCommandLine {
         ServeCommand.command,
     ]
 
+    /// Every command the `ledger` executable registers: the operator commands, then `developmentCommands`.
+    package static func commands(developmentCommands: [Command]) -> [Command] {
+        commands + developmentCommands
+    }
+
+    /// The command that `arguments` (without the program name) select among `commands`: the one
+    /// with the most leading words; nil when none does.
+    package static func command(for arguments: [String], among commands: [Command]) -> Command? {
+        commands.filter { arguments.starts(with: $0.words) }.max { $0.words.count < $1.words.count }
+    }
+
     /// Runs the operator commands with `arguments` (without the program name) and returns the exit code.
     public static func run(_ arguments: [String], io: CommandIO) async -> Int32 {
         await run(arguments, io: io, developmentCommands: [])
@@ -32,7 +43,7 @@ public enum LedgerCommandLine {
     /// Runs the tool with the operator commands and `developmentCommands` (those of
     /// `LedgerDevCommands`), which the help lists in a section of their own.
     package static func run(_ arguments: [String], io: CommandIO, developmentCommands: [Command]) async -> Int32 {
-        let all = LedgerOutputFormat.commands(developmentCommands: developmentCommands)
+        let all = Self.commands(developmentCommands: developmentCommands)
         if arguments == ["--version"] || arguments == ["version"] {
             io.print(versionText)
             return ExitCode.ok.rawValue
@@ -45,7 +56,7 @@ public enum LedgerCommandLine {
             io.print(usage(developmentCommands: developmentCommands))
             return arguments.isEmpty ? ExitCode.usage.rawValue : ExitCode.ok.rawValue
         }
-        guard let command = LedgerOutputFormat.command(for: arguments, among: all) else {
+        guard let command = Self.command(for: arguments, among: all) else {
             unknownCommand(arguments, among: all, io: io)
             return ExitCode.usage.rawValue
         }

@@ -28,15 +28,4 @@ package enum LedgerOutputFormat {
             try container.encode(LedgerOutputFormat.version, forKey: LedgerJSONKey(LedgerOutputFormat.versionKey))
         }
     }
-
-    /// The command that `arguments` (without the program name) select among `commands`: the one
-    /// with the most leading words, as `LedgerCommandLine.run` chooses; nil when none does.
-    package static func command(for arguments: [String], among commands: [Command]) -> Command? {
-        commands.filter { arguments.starts(with: $0.words) }.max { $0.words.count < $1.words.count }
-    }
-
-    /// Every command the `ledger` executable registers: the operator commands, then `developmentCommands`.
-    package static func commands(developmentCommands: [Command]) -> [Command] {
-        LedgerCommandLine.commands + developmentCommands
-    }
 }

@@ -60,10 +60,10 @@ func ledger(_ arguments: [String], input: String = "", environment: [String: Str
 /// description in Docs/openapi.json (`x-ledger-cli-output`), so every test that runs a command
 /// also checks its output's shape.
 func checkOutputFormat(_ arguments: [String], output: String, sourceLocation: SourceLocation = #_sourceLocation) {
-    let all = LedgerOutputFormat.commands(developmentCommands: LedgerDevCommands.commands)
+    let all = LedgerCommandLine.commands(developmentCommands: LedgerDevCommands.commands)
     // A command's help is text, whose lines may quote the JSON it prints.
     guard !arguments.contains("--help"), !arguments.contains("-h"),
-        let command = LedgerOutputFormat.command(for: arguments, among: all)
+        let command = LedgerCommandLine.command(for: arguments, among: all)
     else { return }
     for problem in OutputContract.builtIn.problems(command: command.name, output: output) {
         Issue.record(Comment(rawValue: problem), sourceLocation: sourceLocation)

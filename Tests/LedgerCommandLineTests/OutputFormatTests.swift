@@ -13,7 +13,7 @@ import Testing
     static let contract = OutputContract.builtIn
 
     @Test func everyCommandIsDescribedOnce() {
-        let registered = Set(LedgerOutputFormat.commands(developmentCommands: LedgerDevCommands.commands).map(\.name))
+        let registered = Set(LedgerCommandLine.commands(developmentCommands: LedgerDevCommands.commands).map(\.name))
         let described = Set(Self.contract.commandSchemas.keys)
         let textOnly = Set(Self.contract.textOnlyCommands)
         let missing = registered.subtracting(described.union(textOnly)).sorted()
@@ -101,9 +101,9 @@ import Testing
             ["demo", "--db", scratch.path("demo.sqlite"), "--catalog", repoCatalogPath, "--json"],
             ["simulate", "--seed", "1", "--runs", "1", "--steps", "5", "--db-dir", scratch.url.path, "--json"],
         ]
-        let all = LedgerOutputFormat.commands(developmentCommands: LedgerDevCommands.commands)
+        let all = LedgerCommandLine.commands(developmentCommands: LedgerDevCommands.commands)
         for arguments in commands {
-            let command = try #require(LedgerOutputFormat.command(for: arguments, among: all))
+            let command = try #require(LedgerCommandLine.command(for: arguments, among: all))
             runs.append((command.name, await ledger(arguments)))
         }
         for (name, run) in runs {
