@@ -62,11 +62,12 @@ enum AppStoreBindCommand {
             var configuration = LedgerConfiguration.sandbox
             configuration.storeAccountBindings[.appStore] = binding.function
             let unconfigured = UnconfiguredStore(store: .appStore, hint: "ledger \(command) grants nothing")
-            let ledger = try Ledger(
-                catalog: catalog, store: try await LedgerSetup.existingStore(database), verifier: unconfigured,
-                finisher: unconfigured, configuration: configuration)
-            recorded(try await ledger.bindAccountToken(store: .appStore, playerID: player))
-            return .ok
+            return try await LedgerSetup.withExistingStore(database) { store throws(LedgerError) in
+                let ledger = try Ledger(
+                    catalog: catalog, store: store, verifier: unconfigured, finisher: unconfigured, configuration: configuration)
+                recorded(try await ledger.bindAccountToken(store: .appStore, playerID: player))
+                return .ok
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: command, catalogPath: catalogPath)
         }

@@ -64,16 +64,17 @@ enum AppStoreConsumptionCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore consumption")
         }
         do throws(LedgerError) {
-            let ledger = try await AppStoreLedgerCommands.ledger(
-                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false)
-            let sender = AppStoreConsumptionSender(
-                client: client, ledger: ledger, customerConsented: arguments.flag(customerConsented),
-                refundPreference: refundPreference)
-            let outcome = try await sender.answer(transactionID: transactionID, notificationUUID: nil, signedDate: nil)
-            io.printJSON(outcome)
-            switch outcome {
-            case .sent, .alreadySent: return .ok
-            case .pastDeadline, .notConsented, .refused, .caseClosed: return .rejected
+            return try await AppStoreLedgerCommands.withLedger(
+                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false) { ledger throws(LedgerError) in
+                let sender = AppStoreConsumptionSender(
+                    client: client, ledger: ledger, customerConsented: arguments.flag(customerConsented),
+                    refundPreference: refundPreference)
+                let outcome = try await sender.answer(transactionID: transactionID, notificationUUID: nil, signedDate: nil)
+                io.printJSON(outcome)
+                switch outcome {
+                case .sent, .alreadySent: return .ok
+                case .pastDeadline, .notConsented, .refused, .caseClosed: return .rejected
+                }
             }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore consumption")

@@ -60,24 +60,28 @@ enum AppStoreLedgerCommands {
         options: [LedgerDatabase.option, CommonOptions.catalog.required] + AppStoreCommands.verifierOptions,
         run: { arguments, io in await runNotify(arguments, io: io) })
 
-    /// The ledger for App Store input: `verifier` checks signed transactions offline, or
-    /// `serverAPI`, when given, fetches them by ID and finishes them on Apple's server.
-    static func ledger(
+    /// Runs `body` with the ledger for App Store input, then closes its store: `verifier`
+    /// checks signed transactions offline, or `serverAPI`, when given, fetches them by ID and
+    /// finishes them on Apple's server.
+    static func withLedger<T>(
         _ arguments: Arguments, database: LedgerDatabase, verifier: SignedDataVerifier, environment: AppStoreEnvironment,
-        createIfMissing: Bool, serverAPI: AppStoreServerAPIClient? = nil
-    ) async throws(LedgerError) -> Ledger {
+        createIfMissing: Bool, serverAPI: AppStoreServerAPIClient? = nil, _ body: (Ledger) async throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
         let catalog = try CatalogLoader.load(path: try required(arguments, CommonOptions.catalog))
         var configuration = LedgerConfiguration(environment: environment.storeEnvironment)
         configuration.accountBinding = { AppAccountToken.forPlayer($0) }
-        let store = try await database.open(createIfMissing: createIfMissing)
-        if let serverAPI {
-            return try Ledger(
-                catalog: catalog, store: store, verifier: AppStoreServerTransactionVerifier(client: serverAPI),
-                finisher: AppStoreServerFinisher(client: serverAPI), configuration: configuration)
+        return try await LedgerSetup.withStore(database, createIfMissing: createIfMissing) { store throws(LedgerError) in
+            if let serverAPI {
+                return try await body(
+                    try Ledger(
+                        catalog: catalog, store: store, verifier: AppStoreServerTransactionVerifier(client: serverAPI),
+                        finisher: AppStoreServerFinisher(client: serverAPI), configuration: configuration))
+            }
+            return try await body(
+                try Ledger(
+                    catalog: catalog, store: store, verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
+                    finisher: AppStoreFinisher(), configuration: configuration))
         }
-        return try Ledger(
-            catalog: catalog, store: store, verifier: AppStoreTransactionVerifier(signedDataVerifier: verifier),
-            finisher: AppStoreFinisher(), configuration: configuration)
     }
 
     private static func required(_ arguments: Arguments, _ option: CommandOption) throws(LedgerError) -> String {
@@ -107,12 +111,13 @@ enum AppStoreLedgerCommands {
                 AppStoreVerificationError(.verificationFailure, "not a readable signed transaction"), io: io)
         }
         do throws(LedgerError) {
-            let ledger = try await ledger(
-                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: true)
-            let outcome = try await ledger.fulfill(submission, via: .operator)
-            io.printJSON(FulfillCommand.output(outcome, transactionID: submission.transactionID,
-                productID: submission.storeProductID, playerID: player))
-            return outcome.rejection == nil ? .ok : .rejected
+            return try await withLedger(
+                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: true) { ledger throws(LedgerError) in
+                let outcome = try await ledger.fulfill(submission, via: .operator)
+                io.printJSON(FulfillCommand.output(outcome, transactionID: submission.transactionID,
+                    productID: submission.storeProductID, playerID: player))
+                return outcome.rejection == nil ? .ok : .rejected
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore fulfill")
         }
@@ -149,14 +154,15 @@ enum AppStoreLedgerCommands {
             return AppStoreServerAPICommands.report(error, io: io, command: "appstore fulfill")
         }
         do throws(LedgerError) {
-            let ledger = try await ledger(
+            return try await withLedger(
                 arguments, database: database, verifier: client.verifier, environment: client.environment,
-                createIfMissing: true, serverAPI: client)
-            let submission = AppStoreServerTransactionVerifier.submission(
-                transactionID: transactionID, storeProductID: storeProductID, playerID: player)
-            let outcome = try await ledger.fulfill(submission, via: .operator)
-            io.printJSON(FulfillCommand.output(outcome, transactionID: transactionID, productID: storeProductID, playerID: player))
-            return outcome.rejection == nil ? .ok : .rejected
+                createIfMissing: true, serverAPI: client) { ledger throws(LedgerError) in
+                let submission = AppStoreServerTransactionVerifier.submission(
+                    transactionID: transactionID, storeProductID: storeProductID, playerID: player)
+                let outcome = try await ledger.fulfill(submission, via: .operator)
+                io.printJSON(FulfillCommand.output(outcome, transactionID: transactionID, productID: storeProductID, playerID: player))
+                return outcome.rejection == nil ? .ok : .rejected
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore fulfill")
         }
@@ -177,17 +183,18 @@ enum AppStoreLedgerCommands {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore notify")
         }
         do throws(LedgerError) {
-            let ledger = try await ledger(
-                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false)
-            let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
-            let outcome = try await processor.process(jws)
-            io.printJSON(outcome)
-            switch outcome {
-            case .rejected: return .rejected
-            case .revocation(let revocation): return revocation.record == nil ? .rejected : .ok
-            case .subscription(let effect): return effect.period?.rejection == nil ? .ok : .rejected
-            case .oneTimeCharge(let charge): return charge.fulfillment == nil || charge.rejection != nil ? .rejected : .ok
-            case .alreadyProcessed, .consumptionRequest, .consentRescinded, .logged: return .ok
+            return try await withLedger(
+                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false) { ledger throws(LedgerError) in
+                let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
+                let outcome = try await processor.process(jws)
+                io.printJSON(outcome)
+                switch outcome {
+                case .rejected: return .rejected
+                case .revocation(let revocation): return revocation.record == nil ? .rejected : .ok
+                case .subscription(let effect): return effect.period?.rejection == nil ? .ok : .rejected
+                case .oneTimeCharge(let charge): return charge.fulfillment == nil || charge.rejection != nil ? .rejected : .ok
+                case .alreadyProcessed, .consumptionRequest, .consentRescinded, .logged: return .ok
+                }
             }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore notify")

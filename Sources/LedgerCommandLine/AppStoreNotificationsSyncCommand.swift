@@ -44,27 +44,28 @@ enum AppStoreNotificationsSyncCommand {
         } catch {
             return LedgerCommandLine.usageError(error.message, io: io, command: name)
         }
-        let ledger: Ledger
         do throws(LedgerError) {
-            ledger = try await AppStoreLedgerCommands.ledger(
-                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false)
+            return try await AppStoreLedgerCommands.withLedger(
+                arguments, database: database, verifier: verifier, environment: environment, createIfMissing: false
+            ) { ledger throws(LedgerError) in
+                let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
+                let sweep = AppStoreNotificationHistorySweep(
+                    client: client, processor: processor, onlyFailures: arguments.flag(onlyFailures))
+                do throws(AppStoreNotificationSweepError) {
+                    io.printJSON(try await sweep.run())
+                    return .ok
+                } catch {
+                    switch error {
+                    case .ledger(let error): return LedgerCommandLine.report(error, io: io, command: name)
+                    case .api(let error):
+                        io.printJSON(ErrorOutput(error))
+                        io.printError("ledger \(name): App Store Server API: \(error)")
+                        return .failure
+                    }
+                }
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: name)
-        }
-        let processor = AppStoreNotificationProcessor(signedDataVerifier: verifier, ledger: ledger)
-        let sweep = AppStoreNotificationHistorySweep(
-            client: client, processor: processor, onlyFailures: arguments.flag(onlyFailures))
-        do throws(AppStoreNotificationSweepError) {
-            io.printJSON(try await sweep.run())
-            return .ok
-        } catch {
-            switch error {
-            case .ledger(let error): return LedgerCommandLine.report(error, io: io, command: name)
-            case .api(let error):
-                io.printJSON(ErrorOutput(error))
-                io.printError("ledger \(name): App Store Server API: \(error)")
-                return .failure
-            }
         }
     }
 }

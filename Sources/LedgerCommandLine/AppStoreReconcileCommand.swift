@@ -61,23 +61,24 @@ enum AppStoreReconcileCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore reconcile")
         }
         do throws(LedgerError) {
-            let ledger = try await AppStoreLedgerCommands.ledger(
+            return try await AppStoreLedgerCommands.withLedger(
                 arguments, database: database, verifier: client.verifier, environment: client.environment,
-                createIfMissing: false, serverAPI: client)
-            let reconciler = AppStoreReconciler(client: client, ledger: ledger, pageCountMax: pageCountMax)
-            let apply = arguments.flag(Self.apply)
-            let report = try await reconciler.reconcile(
-                playerID: player, anchorTransactionID: anchor, apply: apply)
-            io.printJSON(report)
-            guard apply else { return report.isClean ? .ok : .rejected }
-            let allApplied = report.applied.values.allSatisfy { applied in
-                switch applied {
-                case .fulfilled(let outcome): outcome.rejection == nil
-                case .revocation(let outcome): outcome.rejection == nil
-                case .failed: false
+                createIfMissing: false, serverAPI: client) { ledger throws(LedgerError) in
+                let reconciler = AppStoreReconciler(client: client, ledger: ledger, pageCountMax: pageCountMax)
+                let apply = arguments.flag(Self.apply)
+                let report = try await reconciler.reconcile(
+                    playerID: player, anchorTransactionID: anchor, apply: apply)
+                io.printJSON(report)
+                guard apply else { return report.isClean ? .ok : .rejected }
+                let allApplied = report.applied.values.allSatisfy { applied in
+                    switch applied {
+                    case .fulfilled(let outcome): outcome.rejection == nil
+                    case .revocation(let outcome): outcome.rejection == nil
+                    case .failed: false
+                    }
                 }
+                return allApplied && report.unknownToStore.isEmpty ? .ok : .rejected
             }
-            return allApplied && report.unknownToStore.isEmpty ? .ok : .rejected
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore reconcile")
         }

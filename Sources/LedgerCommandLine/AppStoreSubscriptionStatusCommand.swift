@@ -38,14 +38,15 @@ enum AppStoreSubscriptionStatusCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "appstore subscription-status")
         }
         do throws(LedgerError) {
-            let ledger = try await AppStoreLedgerCommands.ledger(
+            return try await AppStoreLedgerCommands.withLedger(
                 arguments, database: database, verifier: client.verifier, environment: client.environment,
-                createIfMissing: false, serverAPI: client)
-            let outcomes = try await AppStoreSubscriptionStatusSync(client: client, ledger: ledger).sync(playerID: player)
-            let entries = outcomes.sorted { $0.key < $1.key }.map { Entry(chain: $0.key, $0.value) }
-            io.printJSON(Output(playerID: player, subscriptions: entries))
-            if outcomes.values.contains(where: { if case .failed = $0 { true } else { false } }) { return .failure }
-            return entries.allSatisfy { $0.outcome == "applied" && $0.period?.rejection == nil } ? .ok : .rejected
+                createIfMissing: false, serverAPI: client) { ledger throws(LedgerError) in
+                let outcomes = try await AppStoreSubscriptionStatusSync(client: client, ledger: ledger).sync(playerID: player)
+                let entries = outcomes.sorted { $0.key < $1.key }.map { Entry(chain: $0.key, $0.value) }
+                io.printJSON(Output(playerID: player, subscriptions: entries))
+                if outcomes.values.contains(where: { if case .failed = $0 { true } else { false } }) { return .failure }
+                return entries.allSatisfy { $0.outcome == "applied" && $0.period?.rejection == nil } ? .ok : .rejected
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "appstore subscription-status")
         }

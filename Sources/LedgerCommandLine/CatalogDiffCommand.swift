@@ -40,8 +40,9 @@ enum CatalogDiffCommand {
                 var counts: CatalogLedgerCounts?
                 if let given = arguments.value(LedgerDatabase.option) {
                     let database = LedgerDatabase(given)
-                    let store = try await LedgerSetup.existingStore(database)
-                    counts = try await store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
+                    counts = try await LedgerSetup.withExistingStore(database) { store throws(LedgerError) in
+                        try await store.read { reader throws(LedgerError) in try CatalogLedgerCounts.read(from: reader) }
+                    }
                     if counts == nil {
                         io.printError(
                             "ledger catalog diff: \(database) holds more than \(CatalogLedgerCounts.rowCountMax) products, store products or owned IDs to count; every change is judged as if sold and owned")

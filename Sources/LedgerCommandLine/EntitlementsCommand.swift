@@ -30,16 +30,17 @@ enum EntitlementsCommand {
             let json = arguments.flag(CommonOptions.json)
             let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "entitlements")
             do throws(LedgerError) {
-                let ledger = try await LedgerSetup.ledger(database: database, catalog: try catalogChoice.load(), createIfMissing: false)
-                let snapshot = try await ledger.entitlements(playerID)
-                guard try await UnknownPlayer.isKnown(playerID, in: ledger.store) else {
-                    return UnknownPlayer.report(playerID, io: io, command: "entitlements", json: json)
+                return try await LedgerSetup.withLedger(database: database, catalog: try catalogChoice.load(), createIfMissing: false) { ledger throws(LedgerError) in
+                    let snapshot = try await ledger.entitlements(playerID)
+                    guard try await UnknownPlayer.isKnown(playerID, in: ledger.store) else {
+                        return UnknownPlayer.report(playerID, io: io, command: "entitlements", json: json)
+                    }
+                    let output = Output(
+                        playerID: playerID, version: snapshot.version ?? 0, entitlements: snapshot.statuses.mapValues(\.rawValue),
+                        owned: snapshot.owned, adsAllowedWithConsent: try await ledger.adsAllowed(playerID, consent: true))
+                    if json { io.printJSON(output) } else { printText(output, io: io) }
+                    return .ok
                 }
-                let output = Output(
-                    playerID: playerID, version: snapshot.version ?? 0, entitlements: snapshot.statuses.mapValues(\.rawValue),
-                    owned: snapshot.owned, adsAllowedWithConsent: try await ledger.adsAllowed(playerID, consent: true))
-                if json { io.printJSON(output) } else { printText(output, io: io) }
-                return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "entitlements", catalogPath: catalogChoice.path)
             }

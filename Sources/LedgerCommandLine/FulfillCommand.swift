@@ -80,10 +80,11 @@ enum FulfillCommand {
             return LedgerCommandLine.inputError(error, expected: "a transaction object", io: io, command: "fulfill")
         }
         do {
-            let ledger = try await LedgerSetup.ledger(database: database, catalogPath: catalogPath, faults: faults)
-            let outcome = try await ledger.fulfill(document.submission(), via: .operator)
-            io.printJSON(output(outcome, document: document))
-            return outcome.rejection == nil ? .ok : .rejected
+            return try await LedgerSetup.withLedger(database: database, catalogPath: catalogPath, faults: faults) { ledger throws(LedgerError) in
+                let outcome = try await ledger.fulfill(document.submission(), via: .operator)
+                io.printJSON(output(outcome, document: document))
+                return outcome.rejection == nil ? .ok : .rejected
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "fulfill", catalogPath: catalogPath)
         }

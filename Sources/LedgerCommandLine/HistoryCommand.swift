@@ -47,29 +47,30 @@ enum HistoryCommand {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "history")
             }
             do throws(LedgerError) {
-                let store = try await LedgerSetup.existingStore(database)
-                // One more than the page: whether it is there says whether more follow.
-                let read = page.limit + 1
-                var events = try await store.read { reader throws(LedgerError) -> [LedgerEvent] in
-                    switch subject {
-                    case .player(let player): try reader.events(playerID: player, afterSequence: page.after, limit: read)
-                    case .transaction(let key): try reader.events(transaction: key, afterSequence: page.after, limit: read)
-                    case .changes: try reader.changes(afterSequence: page.after, limit: read)
+                return try await LedgerSetup.withExistingStore(database) { store throws(LedgerError) in
+                    // One more than the page: whether it is there says whether more follow.
+                    let read = page.limit + 1
+                    var events = try await store.read { reader throws(LedgerError) -> [LedgerEvent] in
+                        switch subject {
+                        case .player(let player): try reader.events(playerID: player, afterSequence: page.after, limit: read)
+                        case .transaction(let key): try reader.events(transaction: key, afterSequence: page.after, limit: read)
+                        case .changes: try reader.changes(afterSequence: page.after, limit: read)
+                        }
                     }
+                    // An empty page of a player's events may mean a player ID the ledger never saw.
+                    if case .player(let player) = subject, events.isEmpty, try await !UnknownPlayer.isKnown(player, in: store) {
+                        return UnknownPlayer.report(player, io: io, command: "history", json: arguments.flag(CommonOptions.json))
+                    }
+                    let truncated = events.count > page.limit
+                    if truncated { events.removeLast(events.count - page.limit) }
+                    let output = Output(events: events, truncated: truncated, nextAfter: truncated ? events.last?.sequence : nil)
+                    if arguments.flag(CommonOptions.json) {
+                        io.printJSON(output)
+                    } else {
+                        printText(output, io: io)
+                    }
+                    return .ok
                 }
-                // An empty page of a player's events may mean a player ID the ledger never saw.
-                if case .player(let player) = subject, events.isEmpty, try await !UnknownPlayer.isKnown(player, in: store) {
-                    return UnknownPlayer.report(player, io: io, command: "history", json: arguments.flag(CommonOptions.json))
-                }
-                let truncated = events.count > page.limit
-                if truncated { events.removeLast(events.count - page.limit) }
-                let output = Output(events: events, truncated: truncated, nextAfter: truncated ? events.last?.sequence : nil)
-                if arguments.flag(CommonOptions.json) {
-                    io.printJSON(output)
-                } else {
-                    printText(output, io: io)
-                }
-                return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "history")
             }

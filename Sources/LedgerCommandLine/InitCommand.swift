@@ -45,7 +45,7 @@ enum InitCommand {
         case .sqlite(let path):
             let existed = FileManager.default.fileExists(atPath: path)
             do throws(LedgerError) {
-                _ = try await database.open(createIfMissing: true)
+                await (try await database.open(createIfMissing: true)).close()
             } catch {
                 if !existed { try? FileManager.default.removeItem(atPath: path) }
                 throw error
@@ -54,11 +54,11 @@ enum InitCommand {
         case .postgres:
             // Opening without creating tells an existing ledger (migrated) from an empty database.
             do throws(LedgerError) {
-                _ = try await database.open(createIfMissing: false)
+                await (try await database.open(createIfMissing: false)).close()
                 return false
             } catch {
                 guard case .ledgerMissing = error else { throw error }
-                _ = try await database.open(createIfMissing: true)
+                await (try await database.open(createIfMissing: true)).close()
                 return true
             }
         }

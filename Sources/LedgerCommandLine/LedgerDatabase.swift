@@ -57,7 +57,8 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Opens the store, migrating an older schema. Without `createIfMissing`, a missing file or
-    /// an empty database is refused with `.ledgerMissing`, and nothing is created.
+    /// an empty database is refused with `.ledgerMissing`, and nothing is created. The caller
+    /// closes it (`LedgerSetup.withStore` does).
     package func open(createIfMissing: Bool) async throws(LedgerError) -> any LedgerStore {
         switch self {
         case .sqlite(let path):
@@ -69,13 +70,6 @@ package enum LedgerDatabase: Sendable, Hashable, CustomStringConvertible {
             options.createIfMissing = createIfMissing
             return try await PostgresLedgerStore(options: options)
         }
-    }
-
-    /// Closes a store `open` made, for a command that stops before the process exits: a
-    /// PostgreSQL pool closes its connections; a SQLite store commits its carried marks and
-    /// closes its file, off the caller's thread.
-    package static func close(_ store: any LedgerStore) async {
-        await store.close()
     }
 
     /// The schema version this build writes on this engine.

@@ -40,16 +40,17 @@ enum LookupCommand {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "lookup")
             }
             do throws(LedgerError) {
-                let store = try await LedgerSetup.existingStore(database)
-                let report = try await store.lookup(
-                    id, now: Date(), finishWarningAgeSeconds: LedgerConfiguration.sandbox.finishWarningAgeSeconds)
-                if arguments.flag(CommonOptions.json) {
-                    io.printJSON(report)
-                } else {
-                    printText(report, io: io)
+                return try await LedgerSetup.withExistingStore(database) { store throws(LedgerError) in
+                    let report = try await store.lookup(
+                        id, now: Date(), finishWarningAgeSeconds: LedgerConfiguration.sandbox.finishWarningAgeSeconds)
+                    if arguments.flag(CommonOptions.json) {
+                        io.printJSON(report)
+                    } else {
+                        printText(report, io: io)
+                    }
+                    if !report.found { io.printError("ledger lookup: nothing in the ledger under \"\(id)\" in any store") }
+                    return report.found ? .ok : .rejected
                 }
-                if !report.found { io.printError("ledger lookup: nothing in the ledger under \"\(id)\" in any store") }
-                return report.found ? .ok : .rejected
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "lookup")
             }

@@ -38,12 +38,13 @@ enum PlayReconcileCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore reconcile")
         }
         do throws(LedgerError) {
-            let ledger = try await PlayStoreCommands.ledger(
-                arguments, database: database, api: api, package: package, environment: environment)
-            let report = try await PlayReconciler(api: api, packageName: package, ledger: ledger)
-                .reconcile(playerID: playerID, apply: arguments.flag(Self.apply))
-            io.printJSON(report)
-            return report.isClean ? .ok : .rejected
+            return try await PlayStoreCommands.withLedger(
+                arguments, database: database, api: api, package: package, environment: environment) { ledger throws(LedgerError) in
+                let report = try await PlayReconciler(api: api, packageName: package, ledger: ledger)
+                    .reconcile(playerID: playerID, apply: arguments.flag(Self.apply))
+                io.printJSON(report)
+                return report.isClean ? .ok : .rejected
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "playstore reconcile")
         }

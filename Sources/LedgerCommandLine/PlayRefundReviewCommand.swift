@@ -71,14 +71,15 @@ enum PlayRefundReviewCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore refund-review")
         }
         do throws(LedgerError) {
-            let ledger = try await PlayStoreCommands.ledger(
-                arguments, database: database, api: api, package: package, environment: environment)
-            let sender = preferences.sender(api: api, packageName: package, ledger: ledger)
-            let outcome = try await sender.answer(orderID: orderID, pendingRefundToken: token, requestedAt: nil)
-            io.printJSON(outcome)
-            switch outcome {
-            case .sent, .alreadySent: return .ok
-            case .pastDeadline, .refused: return .rejected
+            return try await PlayStoreCommands.withLedger(
+                arguments, database: database, api: api, package: package, environment: environment) { ledger throws(LedgerError) in
+                let sender = preferences.sender(api: api, packageName: package, ledger: ledger)
+                let outcome = try await sender.answer(orderID: orderID, pendingRefundToken: token, requestedAt: nil)
+                io.printJSON(outcome)
+                switch outcome {
+                case .sent, .alreadySent: return .ok
+                case .pastDeadline, .refused: return .rejected
+                }
             }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "playstore refund-review")

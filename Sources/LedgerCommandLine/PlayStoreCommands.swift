@@ -33,24 +33,28 @@ enum PlayStoreCommands {
         return environment
     }
 
-    /// A ledger whose Play verifier and finisher use `api`. The player's account binding is
-    /// its ID itself: set `obfuscatedAccountId` to the player ID at purchase.
-    static func ledger(
+    /// Runs `body` with a ledger whose Play verifier and finisher use `api`, then closes its
+    /// store. The player's account binding is its ID itself: set `obfuscatedAccountId` to the
+    /// player ID at purchase.
+    static func withLedger<T>(
         _ arguments: Arguments, database: LedgerDatabase, api: any PlayPurchasesAPI, package: String,
-        environment: StoreEnvironment
-    ) async throws(LedgerError) -> Ledger {
+        environment: StoreEnvironment, _ body: (Ledger) async throws(LedgerError) -> T
+    ) async throws(LedgerError) -> T {
         guard let catalogPath = arguments.value(CommonOptions.catalog) else { throw LedgerError.invalidArgument("--catalog is required") }
         let catalog = try CatalogLoader.load(path: catalogPath)
         let configuration = LedgerConfiguration(environment: environment)
-        return try Ledger(
-            catalog: catalog, store: try await database.open(createIfMissing: false),
-            verifier: PlayPurchaseVerifier(
-                api: api, packageName: package, environment: environment,
-                subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),
-            finisher: PlayFinisher(
-                api: api, packageName: package,
-                attributionAccountID: { configuration.accountBinding(for: .playStore, playerID: $0) }),
-            configuration: configuration)
+        return try await LedgerSetup.withStore(database, createIfMissing: false) { store throws(LedgerError) in
+            try await body(
+                try Ledger(
+                    catalog: catalog, store: store,
+                    verifier: PlayPurchaseVerifier(
+                        api: api, packageName: package, environment: environment,
+                        subscriptionStoreProductIDs: catalog.playSubscriptionStoreProductIDs),
+                    finisher: PlayFinisher(
+                        api: api, packageName: package,
+                        attributionAccountID: { configuration.accountBinding(for: .playStore, playerID: $0) }),
+                    configuration: configuration))
+        }
     }
 
     struct VerifyOutput: Encodable {

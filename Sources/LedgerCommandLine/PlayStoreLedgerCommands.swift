@@ -122,15 +122,16 @@ enum PlayStoreLedgerCommands {
             return .dataError
         }
         do throws(LedgerError) {
-            let ledger = try await PlayStoreCommands.ledger(
-                arguments, database: database, api: api, package: package, environment: environment)
-            var processor = PlayNotificationProcessor(
-                api: api, packageName: package, ledger: ledger, authenticator: authenticator,
-                playerResolver: { account in account })
-            processor.refundReviewSender = preferences.sender(api: api, packageName: package, ledger: ledger)
-            let outcome = try await processor.process(
-                headers: authorization.map { ["Authorization": $0] } ?? [:], body: body)
-            return printRTDN(outcome, io: io)
+            return try await PlayStoreCommands.withLedger(
+                arguments, database: database, api: api, package: package, environment: environment) { ledger throws(LedgerError) in
+                var processor = PlayNotificationProcessor(
+                    api: api, packageName: package, ledger: ledger, authenticator: authenticator,
+                    playerResolver: { account in account })
+                processor.refundReviewSender = preferences.sender(api: api, packageName: package, ledger: ledger)
+                let outcome = try await processor.process(
+                    headers: authorization.map { ["Authorization": $0] } ?? [:], body: body)
+                return printRTDN(outcome, io: io)
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "playstore rtdn")
         }
@@ -171,16 +172,17 @@ enum PlayStoreLedgerCommands {
             return LedgerCommandLine.usageError(error.message, io: io, command: "playstore voided-sync")
         }
         do throws(LedgerError) {
-            let ledger = try await PlayStoreCommands.ledger(
-                arguments, database: database, api: api, package: package, environment: environment)
-            let report = try await VoidedPurchasesSync(api: api, packageName: package, ledger: ledger).run()
-            io.printJSON(
-                SyncOutput(
-                    pagesRead: report.pagesRead, voidedSeen: report.voidedSeen, recorded: report.recorded,
-                    alreadyRecorded: report.alreadyRecorded, skipped: report.skipped,
-                    unacknowledgedVoids: report.unacknowledgedVoids, refundChecks: report.refundChecks.mapValues(\.description), truncated: report.truncated,
-                    watermarkMilliseconds: report.watermarkSaved))
-            return .ok
+            return try await PlayStoreCommands.withLedger(
+                arguments, database: database, api: api, package: package, environment: environment) { ledger throws(LedgerError) in
+                let report = try await VoidedPurchasesSync(api: api, packageName: package, ledger: ledger).run()
+                io.printJSON(
+                    SyncOutput(
+                        pagesRead: report.pagesRead, voidedSeen: report.voidedSeen, recorded: report.recorded,
+                        alreadyRecorded: report.alreadyRecorded, skipped: report.skipped,
+                        unacknowledgedVoids: report.unacknowledgedVoids, refundChecks: report.refundChecks.mapValues(\.description), truncated: report.truncated,
+                        watermarkMilliseconds: report.watermarkSaved))
+                return .ok
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "playstore voided-sync")
         }

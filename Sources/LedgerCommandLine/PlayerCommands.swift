@@ -34,21 +34,22 @@ enum PlayerCommands {
             }
             let json = arguments.flag(CommonOptions.json)
             do throws(LedgerError) {
-                let store = try await LedgerSetup.existingStore(database)
-                guard try await UnknownPlayer.isKnown(playerID, in: store) else {
-                    return UnknownPlayer.report(playerID, io: io, command: "player", json: json)
-                }
-                let snapshot = try await store.playerSnapshot(playerID, historyCountMax: historyCountMax)
-                if json {
-                    io.printJSON(snapshot)
-                } else {
-                    let attempts = try await store.read { reader throws(LedgerError) in
-                        try reader.attempts(playerID: playerID, limit: historyCountMax)
+                return try await LedgerSetup.withExistingStore(database) { store throws(LedgerError) in
+                    guard try await UnknownPlayer.isKnown(playerID, in: store) else {
+                        return UnknownPlayer.report(playerID, io: io, command: "player", json: json)
                     }
-                    printText(
-                        snapshot, pending: try await pendingFinishes(of: snapshot.history, in: store), attempts: attempts, io: io)
+                    let snapshot = try await store.playerSnapshot(playerID, historyCountMax: historyCountMax)
+                    if json {
+                        io.printJSON(snapshot)
+                    } else {
+                        let attempts = try await store.read { reader throws(LedgerError) in
+                            try reader.attempts(playerID: playerID, limit: historyCountMax)
+                        }
+                        printText(
+                            snapshot, pending: try await pendingFinishes(of: snapshot.history, in: store), attempts: attempts, io: io)
+                    }
+                    return .ok
                 }
-                return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "player")
             }
@@ -75,10 +76,11 @@ enum PlayerCommands {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "reset")
             }
             do throws(LedgerError) {
-                let store = try await LedgerSetup.existingStore(database)
-                try await store.resetPlayer(playerID, at: Date())
-                io.printJSON(["reset": playerID])
-                return .ok
+                return try await LedgerSetup.withExistingStore(database) { store throws(LedgerError) in
+                    try await store.resetPlayer(playerID, at: Date())
+                    io.printJSON(["reset": playerID])
+                    return .ok
+                }
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "reset")
             }

@@ -37,15 +37,16 @@ enum RecoverCommand {
                 return LedgerCommandLine.usageError(error.message, io: io, command: "recover")
             }
             do throws(LedgerError) {
-                let ledger = try await LedgerSetup.ledger(
+                return try await LedgerSetup.withLedger(
                     database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
-                    createIfMissing: false)
-                let report = try await ledger.recover()
-                io.printJSON(report)
-                for (key, reason) in report.finishesFailed.sorted(by: { $0.key < $1.key }) {
-                    io.printError("ledger recover: \(key) is still pending: \(reason)")
+                    createIfMissing: false) { ledger throws(LedgerError) in
+                    let report = try await ledger.recover()
+                    io.printJSON(report)
+                    for (key, reason) in report.finishesFailed.sorted(by: { $0.key < $1.key }) {
+                        io.printError("ledger recover: \(key) is still pending: \(reason)")
+                    }
+                    return report.isClean ? .ok : .failure
                 }
-                return report.isClean ? .ok : .failure
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "recover", catalogPath: catalogPath)
             }

@@ -70,20 +70,21 @@ enum RestoreCommand {
             return LedgerCommandLine.inputError(error, expected: "a transaction list", io: io, command: "restore")
         }
         do throws(LedgerError) {
-            let ledger = try await LedgerSetup.ledger(
+            return try await LedgerSetup.withLedger(
                 database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports, createIfMissing: false,
-                ownershipTransfer: arguments.flag(transfer) ? .nonConsumablesOnRestore : .never)
-            let store = input.store ?? .test
-            guard PlatformStore.known.contains(store) else {
-                io.printError("ledger restore: store \"\(store)\" is not one of \(PlatformStore.known.map(\.rawValue))")
-                return .dataError
+                ownershipTransfer: arguments.flag(transfer) ? .nonConsumablesOnRestore : .never) { ledger throws(LedgerError) in
+                let store = input.store ?? .test
+                guard PlatformStore.known.contains(store) else {
+                    io.printError("ledger restore: store \"\(store)\" is not one of \(PlatformStore.known.map(\.rawValue))")
+                    return .dataError
+                }
+                let readAt = input.authoritative == true ? (input.readAt ?? ledger.clock.now()) : nil
+                let query = RestoreQuery.answered(
+                    store: store, transactions: input.transactions.map { $0.submission() }, authoritativeAsOf: readAt)
+                let report = try await ledger.restore(playerID: playerID, query: query)
+                io.printJSON(report)
+                return report.errors.isEmpty ? .ok : .failure
             }
-            let readAt = input.authoritative == true ? (input.readAt ?? ledger.clock.now()) : nil
-            let query = RestoreQuery.answered(
-                store: store, transactions: input.transactions.map { $0.submission() }, authoritativeAsOf: readAt)
-            let report = try await ledger.restore(playerID: playerID, query: query)
-            io.printJSON(report)
-            return report.errors.isEmpty ? .ok : .failure
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "restore", catalogPath: catalogPath)
         }

@@ -52,12 +52,13 @@ enum RevokeCommand {
                 return LedgerCommandLine.inputError(error, expected: "a revocation event", io: io, command: "revoke")
             }
             do throws(LedgerError) {
-                let ledger = try await LedgerSetup.ledger(
+                return try await LedgerSetup.withLedger(
                     database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports,
-                    createIfMissing: false)
-                let outcome = try await ledger.applyRevocation(event)
-                io.printJSON(outcome)
-                return outcome.record == nil ? .rejected : .ok
+                    createIfMissing: false) { ledger throws(LedgerError) in
+                    let outcome = try await ledger.applyRevocation(event)
+                    io.printJSON(outcome)
+                    return outcome.record == nil ? .rejected : .ok
+                }
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "revoke", catalogPath: catalogPath)
             }

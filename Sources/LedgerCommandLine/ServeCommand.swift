@@ -107,6 +107,7 @@ enum ServeCommand {
             port = try server.start()
         } catch {
             io.printError("ledger serve: \(error)")
+            await ledger.store.close()
             return .failure
         }
         io.printJSON(["listening": "\(options.host):\(port)"])
@@ -118,7 +119,7 @@ enum ServeCommand {
         recovery.cancel()
         _ = await recovery.value
         // Every request has been answered (or cut off past the grace): nothing uses the store now.
-        await LedgerDatabase.close(ledger.store)
+        await ledger.store.close()
         io.printError("ledger serve: stopped")
         return .ok
     }
@@ -132,9 +133,16 @@ enum ServeCommand {
         var configuration = LedgerConfiguration(environment: options.ports.environment)
         options.accountBindings.apply(to: &configuration)
         let catalog = try CatalogLoader.load(path: options.catalogPath)
-        let ledger = try Ledger(
-            catalog: catalog, store: try await options.database.open(createIfMissing: options.create),
-            verifier: options.ports.verifier(for: catalog), finisher: options.ports.finisher(for: configuration), observer: metrics, configuration: configuration)
+        let store = try await options.database.open(createIfMissing: options.create)
+        let ledger: Ledger
+        do throws(LedgerError) {
+            ledger = try Ledger(
+                catalog: catalog, store: store, verifier: options.ports.verifier(for: catalog),
+                finisher: options.ports.finisher(for: configuration), observer: metrics, configuration: configuration)
+        } catch {
+            await store.close()
+            throw error
+        }
         var play: PlayNotificationProcessor?
         if let authenticator = options.playPush, let (api, package) = options.ports.play {
             // A Play push names its player only when the account ID is the player ID itself.

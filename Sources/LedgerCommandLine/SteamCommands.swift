@@ -115,9 +115,11 @@ enum SteamCommands {
             return LedgerCommandLine.inputError(error, expected: "a Steam order", io: io, command: "steam start")
         }
         do throws(LedgerError) {
-            let outcome = try await setup.processor().start(request)
-            io.printJSON(outcome)
-            return exitCode(outcome)
+            return try await setup.withProcessor { processor throws(LedgerError) in
+                let outcome = try await processor.start(request)
+                io.printJSON(outcome)
+                return exitCode(outcome)
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "steam start", catalogPath: setup.catalogPath)
         }
@@ -137,13 +139,14 @@ enum SteamCommands {
             return LedgerCommandLine.usageError(error.message, io: io, command: command)
         }
         do throws(LedgerError) {
-            let processor = try await setup.processor()
-            let outcome =
-                command == "steam submit"
-                ? try await processor.submit(orderID: orderID)
-                : try await processor.authorize(orderID: orderID, authorized: !arguments.flag(declined))
-            io.printJSON(outcome)
-            return exitCode(outcome)
+            return try await setup.withProcessor { processor throws(LedgerError) in
+                let outcome =
+                    command == "steam submit"
+                    ? try await processor.submit(orderID: orderID)
+                    : try await processor.authorize(orderID: orderID, authorized: !arguments.flag(declined))
+                io.printJSON(outcome)
+                return exitCode(outcome)
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: command, catalogPath: setup.catalogPath)
         }
@@ -157,9 +160,11 @@ enum SteamCommands {
             return LedgerCommandLine.usageError(error.message, io: io, command: "steam sync")
         }
         do throws(LedgerError) {
-            let report = try await SteamReportSync(processor: try await setup.processor()).run()
-            io.printJSON(report)
-            return report.rejected.isEmpty && report.revocationsRejected.isEmpty ? .ok : .rejected
+            return try await setup.withProcessor { processor throws(LedgerError) in
+                let report = try await SteamReportSync(processor: processor).run()
+                io.printJSON(report)
+                return report.rejected.isEmpty && report.revocationsRejected.isEmpty ? .ok : .rejected
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "steam sync", catalogPath: setup.catalogPath)
         }
@@ -194,11 +199,14 @@ enum SteamCommands {
             ports = try StorePortOptions(arguments, steam: steam.api)
         }
 
-        /// The ledger (which must exist) and its Steam order processor.
-        func processor() async throws(LedgerError) -> SteamOrderProcessor {
-            let ledger = try await LedgerSetup.ledger(
-                database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports, createIfMissing: false)
-            return SteamOrderProcessor(api: steam.api, ledger: ledger)
+        /// Runs `body` with the ledger (which must exist) and its Steam order processor, then
+        /// closes the ledger's store.
+        func withProcessor<T>(_ body: (SteamOrderProcessor) async throws(LedgerError) -> T) async throws(LedgerError) -> T {
+            try await LedgerSetup.withLedger(
+                database: database, catalog: try CatalogLoader.load(path: catalogPath), ports: ports, createIfMissing: false
+            ) { ledger throws(LedgerError) in
+                try await body(SteamOrderProcessor(api: steam.api, ledger: ledger))
+            }
         }
     }
 }

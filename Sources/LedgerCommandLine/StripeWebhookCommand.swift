@@ -60,15 +60,17 @@ enum StripeWebhookCommand {
         }
         do throws(LedgerError) {
             let catalog = try CatalogLoader.load(path: arguments.value(CommonOptions.catalog) ?? "")
-            let ledger = try Ledger(
-                catalog: catalog, store: try await database.open(createIfMissing: false),
-                verifier: StoreRoutingVerifier([.stripe: StripeCheckoutVerifier(api: stripe.api, environment: environment)]),
-                finisher: StoreRoutingFinisher([.stripe: StripeFinisher()]),
-                configuration: LedgerConfiguration(environment: environment))
-            let processor = StripeWebhookProcessor(api: stripe.api, ledger: ledger, authenticator: stripe.authenticator)
-            let outcome = try await processor.process(signatureHeader: signature, body: Array(body))
-            io.printJSON(outcome)
-            return exitCode(outcome)
+            return try await LedgerSetup.withStore(database, createIfMissing: false) { store throws(LedgerError) in
+                let ledger = try Ledger(
+                    catalog: catalog, store: store,
+                    verifier: StoreRoutingVerifier([.stripe: StripeCheckoutVerifier(api: stripe.api, environment: environment)]),
+                    finisher: StoreRoutingFinisher([.stripe: StripeFinisher()]),
+                    configuration: LedgerConfiguration(environment: environment))
+                let processor = StripeWebhookProcessor(api: stripe.api, ledger: ledger, authenticator: stripe.authenticator)
+                let outcome = try await processor.process(signatureHeader: signature, body: Array(body))
+                io.printJSON(outcome)
+                return exitCode(outcome)
+            }
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "stripe webhook")
         }

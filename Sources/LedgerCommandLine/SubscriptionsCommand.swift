@@ -43,16 +43,17 @@ enum SubscriptionsCommand {
             let json = arguments.flag(CommonOptions.json)
             let catalogChoice = CatalogChoice.currentFolderOrSample(arguments, io: io, command: "subscriptions")
             do throws(LedgerError) {
-                let ledger = try await LedgerSetup.ledger(
-                    database: database, catalog: try catalogChoice.load(), createIfMissing: false)
-                let at = readAt ?? ledger.clock.now()
-                let readings = try await ledger.subscriptions(playerID, at: at)
-                guard try await UnknownPlayer.isKnown(playerID, in: ledger.store) else {
-                    return UnknownPlayer.report(playerID, io: io, command: "subscriptions", json: json)
+                return try await LedgerSetup.withLedger(
+                    database: database, catalog: try catalogChoice.load(), createIfMissing: false) { ledger throws(LedgerError) in
+                    let at = readAt ?? ledger.clock.now()
+                    let readings = try await ledger.subscriptions(playerID, at: at)
+                    guard try await UnknownPlayer.isKnown(playerID, in: ledger.store) else {
+                        return UnknownPlayer.report(playerID, io: io, command: "subscriptions", json: json)
+                    }
+                    let output = Output(playerID: playerID, readAt: at, subscriptions: readings.map(Entry.init))
+                    if json { io.printJSON(output) } else { printText(output, io: io) }
+                    return .ok
                 }
-                let output = Output(playerID: playerID, readAt: at, subscriptions: readings.map(Entry.init))
-                if json { io.printJSON(output) } else { printText(output, io: io) }
-                return .ok
             } catch {
                 return LedgerCommandLine.report(error, io: io, command: "subscriptions", catalogPath: catalogChoice.path)
             }

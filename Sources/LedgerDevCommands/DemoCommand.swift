@@ -52,9 +52,15 @@ enum DemoCommand {
             do {
                 let catalog = try catalogChoice.load()
                 let store = try await SQLiteLedgerStore.open(path: database)
-                let script = try DemoScript(catalog: catalog, store: store, narrator: narrator)
-                narrator.say("ledger demo: catalog \(catalogChoice.name), ledger \(database)")
-                try await script.run()
+                do {
+                    let script = try DemoScript(catalog: catalog, store: store, narrator: narrator)
+                    narrator.say("ledger demo: catalog \(catalogChoice.name), ledger \(database)")
+                    try await script.run()
+                } catch {
+                    await store.close()
+                    throw error
+                }
+                await store.close()
             } catch let error as LedgerError {
                 return LedgerCommandLine.report(error, io: io, command: "demo", catalogPath: catalogChoice.path)
             } catch let failure as DemoFailure {

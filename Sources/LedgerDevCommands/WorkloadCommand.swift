@@ -49,12 +49,13 @@ enum WorkloadCommand {
             return LedgerCommandLine.usageError(error.message, io: io, command: "workload")
         }
         do throws(LedgerError) {
-            let ledger = try await LedgerSetup.ledger(database: database, catalogPath: catalogPath)
-            for document in CrashWorkload.transactions(seed: seed, count: count, catalog: ledger.catalog) {
-                let outcome = try await ledger.fulfill(document.submission())
-                io.printJSON(Line(transactionID: document.transactionID, playerID: document.playerID, outcome: outcome.name))
+            return try await LedgerSetup.withLedger(database: database, catalogPath: catalogPath) { ledger throws(LedgerError) in
+                for document in CrashWorkload.transactions(seed: seed, count: count, catalog: ledger.catalog) {
+                    let outcome = try await ledger.fulfill(document.submission())
+                    io.printJSON(Line(transactionID: document.transactionID, playerID: document.playerID, outcome: outcome.name))
+                }
+                return .ok
             }
-            return .ok
         } catch {
             return LedgerCommandLine.report(error, io: io, command: "workload")
         }
