@@ -183,7 +183,7 @@ package enum BenchCommand {
         let signed = try BenchWorkloads.signedTransactions(count: options.count)
         var prefilled: BenchPrefilledLedger?
         if options.prefillCount > 0 {
-            prefilled = try BenchPrefilledLedger.make(
+            prefilled = try await BenchPrefilledLedger.make(
                 directory: directory, prefillCount: options.prefillCount, io: io, interactive: interactive)
         }
         let samples = try await measure(
@@ -240,10 +240,11 @@ package enum BenchCommand {
                 samples["r1RawSQLite\(suffix)", default: []].append(
                     try RawSQLiteBaseline.run(path: nextPath("raw.sqlite"), synchronous: mode, count: count))
                 samples["r1LedgerWork\(suffix)", default: []].append(
-                    try RawSQLiteLedgerWork.run(path: nextPath("raw-work.sqlite"), synchronous: mode, count: count))
+                    try await RawSQLiteLedgerWork.run(path: nextPath("raw-work.sqlite"), synchronous: mode, count: count))
+                let sequentialLedger = try BenchWorkloads.ledger(path: nextPath("ledger.sqlite"), synchronous: mode)
                 let sequential = try await BenchWorkloads.sequential(
-                    ledger: try BenchWorkloads.ledger(path: nextPath("ledger.sqlite"), synchronous: mode),
-                    submissions: BenchWorkloads.submissions(prefix: "seq", count: count))
+                    ledger: sequentialLedger, submissions: BenchWorkloads.submissions(prefix: "seq", count: count))
+                await sequentialLedger.store.close()
                 samples["r2Fulfill\(suffix)", default: []].append(sequential.fresh)
                 samples["r3Duplicate\(suffix)", default: []].append(sequential.duplicate)
                 let concurrentLedger = try BenchWorkloads.ledger(path: nextPath("ledger.sqlite"), synchronous: mode)
@@ -252,6 +253,7 @@ package enum BenchCommand {
                         ledger: concurrentLedger, submissions: BenchWorkloads.submissions(prefix: "con", count: count)))
                 samples["r4RequestsPerTransaction\(suffix)", default: []].append(
                     BenchWorkloads.requestsPerTransaction(concurrentLedger))
+                await concurrentLedger.store.close()
                 if var ledger = prefilled {
                     let large = try await ledger.measure(synchronous: mode, count: count)
                     prefilled = ledger
@@ -282,12 +284,15 @@ package enum BenchCommand {
     ) {
         let vfs = try BenchWorkloads.slowDisk.get()
         vfs.syncLatencyMicroseconds = options.syncLatencyMicroseconds
+        let sequentialLedger = try BenchWorkloads.ledger(path: nextPath("slow.sqlite"), synchronous: .full, vfsName: vfs.name)
         let sequential = try await BenchWorkloads.fulfillments(
-            ledger: try BenchWorkloads.ledger(path: nextPath("slow.sqlite"), synchronous: .full, vfsName: vfs.name),
-            submissions: BenchWorkloads.submissions(prefix: "slow", count: options.count), expecting: "granted")
+            ledger: sequentialLedger, submissions: BenchWorkloads.submissions(prefix: "slow", count: options.count),
+            expecting: "granted")
+        await sequentialLedger.store.close()
+        let concurrentLedger = try BenchWorkloads.ledger(path: nextPath("slow.sqlite"), synchronous: .full, vfsName: vfs.name)
         let concurrent = try await BenchWorkloads.concurrent(
-            ledger: try BenchWorkloads.ledger(path: nextPath("slow.sqlite"), synchronous: .full, vfsName: vfs.name),
-            submissions: BenchWorkloads.submissions(prefix: "slowcon", count: options.count))
+            ledger: concurrentLedger, submissions: BenchWorkloads.submissions(prefix: "slowcon", count: options.count))
+        await concurrentLedger.store.close()
         return (sequential, concurrent)
     }
 }

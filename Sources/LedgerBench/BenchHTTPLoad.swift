@@ -39,6 +39,7 @@ enum BenchHTTPLoad {
             ledger: inProcessLedger, submissions: inProcessSubmissions, callerCount: clientCount)
         let inProcessDuplicates = try await BenchWorkloads.concurrent(
             ledger: inProcessLedger, submissions: inProcessSubmissions, callerCount: clientCount, expected: "alreadyFulfilled")
+        await inProcessLedger.store.close()
 
         let ledger = try BenchWorkloads.ledger(path: directory.appendingPathComponent("http.sqlite").path, synchronous: .full)
         let handler = LedgerHTTPHandler(ledger: ledger)
@@ -66,6 +67,7 @@ enum BenchHTTPLoad {
             ceiling ? try await BenchNginxCeiling.measure(bodies: bodies, directory: directory) : .absent("skipped")
 
         let (recordCount, gems) = try await exactlyOnceFigures(ledger, count: count)
+        await ledger.store.close()
         let duplicates = duplicateCount(count)
         let httpRate = Double(count) / run.seconds
         let httpDuplicateRate = Double(count) / duplicateRun.seconds

@@ -109,13 +109,14 @@ struct BenchInstructions: Encodable {
         let path = directory.appendingPathComponent("instructions-\(workload.rawValue)-\(UUID().uuidString).sqlite").path
         switch workload {
         case .raw:
-            _ = try RawSQLiteLedgerWork.run(path: path, synchronous: .full, count: count)
+            _ = try await RawSQLiteLedgerWork.run(path: path, synchronous: .full, count: count)
         case .ledger:
             let ledger = try BenchWorkloads.ledger(
                 path: path, synchronous: .full,
                 finishMarkWaitMicrosecondsMax: GroupCommitLimits.finishMarkWaitMicrosecondsLimit)
             let submissions = BenchWorkloads.submissions(prefix: "counted-", first: 0, count: count, order: .rising)
             _ = try await BenchWorkloads.fulfillments(ledger: ledger, submissions: submissions, expecting: "granted")
+            await ledger.store.close()
         }
     }
 

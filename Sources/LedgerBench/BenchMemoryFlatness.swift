@@ -78,6 +78,7 @@ struct BenchMemoryFlatness: Encodable {
         if interactive { io.writeError("\n") }
         let seconds = BenchWorkloads.seconds(ContinuousClock.now - began)
         let end = BenchResidentMemory.currentBytes() ?? 0
+        await ledger.store.close()
         return BenchMemoryFlatness(
             count: count, warmup: warmup, seconds: seconds, start: start, end: end, samples: samples)
     }

@@ -45,10 +45,10 @@ struct BenchPrefilledLedger {
     /// Creates the ledger at `directory/r6-prefilled.sqlite` through `SQLiteLedgerStore`
     /// (the library's schema and migrations), closes it, and pre-fills `prefillCount`
     /// purchases. Shows progress on `io`'s stderr when `interactive`.
-    static func make(directory: URL, prefillCount: Int, io: CommandIO, interactive: Bool) throws -> BenchPrefilledLedger {
+    static func make(directory: URL, prefillCount: Int, io: CommandIO, interactive: Bool) async throws -> BenchPrefilledLedger {
         let path = directory.appendingPathComponent("r6-prefilled.sqlite").path
-        // Opened and released at once: the store closes its connection when released.
-        _ = try SQLiteLedgerStore(path: path)
+        // Opened and closed at once: the pre-fill then writes the file with a connection of its own.
+        await (try await SQLiteLedgerStore.open(path: path)).close()
         let playerCount = min(playerCountMax, max(1, prefillCount / purchasesPerPlayer))
         let catalog = try BenchWorkloads.catalog()
         var plan = LedgerPrefill.Plan(
@@ -82,6 +82,7 @@ struct BenchPrefilledLedger {
         let freshRate = try await BenchWorkloads.fulfillments(ledger: ledger, submissions: fresh, expecting: "granted")
         let duplicateRate = try await BenchWorkloads.fulfillments(
             ledger: ledger, submissions: old, expecting: "alreadyFulfilled")
+        await ledger.store.close()
         return (freshRate, duplicateRate)
     }
 }

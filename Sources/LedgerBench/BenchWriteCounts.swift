@@ -84,11 +84,13 @@ struct BenchWriteCounts: Encodable {
         _ = try await BenchWorkloads.fulfillments(ledger: ledger, submissions: counted, expecting: "granted")
         let pages = store.writerPageCounters().since(pagesBefore)
         let perFulfillment = { (total: Int) in Double(total) / Double(count) }
-        return Figures(
+        let figures = Figures(
             keyOrder: order, carriesFinishMarks: carriesFinishMarks, framesPerFulfillment: perFulfillment(pages.pagesWritten),
             pagesReadPerFulfillment: perFulfillment(pages.pagesRead),
             syncsPerFulfillment: perFulfillment(vfs.callCount(.sync) - syncsBefore),
             sharedFinishMarksPerFulfillment: perFulfillment(store.groupCommitStatistics.sharedFinishMarkCount - sharedBefore))
+        await store.close()
+        return figures
     }
 
     /// The text report's lines.

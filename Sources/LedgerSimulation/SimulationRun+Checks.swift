@@ -204,7 +204,7 @@ extension SimulationRun {
                 throw violation("purchased \(submission.key) was never granted")
             }
         }
-        ledger = nil
+        await closeLedger()
         if let problem = await options.databases.integrityCheck(databaseLocation) { throw violation("integrity check: \(problem)") }
     }
 }

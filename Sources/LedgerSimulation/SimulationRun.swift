@@ -133,14 +133,20 @@ final class SimulationRun {
             summary.runs = 1
             try await steps()
         } catch {
-            // Dropping the ledger releases its store (and its connections) before the database goes.
-            ledger = nil
+            // The store (and its connections) closes before the database goes.
+            await closeLedger()
             await options.databases.remove(databaseLocation)
             throw error
         }
-        ledger = nil
+        await closeLedger()
         await options.databases.remove(databaseLocation)
         return summary
+    }
+
+    /// Closes the open ledger's store, as a game server that stops does, and drops the ledger.
+    func closeLedger() async {
+        await ledger?.store.close()
+        ledger = nil
     }
 
     private func steps() async throws(SimulationViolation) {
@@ -378,7 +384,7 @@ final class SimulationRun {
     }
 
     private func restart() async throws(SimulationViolation) {
-        ledger = nil
+        await closeLedger()
         summary.restarts += 1
         note("restart")
         try await openLedger()

@@ -232,7 +232,7 @@ import Testing
     @Test func prefilledRowsMatchTheLibrarys() async throws {
         let scratch = try ScratchDirectory()
         let prefill = 1_000
-        let made = try BenchPrefilledLedger.make(
+        let made = try await BenchPrefilledLedger.make(
             directory: scratch.url, prefillCount: prefill, io: CapturedIO().io, interactive: false)
         #expect(made.summary.transactionCount == prefill)
         var options = SQLiteLedgerStore.Options()
@@ -282,6 +282,7 @@ import Testing
         #expect(try BenchWorkloads.catalog().product(id: BenchWorkloads.productID)?.limit == nil)
         #expect(lifetime == 0 && made.summary.purchaseCountRowCount == 0)
         #expect(balances["gems"] == Int64(100 * purchases.count))
+        await store.close()
     }
 
     @Test func prefillIdentifiersAreDistinctAndSpread() {

@@ -22,7 +22,7 @@ struct RawLedgerWorkTests {
     static func contents(_ path: String) async throws -> Contents {
         let store = try SQLiteLedgerStore(path: path)
         let week = PurchasePeriod.weekKey(for: Date())
-        return try await store.read { reader throws(LedgerError) -> Contents in
+        let contents = try await store.read { reader throws(LedgerError) -> Contents in
             var contents = Contents()
             for index in 0..<count {
                 let key = TransactionKey(store: .test, transactionID: "raw-\(index)")
@@ -44,13 +44,15 @@ struct RawLedgerWorkTests {
             contents.pendingCount = try reader.pendingFinishes(limit: 1_000).count
             return contents
         }
+        await store.close()
+        return contents
     }
 
     @Test func rawWorkLeavesWhatTheLibraryLeaves() async throws {
         let directory = try ScratchDirectory()
         let rawPath = directory.path("raw.sqlite")
         let libraryPath = directory.path("library.sqlite")
-        #expect(try RawSQLiteLedgerWork.run(path: rawPath, synchronous: .normal, count: Self.count) > 0)
+        #expect(try await RawSQLiteLedgerWork.run(path: rawPath, synchronous: .normal, count: Self.count) > 0)
         do {
             let ledger = try BenchWorkloads.ledger(path: libraryPath, synchronous: .normal)
             for index in 0..<Self.count {
@@ -59,6 +61,7 @@ struct RawLedgerWorkTests {
                     playerID: "player-\(index % RawSQLiteLedgerWork.playerCountMax)", payload: "{}")
                 #expect(try await ledger.fulfill(submission).name == "granted")
             }
+            await ledger.store.close()
         }
         let raw = try await Self.contents(rawPath)
         let library = try await Self.contents(libraryPath)

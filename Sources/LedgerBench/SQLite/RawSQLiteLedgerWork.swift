@@ -63,10 +63,10 @@ public enum RawSQLiteLedgerWork {
     /// Runs `count` fulfillments' worth of statements on a new ledger at `path` (which must
     /// not exist; the files are left for the caller to remove) and returns fulfillments
     /// per second. `synchronous` is the level of the grant commits, as the store's option.
-    public static func run(path: String, synchronous: SQLiteLedgerStore.Synchronous, count: Int) throws -> Double {
+    public static func run(path: String, synchronous: SQLiteLedgerStore.Synchronous, count: Int) async throws -> Double {
         precondition(count >= 1, "count must be at least 1")
         // The library creates the file, so the schema, indexes and triggers are its own.
-        do { _ = try SQLiteLedgerStore(path: path) }
+        await (try await SQLiteLedgerStore.open(path: path)).close()
         let db = try SQLiteConnection(path: path, mode: .readWrite)
         try db.execute("PRAGMA foreign_keys = ON; PRAGMA temp_store = MEMORY")
         let statements = try Statements(db, durable: synchronous)
