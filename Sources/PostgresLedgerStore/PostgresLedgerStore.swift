@@ -69,6 +69,12 @@ public final class PostgresLedgerStore: LedgerStore {
     /// Closes every connection; a call after this fails with a storage error (`poolClosed`).
     public func close() async { await pool.close() }
 
+    deinit {
+        // Only a check (`UnclosedStoreCheck`): the pool, let go with the store, hands its idle
+        // connections to their own queues to close, and nothing waits here.
+        if !pool.isClosed { UnclosedStoreCheck.report(engine: "PostgreSQL", location: location) }
+    }
+
     /// The server's settings that bear on durability and isolation, for a doctor report.
     public func serverSettings() async throws(LedgerError) -> PostgresServerSettings {
         do throws(PostgresError) { return try await pool.serverSettings() } catch { throw Self.ledgerError(error) }

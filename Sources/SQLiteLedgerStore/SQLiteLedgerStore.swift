@@ -12,7 +12,7 @@ import Synchronization
 /// Opening never modifies a file it does not recognise: a file that is not a database,
 /// belongs to another application, has a newer schema or fails its check raises a typed
 /// error and is left byte-for-byte as it was.
-public final class SQLiteLedgerStore: LedgerStore {
+public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
     /// How durable each commit is.
     public enum Synchronous: String, Sendable, CaseIterable {
         /// fsync on every commit: a committed grant survives power loss. The default.
@@ -72,7 +72,7 @@ public final class SQLiteLedgerStore: LedgerStore {
     let reader: SQLiteReadConnection
     let committer: GroupCommitter
     private let readCounts = Mutex(ReadStatistics())
-    /// Set once by `close()` (or `deinit` for a store nobody closed).
+    /// Set once by `close()` (or by `deinit`'s check, for a store let go without it).
     private let isClosed = Mutex(false)
     /// The commit durability chosen at open; group commit relaxes it only for deferred batches.
     private let synchronous: Synchronous
@@ -137,9 +137,30 @@ public final class SQLiteLedgerStore: LedgerStore {
         await StoreQueue.run("close") { self.shutDown() }
     }
 
+    /// `close()` with no caller awaiting it, on a thread of the store's own (`DetachedClosing`).
+    package func closeDetached(then: @escaping @Sendable () -> Void) {
+        guard isClosed.withLock({ (closed: inout Bool) in defer { closed = true }; return !closed }) else { return then() }
+        StoreQueue.make("close").async {
+            self.shutDown()
+            then()
+        }
+    }
+
     deinit {
-        // A store nobody closed closes here, on the thread that let go of it.
-        if isClosed.withLock({ (closed: inout Bool) in defer { closed = true }; return !closed }) { shutDown() }
+        // Only a check (`UnclosedStoreCheck`): a store let go without `close()` commits nothing
+        // and waits for no commit here, on whatever thread let go of it. No read or write is in
+        // flight (each keeps its store alive), so the reader closes at once, and the writer
+        // closes without a checkpoint; a drain of carried marks still running holds the writer
+        // and closes it on the committer's queue when its turn ends.
+        guard isClosed.withLock({ (closed: inout Bool) in defer { closed = true }; return !closed }) else { return }
+        UnclosedStoreCheck.report(engine: "SQLite", location: path)
+        committer.abandon()
+        reader.close()
+        _ = writer.mutex.withLockIfAvailable { connection in
+            connection.skipCheckpointOnClose()
+            connection.close()
+        }
+        Self.release(fileIdentity, owner: claimOwner)
     }
 
     /// Carried finish marks commit first. Both connections close before the file is released,

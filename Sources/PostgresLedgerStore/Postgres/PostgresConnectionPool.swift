@@ -48,6 +48,9 @@ package final class PostgresConnectionPool: Sendable {
         for slot in slots { slot.closeLater() }
     }
 
+    /// Whether `close` was called.
+    package var isClosed: Bool { state.withLock { $0.isClosed } }
+
     /// Counters for tests and doctor reports.
     package var statistics: PostgresPoolStatistics {
         state.withLock { state in

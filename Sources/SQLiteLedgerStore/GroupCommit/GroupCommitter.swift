@@ -214,6 +214,20 @@ final class GroupCommitter: Sendable {
         writer.mutex.withLock { _ in state.withLock { $0.isWriterReleased = true } }
     }
 
+    /// Refuses any more work and drops the carried marks, without waiting or writing: the
+    /// store was let go without `close()` (`UnclosedStoreCheck`). No caller waits here (a write
+    /// in flight keeps its store alive), so only carried marks are dropped, counted as lost; a
+    /// drain already running finishes its turn on its own queue.
+    func abandon() {
+        state.withLock { (state: inout State) in
+            state.isClosed = true
+            state.isWriterReleased = true
+            state.statistics.lostFinishMarkCount += state.carried.count
+            for mark in state.carried { state.unsettled.remove(mark.key) }
+            state.carried.removeAll()
+        }
+    }
+
     /// Runs shared transactions until no request waits.
     private func drain() {
         while var taken = takeBatch() {

@@ -54,6 +54,13 @@ package final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Makes `close` neither checkpoint nor remove the WAL, for a store let go without
+    /// `close()`: its release must not write; the next open recovers the WAL.
+    func skipCheckpointOnClose() {
+        guard !isClosed else { return }
+        _ = fulfillment_ledger_sqlite3_skip_checkpoint_on_close(handle)
+    }
+
     /// Whether a transaction is open (the connection is not in autocommit mode).
     var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 

@@ -1,0 +1,26 @@
+import Foundation
+import Synchronization
+
+/// The check a store's `deinit` makes: a store is ended with `close()`, which commits what it
+/// carries and closes its connections off the caller's thread. A store let go without it is a
+/// bug in the code that opened it; its `deinit` reports it here and releases its handles
+/// without committing, checkpointing or waiting, so letting go never blocks the thread that
+/// did. What such a store carried (finish marks) is lost as in a crash: the records stay
+/// pending and `recover()` finishes them again.
+package enum UnclosedStoreCheck {
+    /// Stores let go without `close()` in this process so far, for the tests that check every
+    /// store they and the commands open is closed.
+    package static var count: Int { unclosed.load(ordering: .relaxed) }
+
+    private static let unclosed = Atomic<Int>(0)
+
+    /// Counts a store let go without `close()` and, in a debug build, says so on standard
+    /// error: a warning rather than a trap, since nothing is lost that recovery does not redo.
+    package static func report(engine: String, location: String) {
+        unclosed.add(1, ordering: .relaxed)
+        #if DEBUG
+        let line = "warning: a \(engine) ledger store (\(location)) was let go without close(); call close() before letting it go\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        #endif
+    }
+}
