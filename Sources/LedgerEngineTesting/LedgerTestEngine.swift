@@ -31,7 +31,7 @@ public enum LedgerTestEngine: String, CaseIterable, Sendable, CustomStringConver
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fl-engine-tests-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("ledger.sqlite").path)
-            return (store, LedgerTestEngineLease(directory: directory))
+            return (store, LedgerTestEngineLease(directory: directory, sqlite: store))
         case .postgres:
             let schema = try PostgresScratchSchema.create(prefix: prefix)
             do {
@@ -48,14 +48,19 @@ public enum LedgerTestEngine: String, CaseIterable, Sendable, CustomStringConver
     }
 }
 
-/// What a test's store needs released when the test's setup goes: its SQLite folder, or its
-/// PostgreSQL connections and scratch schema.
+/// What a test's store needs released when the test's setup goes: its SQLite file closed and
+/// its folder removed, or its PostgreSQL connections closed and its scratch schema dropped.
 public final class LedgerTestEngineLease: Sendable {
     private let directory: URL?
+    private let sqlite: SQLiteLedgerStore?
     private let postgres: (schema: PostgresScratchSchema, store: PostgresLedgerStore)?
 
-    init(directory: URL? = nil, postgres: (schema: PostgresScratchSchema, store: PostgresLedgerStore)? = nil) {
+    init(
+        directory: URL? = nil, sqlite: SQLiteLedgerStore? = nil,
+        postgres: (schema: PostgresScratchSchema, store: PostgresLedgerStore)? = nil
+    ) {
         self.directory = directory
+        self.sqlite = sqlite
         self.postgres = postgres
     }
 
@@ -66,7 +71,11 @@ public final class LedgerTestEngineLease: Sendable {
     public var postgresConnectionString: String? { postgres?.schema.connectionString }
 
     deinit {
-        if let directory { try? FileManager.default.removeItem(at: directory) }
+        if let sqlite, let directory {
+            StoreCleanup.closeInBackground(sqlite) { try? FileManager.default.removeItem(at: directory) }
+        } else if let directory {
+            try? FileManager.default.removeItem(at: directory)
+        }
         if let (schema, store) = postgres { PostgresScratchCleanup.closeAndDrop(store, schema) }
     }
 }

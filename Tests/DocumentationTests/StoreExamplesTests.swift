@@ -15,9 +15,9 @@ import Testing
     static let catalogPath = DocumentedBlocks.packageRoot.appendingPathComponent("ProductCatalog.json").path
 
     /// A ledger made once, as `ledger init` would, so the examples open it with createIfMissing off.
-    static func initializedLedger(in scratch: ScratchDirectory) throws -> String {
+    static func initializedLedger(in scratch: ScratchDirectory) async throws -> String {
         let path = scratch.path("ledger.sqlite")
-        _ = try SQLiteLedgerStore(path: path)
+        await (try SQLiteLedgerStore(path: path)).close()
         return path
     }
 
@@ -26,9 +26,10 @@ import Testing
         let store = try AppStoreSimulator(bundleID: "com.kibblestreet.td", environment: .production, appAppleID: 1_234_567_890)
         let rootPath = scratch.path("AppleRootCA-G3.cer")
         try Data(store.rootCertificateDER).write(to: URL(fileURLWithPath: rootPath))
+        let ledgerPath = try await Self.initializedLedger(in: scratch)
         let backend = try AppStoreBackend(
             rootPath: rootPath, bundleID: "com.kibblestreet.td", appAppleID: 1_234_567_890, catalogPath: Self.catalogPath,
-            ledgerPath: try Self.initializedLedger(in: scratch))
+            ledgerPath: ledgerPath)
         let bought = try store.purchase(productID: "com.kibblestreet.td.gems.small", appAccountToken: AppAccountToken.forPlayer("p1"))
         #expect(try await backend.clientPurchase(jws: bought.jws, playerID: "p1")?.name == "granted")
         #expect(try await backend.clientPurchase(jws: bought.jws, playerID: "p1")?.name == "alreadyFulfilled")
@@ -47,9 +48,10 @@ import Testing
         ]
         let keyPath = scratch.path("play-service-account.json")
         try JSONSerialization.data(withJSONObject: key).write(to: URL(fileURLWithPath: keyPath))
+        let ledgerPath = try await Self.initializedLedger(in: scratch)
         let backend = try PlayBackend(
             keyPath: keyPath, packageName: "com.kibblestreet.td", catalogPath: Self.catalogPath,
-            ledgerPath: try Self.initializedLedger(in: scratch), pushAudience: "https://game.example.com/play/rtdn",
+            ledgerPath: ledgerPath, pushAudience: "https://game.example.com/play/rtdn",
             pushServiceAccount: "rtdn-push@example-project.iam.gserviceaccount.com")
         #expect(await backend.pubSubPush(headers: [:], body: Data("{}".utf8)) == 401)
         #expect(try await backend.ledger.player("p1").history.isEmpty)

@@ -8,7 +8,7 @@ import SQLiteLedgerStore
 final class ContractStore: ForwardingLedgerStore {
     let store: any LedgerStore
     private let directory: URL?
-    private let postgres: PostgresScratchLease?
+    private let lease: HarnessStoreLease?
 
     /// Opens an empty store of `kind`.
     init(_ kind: StoreKind) async throws {
@@ -16,19 +16,24 @@ final class ContractStore: ForwardingLedgerStore {
         case .memory:
             store = InMemoryLedgerStore()
             directory = nil
-            postgres = nil
+            lease = nil
         case .sqlite:
             let url = try LedgerHarness.temporaryDirectory()
             store = try SQLiteLedgerStore(path: url.appendingPathComponent("ledger.sqlite").path)
             directory = url
-            postgres = nil
+            lease = HarnessStoreLease(store: store)
         case .postgres:
             let harness = try await LedgerHarness(.postgres)
             store = harness.ledger.store
             directory = nil
-            postgres = harness.postgres
+            lease = harness.lease
         }
     }
 
-    deinit { directory.map { try? FileManager.default.removeItem(at: $0) } }
+    deinit {
+        // The lease closes the store in the background; the folder goes once it has.
+        if let directory, let lease {
+            StoreCleanup.closeInBackground(lease.store) { try? FileManager.default.removeItem(at: directory) }
+        }
+    }
 }

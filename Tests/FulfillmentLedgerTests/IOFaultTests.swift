@@ -175,7 +175,7 @@ extension IOFaultTests {
             vfs.arm(SQLiteFaultVFS.Fault(.sync, callNumber: 1, persistence: .persistent))
             await #expect(throws: LedgerError.self) { _ = try await ledger.fulfill(last) }
             cut = vfs.simulatePowerLoss()
-            withExtendedLifetime(ledger) {}
+            await ledger.store.close()
         }
         vfs.disarm()
         let report = try #require(cut)
@@ -188,15 +188,14 @@ extension IOFaultTests {
     }
 
     /// Opens the store, grants `count` purchases, runs `beforeRelease` with the store still
-    /// open, and returns once every reference to the store is gone.
+    /// open, and returns once the store is closed.
     static func grantThenRelease(
         _ scenario: IOFaultPowerLoss, count: Int, beforeRelease: () -> Void
     ) async throws -> [TransactionRecord] {
         let ledger = try scenario.openStore()
         let granted = try await scenario.grant(0..<count, on: ledger)
         beforeRelease()
-        // Keeps the store open until here: ARC may otherwise close it after its last use.
-        withExtendedLifetime(ledger) {}
+        await ledger.store.close()
         return granted
     }
 
@@ -204,7 +203,7 @@ extension IOFaultTests {
     /// prefix of `granted` that the balances match exactly and that nothing in `lost`
     /// survived, runs `check` on the survivors, then re-submits every purchase the platform
     /// still holds unfinished and recovers: each must end up granted exactly once. Returns
-    /// how many grants survived and how many were lost for good; the store is released on
+    /// how many grants survived and how many were lost for good; the store is closed on
     /// return.
     static func reopenCheckAndRetry(
         _ scenario: IOFaultPowerLoss, granted: [TransactionRecord], lost: [TransactionSubmission] = [],
@@ -243,10 +242,11 @@ extension IOFaultTests {
         #expect(Set(records.map(\.key)).count == records.count, "one record per transaction")
         let final = try await IOFaultPowerLoss.survey(ledger, granted: records)
         #expect(final.holdings == IOFaultPowerLoss.holdings(of: records), "exactly one grant per transaction")
+        await ledger.store.close()
         return (survivors.count, lostForGood.count)
     }
 
-    /// With the store released (its close checkpoints and syncs, so nothing is left
+    /// With the store closed (its close checkpoints and syncs, so nothing is left
     /// buffered), checks the file with the doctor: read-only, through the default VFS.
     static func expectHealthy(_ scenario: IOFaultPowerLoss, transactionCount: Int) throws {
         #expect(scenario.vfs.bufferedByteCount == 0)
@@ -328,6 +328,7 @@ extension IOFaultTests {
         #expect(try await ledger.fulfill(second).name == "granted")
         await #expect(try ledger.player(IOFaultPowerLoss.players[1]).history.count == 1)
         await #expect(try ledger.player(IOFaultPowerLoss.players[2]).history.count == 1)
+        await ledger.store.close()
     }
 
     @Test func bufferLimitFailsWritesAsDiskFull() async throws {
@@ -349,6 +350,7 @@ extension IOFaultTests {
         let survey = try await IOFaultPowerLoss.survey(ledger, granted: granted)
         #expect(survey.survivors.count == granted.count)
         #expect(survey.holdings == IOFaultPowerLoss.holdings(of: granted), "the failed purchase left nothing behind")
+        await ledger.store.close()
     }
 
     /// A disk that fails one read while opening gives a storage error with the I/O code,
@@ -369,7 +371,9 @@ extension IOFaultTests {
             return
         }
         #expect(failure.sqliteExtendedResultCode == SQLiteFaultVFS.Fault(.read, callNumber: 1).resultCode)
-        await #expect(try scenario.openStore().player(IOFaultPowerLoss.players[0]).history.count == 1, "the file is fine")
+        let reopened = try scenario.openStore()
+        await #expect(try reopened.player(IOFaultPowerLoss.players[0]).history.count == 1, "the file is fine")
+        await reopened.store.close()
     }
 
     /// If the first switch of a new file to WAL fails on I/O, SQLite 3.40.1 still answers
@@ -386,6 +390,6 @@ extension IOFaultTests {
         _ = try await scenario.grant(0..<1, on: ledger)
         let walExists = FileManager.default.fileExists(atPath: scenario.path + "-wal")
         #expect(walExists, "a committed grant in WAL mode leaves a -wal file while the store is open")
-        withExtendedLifetime(ledger) {}
+        await ledger.store.close()
     }
 }

@@ -49,6 +49,12 @@ struct IOFaultVerifier {
             findings.problems.append("reopen without the fault failed: \(error)")
             return
         }
+        await check(ledger, after: run, into: &findings)
+        await ledger.store.close()
+    }
+
+    /// Checks the reopened ledger holds nothing partial, then retries every submission.
+    private func check(_ ledger: Ledger, after run: IOFaultRun, into findings: inout Findings) async {
         // Nothing partial: every player holds exactly what their recorded transactions granted.
         do {
             for player in IOFaultWorkload.players {

@@ -22,18 +22,23 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// A harness's PostgreSQL schema: when the last copy of the harness is gone, the store's
-/// connections close and the schema is dropped, so a run leaves nothing on the server.
-final class PostgresScratchLease: Sendable {
-    let schema: PostgresScratchSchema
-    let store: PostgresLedgerStore
+/// A harness's store: when the last copy of the harness is gone, the store closes (a store's
+/// `deinit` only checks that it was) and its PostgreSQL schema is dropped, so a run leaves
+/// nothing open and nothing on the server. A test that opens the same file again closes the
+/// harness first (`LedgerHarness.close`).
+final class HarnessStoreLease: Sendable {
+    let store: any LedgerStore
+    let schema: PostgresScratchSchema?
 
-    init(schema: PostgresScratchSchema, store: PostgresLedgerStore) {
-        self.schema = schema
+    init(store: any LedgerStore, schema: PostgresScratchSchema? = nil) {
         self.store = store
+        self.schema = schema
     }
 
-    deinit { PostgresScratchCleanup.closeAndDrop(store, schema) }
+    deinit {
+        let schema = self.schema
+        StoreCleanup.closeInBackground(store) { try? schema?.drop() }
+    }
 }
 
 /// A ledger wired to the test store, a manual clock and a scripted fault injector.
@@ -43,8 +48,8 @@ struct LedgerHarness {
     let faults: ScriptedFaultInjector
     let clock: ManualClock
     let databasePath: String?
-    /// The PostgreSQL schema the harness's store lives in, if it runs on PostgreSQL.
-    var postgres: PostgresScratchLease?
+    /// What closes the harness's store (and drops its PostgreSQL schema) when the harness goes.
+    var lease: HarnessStoreLease?
 
     static let catalogPath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -83,7 +88,7 @@ struct LedgerHarness {
     ) async throws {
         let store: any LedgerStore
         var path: String?
-        var lease: PostgresScratchLease?
+        var lease: HarnessStoreLease?
         switch kind {
         case .memory:
             store = InMemoryLedgerStore()
@@ -91,6 +96,7 @@ struct LedgerHarness {
             let file = try databasePath ?? Self.temporaryDirectory().appendingPathComponent("ledger.sqlite").path
             store = try SQLiteLedgerStore(path: file)
             path = file
+            lease = HarnessStoreLease(store: store)
         case .postgres:
             let schema = try PostgresScratchSchema.create(prefix: "ledger_harness")
             let postgresStore: PostgresLedgerStore
@@ -102,14 +108,17 @@ struct LedgerHarness {
                 try? schema.drop()
                 throw error
             }
-            lease = PostgresScratchLease(schema: schema, store: postgresStore)
+            lease = HarnessStoreLease(store: postgresStore, schema: schema)
             store = postgresStore
         }
         try self.init(
             store: store, clock: clock, testStore: testStore ?? TestStore(clock: clock), databasePath: path,
             configuration: configuration)
-        postgres = lease
+        self.lease = lease
     }
+
+    /// Closes the store now, for a test that opens its file again.
+    func close() async { await ledger.store.close() }
 
     init(
         store: any LedgerStore, clock: ManualClock, testStore: TestStore, databasePath: String?,

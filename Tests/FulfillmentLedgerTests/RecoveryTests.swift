@@ -15,6 +15,7 @@ import Testing
             let harness = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
             harness.faults.arm(.afterCommit, .error)
             #expect(try await harness.ledger.fulfill(purchase).receipt?.finished == false)
+            await harness.close()
         }
         // A new process: a new ledger over the same file and the same platform store.
         let reopened = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
@@ -36,6 +37,7 @@ import Testing
             let harness = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
             harness.faults.arm(.beforeCommit, .error)
             await #expect(throws: LedgerError.self) { _ = try await harness.ledger.fulfill(purchase) }
+            await harness.close()
         }
         let reopened = try await LedgerHarness(.sqlite, clock: clock, testStore: platform, databasePath: path)
         await #expect(try reopened.progress("p1").transactionCount == 0)

@@ -178,7 +178,9 @@ import TestStoreAdapter
         configuration.ownershipTransfer = .nonConsumablesOnRestore
         let clock = ManualClock()
         let platform = TestStore(clock: clock)
-        let store: any LedgerStore = kind == .memory ? InMemoryLedgerStore() : try await LedgerHarness(.sqlite).ledger.store
+        // The harness lives to the end: it closes its store when it goes.
+        let backing = try await LedgerHarness(kind)
+        let store = backing.ledger.store
         let ledger = try Ledger(
             catalog: try LedgerHarness.sampleCatalog(), store: store, verifier: platform.verifier, finisher: platform,
             clock: clock, configuration: configuration)
@@ -191,5 +193,6 @@ import TestStoreAdapter
         await #expect(try ledger.entitlements("bob").owned.isEmpty)
         let again = try await ledger.restore(playerID: "alice", query: .answered(store: .test, transactions: [], authoritativeAsOf: clock.now()))
         #expect(again.revoked.isEmpty, "an already refunded purchase needs no second revoke")
+        withExtendedLifetime(backing) {}
     }
 }

@@ -81,6 +81,7 @@ import TestStoreAdapter
         #expect(partial?.status == .partiallyRefunded && partial?.refundedQuantity == 1)
         #expect(refund?.reversed == true && refund?.purchase == TransactionKey(store: .test, transactionID: "v4-gems-1"))
         #expect(early?.disposition == .awaitingPurchase)
+        await ledger.store.close()
     }
 
     @Test func everyOldTransactionReplaysAsAlreadyFulfilledAndPendingFinishesComplete() async throws {
@@ -98,6 +99,7 @@ import TestStoreAdapter
             Issue.record("the old starter bundle still counts toward its lifetime limit: \(bundle)")
             return
         }
+        await ledger.store.close()
     }
 
     @Test func aRefundThatWaitedInTheOldLedgerAppliesWhenItsPurchaseArrives() async throws {
@@ -110,5 +112,6 @@ import TestStoreAdapter
         await #expect(try ledger.player("dave").balances.isEmpty, "the refund that arrived first took the grant back")
         let early = try await ledger.store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "v4-early") }
         #expect(early?.disposition == .applied)
+        await ledger.store.close()
     }
 }

@@ -58,6 +58,7 @@ struct WritePathPageCountTests {
         let reads = store.readStatistics
         #expect(reads.queuedCount - readsBefore.queuedCount == Self.measuredCount)
         #expect(statistics.requestCount - statisticsBefore.requestCount == Self.measuredCount)
+        await store.close()
     }
 
     private func fulfill(_ harness: LedgerHarness, index: Int) async throws {

@@ -17,6 +17,7 @@ import Testing
                     LedgerEvent(kind: .operationApplied, playerID: "p1", transaction: nil, at: Date(ledgerMilliseconds: 1_780_000_000_000), detail: "event \(index)"))
             }
         }
+        await store.close()
     }
 
     @Test("history stops at 10,000 events, says so in JSON and text, and --after reads the rest")

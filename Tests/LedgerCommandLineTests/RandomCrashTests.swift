@@ -102,8 +102,9 @@ import TestStoreAdapter
     /// Reopens, recovers, redelivers everything and checks exactly-once and integrity.
     static func verify(database: String, seed: UInt64, catalog: ProductCatalog, reportedGranted: [String]) async throws {
         let workload = CrashWorkload.transactions(seed: seed, count: workloadCount, catalog: catalog)
-        try await Self.redeliver(
-            store: try SQLiteLedgerStore(path: database), workload: workload, catalog: catalog, reportedGranted: reportedGranted)
+        let store = try SQLiteLedgerStore(path: database)
+        try await Self.redeliver(store: store, workload: workload, catalog: catalog, reportedGranted: reportedGranted)
+        await store.close()
         let report = try LedgerDoctor.examine(path: database)
         #expect(report.integrity == ["ok"], "seed \(seed)")
         #expect(report.pendingFinishes.isEmpty, "seed \(seed)")

@@ -4,6 +4,7 @@ import FulfillmentLedgerTesting
 import SQLiteFaultVFS
 import Testing
 
+import LedgerSQL
 @testable import SQLiteLedgerStore
 
 /// A finish mark carried into the committer's next transaction: reads through the store show
@@ -79,6 +80,7 @@ struct FinishMarkCarryTests {
         #expect(after.lostFinishMarkCount == 0)
         let stillPending = try await store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }
         #expect(stillPending.map(\.key) == [Rows.key("t2"), Rows.key("t3")])
+        await store.close()
     }
 
     @Test("a write body sees the marks carried before it, and a second mark for a record adds nothing")
@@ -94,6 +96,7 @@ struct FinishMarkCarryTests {
         }
         #expect(seen.0 == Self.finishedAt.truncatedToLedgerMilliseconds, "the first mark stamps it")
         #expect(seen.1 == nil)
+        await store.close()
     }
 
     @Test("carried marks run before the deferred and the durable writes taken with them")
@@ -114,6 +117,7 @@ struct FinishMarkCarryTests {
         await release()
         #expect(try await deferred.value == nil, "the deferred write saw the mark")
         #expect(try await durable.value == Self.finishedAt.truncatedToLedgerMilliseconds, "so did the durable one")
+        await store.close()
     }
 
     @Test("a write whose body throws rolls back whole, and the marks carried with it are carried again")
@@ -147,6 +151,7 @@ struct FinishMarkCarryTests {
         #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "committed with the next write")
         #expect(store.groupCommitStatistics.lostFinishMarkCount == 0)
         #expect(store.groupCommitStatistics.carriedFinishMarkCount == 1, "carried again, not counted twice")
+        await store.close()
     }
 
     @Test("a mark carried again after a failed write commits alone once its wait is over, and at close")
@@ -202,6 +207,7 @@ struct FinishMarkCarryTests {
         }
         #expect(balances.0.isEmpty, "the failed body's changes are gone")
         #expect(balances.1 == ["gems": 2])
+        await store.close()
     }
 
     @Test("with no write after it, a carried mark commits alone once its wait is over, without a sync")
@@ -222,20 +228,39 @@ struct FinishMarkCarryTests {
         let statistics = store.groupCommitStatistics
         #expect(statistics.carriedFinishMarkCount == 1)
         #expect(statistics.sharedFinishMarkCount == 0)
+        await store.close()
     }
 
     @Test("closing the store commits the marks it still carries")
     func closeCommitsCarriedMarks() async throws {
         let directory = try ScratchDirectory()
+        let store = try Self.store(directory)
+        try await Self.insertPending(store, ["t1"])
+        try await store.markFinished(Rows.key("t1"), at: Self.finishedAt)
+        await store.close()
+        #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds)
+        let reopened = try Self.store(directory)
+        let pending = try await reopened.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }
+        #expect(pending.isEmpty)
+        await reopened.close()
+    }
+
+    @Test("a store let go without close() is reported, commits nothing and waits for nothing: its carried mark is lost and the record stays pending")
+    func storeLetGoWithoutCloseOnlyChecks() async throws {
+        let directory = try ScratchDirectory()
+        let unclosedBefore = UnclosedStoreCheck.count
         do {
             let store = try Self.store(directory)
             try await Self.insertPending(store, ["t1"])
             try await store.markFinished(Rows.key("t1"), at: Self.finishedAt)
         }
-        #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds)
+        #expect(UnclosedStoreCheck.count > unclosedBefore, "the check counted the store")
+        #expect(try Self.rawFinishedAt(directory) == 0, "the carried mark was dropped, not committed")
+        #expect(FileManager.default.fileExists(atPath: directory.path("ledger.sqlite") + "-wal"), "no checkpoint ran on release")
         let reopened = try Self.store(directory)
         let pending = try await reopened.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }
-        #expect(pending.isEmpty)
+        #expect(pending.map(\.key) == [Rows.key("t1")], "recover() finishes it again")
+        await reopened.close()
     }
 
     /// Stores opened and closed while their carry timer fires.
@@ -246,11 +271,10 @@ struct FinishMarkCarryTests {
         let directory = try ScratchDirectory()
         for run in 0..<Self.closeRaceRunCount {
             let id = "race-\(run)"
-            do {
-                let store = try Self.store(directory, waitMicroseconds: 1)
-                try await Self.insertPending(store, [id])
-                try await store.markFinished(Rows.key(id), at: Self.finishedAt)
-            }
+            let store = try Self.store(directory, waitMicroseconds: 1)
+            try await Self.insertPending(store, [id])
+            try await store.markFinished(Rows.key(id), at: Self.finishedAt)
+            await store.close()
             let finishedAt = try Self.rawFinishedAt(directory, id)
             #expect(finishedAt == Self.finishedAt.ledgerMilliseconds, "run \(run): closing commits a mark the timer did not")
         }
@@ -264,6 +288,7 @@ struct FinishMarkCarryTests {
         try await store.markFinished(Rows.key("t1"), at: Self.finishedAt)
         #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds)
         #expect(store.groupCommitStatistics.carriedFinishMarkCount == 0)
+        await store.close()
     }
 
     @Test("a mark whose transaction fails is lost with it: the record reads as pending again")
@@ -290,6 +315,7 @@ struct FinishMarkCarryTests {
             // Only a stall past the wait lets the mark commit alone before the failing write.
             #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "committed alone before the fault")
         }
+        await store.close()
     }
 
     @Test("a finish mark wait out of range is refused at open", arguments: [-1, GroupCommitLimits.finishMarkWaitMicrosecondsLimit + 1])

@@ -24,5 +24,6 @@ struct GrantEncodingTests {
         try await store.write { writer throws(LedgerError) in try writer.insertTransaction(stored) }
         let frozenRecord = record
         await #expect(try store.read { reader throws(LedgerError) in try reader.transaction(frozenRecord.key) }?.grants == grants)
+        await store.close()
     }
 }

@@ -98,6 +98,7 @@ struct GroupCommitTests {
         #expect(statistics.transactionCount == 1 + writerCount / 16, "the hold, then four full batches: \(statistics)")
         #expect(statistics.batchCountPeak == 16)
         #expect(statistics.syncedTransactionCount == writerCount / 16, "the hold rolled back; each batch synced once")
+        await store.close()
     }
 
     @Test("with the default limits a lone writer runs alone, and 256 concurrent writers each commit exactly once")
@@ -123,6 +124,7 @@ struct GroupCommitTests {
         #expect(statistics.requestCount == writerCount + 1)
         #expect(statistics.transactionCount <= statistics.requestCount)
         for index in 0..<8 { await #expect(try Self.balance(store, "p\(index)") == Int64(writerCount / 8)) }
+        await store.close()
     }
 
     @Test("one request's failure rolls back only that request")
@@ -158,6 +160,7 @@ struct GroupCommitTests {
             #expect(results[index] == (index % 3 != 0))
             await #expect(try Self.balance(store, "p\(index)") == (index % 3 == 0 ? 0 : 10))
         }
+        await store.close()
     }
 
     @Test("when SQLite ends the shared transaction, the requests already run fail too and the rest run anew")
@@ -193,6 +196,7 @@ struct GroupCommitTests {
         await #expect(try Self.balance(store, "p1") == 0)
         await #expect(try Self.balance(store, "p2") == 5, "ran in a new transaction")
         #expect(store.groupCommitStatistics.transactionCount == 3, "the hold, the broken one, the new one")
+        await store.close()
     }
 
     @Test("a failed commit fails every request in it, and none of their changes stay")
@@ -231,6 +235,7 @@ struct GroupCommitTests {
         }
         vfs.disarm()
         for index in 0..<4 { await #expect(try Self.balance(store, "p\(index)") == 0) }
+        await store.close()
     }
 
     @Test("a full queue refuses at once with a busy storage error")
@@ -258,6 +263,7 @@ struct GroupCommitTests {
         #expect(try await first.value == 1)
         await #expect(try Self.balance(store, "second") == 0)
         #expect(store.groupCommitStatistics.refusedCount == 1)
+        await store.close()
     }
 
     @Test("a deferred write is not synced on its own; the next durable commit makes it durable")
@@ -286,12 +292,14 @@ struct GroupCommitTests {
                 try writer.addToBalance(playerID: "lost", currencyID: "gold", delta: 1)
             }
             vfs.simulatePowerLoss()
+            await store.close()
         }
         vfs.powerLossMode = false
         let reopened = try Self.store(directory, vfs: vfs)
         await #expect(try Self.balance(reopened, "kept") == 2)
         await #expect(try Self.balance(reopened, "carried") == 1)
         await #expect(try Self.balance(reopened, "lost") == 0, "a deferred write with no durable commit after it is lost")
+        await reopened.close()
     }
 
     @Test("the fault VFS can make every sync slower, clamped to its maximum")
@@ -314,6 +322,7 @@ struct GroupCommitTests {
             try writer.addToBalance(playerID: "slow", currencyID: "gold", delta: 1)
         }
         #expect(vfs.callCount(.sync) == syncCount, "a deferred commit does not sync, so it does not wait")
+        await store.close()
     }
 
     @Test("limits out of range are refused at open", arguments: [(0, 1, 0), (1, 0, 0), (1, 1, -1), (1, 1, 1_000_001)])

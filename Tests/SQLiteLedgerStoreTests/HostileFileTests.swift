@@ -95,10 +95,7 @@ struct HostileFileTests {
         // Without the check the damage goes unseen at open: the check is the detector.
         var unchecked = SQLiteLedgerStore.Options()
         unchecked.openCheck = .none
-        do {
-            let store = try SQLiteLedgerStore(path: path, options: unchecked)
-            _ = store
-        }
+        await (try SQLiteLedgerStore(path: path, options: unchecked)).close()
         #expect(try contents(path) == before)
         #expect(existingSideFiles(of: path).isEmpty)
     }
@@ -327,6 +324,7 @@ extension HostileFileTests {
                         try writer.appendEvent(Rows.event(player, "granted t\(number)"))
                     }
                 }
+                await store.close()
             }
             // Closing the store checkpoints the WAL into the file and removes it.
             try #require(existingSideFiles(of: path).isEmpty)
@@ -368,6 +366,7 @@ extension HostileFileTests {
                 let outcome = try await ledger.fulfill(
                     TransactionSubmission(
                         store: .test, transactionID: "hostile-t1", storeProductID: "test.gems", playerID: "p1", payload: "{}"))
+                await store.close()
                 return Attempt(error: nil, verifierCalls: verifier.calls.withLock { $0 }, outcome: outcome)
             } catch {
                 return Attempt(error: error, verifierCalls: verifier.calls.withLock { $0 }, outcome: nil)

@@ -22,6 +22,7 @@ struct LedgerDoctorPagingTests {
                 try writer.insertTransaction(Rows.record(id, fulfilledAt: Rows.date.addingTimeInterval(Double(index / 10))))
             }
         }
+        await store.close()
     }
 
     @Test("1,001 pending finishes: the first report lists 1,000 and says more follow; the next page lists the last")

@@ -20,6 +20,7 @@ struct LedgerDoctorTests {
             try writer.recordFinishFailure(Rows.key("t-old"), message: "store outage")
             try writer.markFinished(Rows.key("t-done"), at: Self.enqueued.addingTimeInterval(1))
         }
+        await store.close()
     }
 
     @Test("a healthy ledger with two pending finishes is reported in full, and the file is not changed")
@@ -50,6 +51,7 @@ struct LedgerDoctorTests {
         do {
             let store = try SQLiteLedgerStore(path: path)
             await #expect(try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.count == 2)
+            await store.close()
         }
         #expect(try contents(path) == before)
         #expect(existingSideFiles(of: path).isEmpty)
@@ -98,13 +100,14 @@ struct LedgerDoctorTests {
         #expect(report.healthy)
         try await store.write { writer throws(LedgerError) in try writer.insertTransaction(Rows.record("t-pending")) }
         await #expect(try store.read { reader throws(LedgerError) in try reader.pendingFinishes(limit: 10) }.count == 3)
+        await store.close()
     }
 
     @Test("an empty ledger is healthy with no transactions")
-    func emptyLedger() throws {
+    func emptyLedger() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        _ = try SQLiteLedgerStore(path: path)
+        await (try SQLiteLedgerStore(path: path)).close()
         let report = try LedgerDoctor.examine(path: path)
         #expect(report.transactionCount == 0)
         #expect(report.pendingFinishes.isEmpty)

@@ -68,7 +68,7 @@ struct LedgerFileSafetyTests {
     }
 
     @Test("a missing file is not created when createIfMissing is false")
-    func missingFileNotCreated() throws {
+    func missingFileNotCreated() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("missing.sqlite")
         var options = SQLiteLedgerStore.Options()
@@ -79,7 +79,7 @@ struct LedgerFileSafetyTests {
         #expect(try directory.fileNames().isEmpty)
         // The failed open released the path: creating it now works.
         options.createIfMissing = true
-        _ = try SQLiteLedgerStore(path: path, options: options)
+        await (try SQLiteLedgerStore(path: path, options: options)).close()
         #expect(FileManager.default.fileExists(atPath: path))
     }
 
@@ -108,6 +108,7 @@ struct LedgerFileSafetyTests {
         do {
             let store = try SQLiteLedgerStore(path: path)
             await #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
+            await store.close()
         }
         let raw = try RawDatabase(path: path)
         #expect(try raw.integer("PRAGMA application_id") == Int64(LedgerSchema.applicationID))
@@ -128,6 +129,7 @@ struct LedgerFileSafetyTests {
                     try writer.appendEvent(Rows.event("p1", String(repeating: "x", count: 200)))
                 }
             }
+            await store.close()
         }
         try damageLastPage(of: path)
         let before = try contents(path)

@@ -27,6 +27,7 @@ struct LedgerTableRulesTests {
                 try writer.appendEvent(Rows.event("p1", "second"))
             }
             before = try await playerRows("p1", in: store).events
+            await store.close()
         }
         #expect(before == ["second", "first"])
         do {
@@ -41,6 +42,7 @@ struct LedgerTableRulesTests {
             try writer.appendEvent(Rows.event("p1", "third"))
         }
         #expect(sequence == 3)
+        await store.close()
     }
 
     @Test("events come back newest first with every field, at most `limit`")
@@ -64,6 +66,7 @@ struct LedgerTableRulesTests {
         #expect(events == [expectedCustom, expectedWithKey])
         let newest = try await store.read { reader throws(LedgerError) in try reader.events(playerID: "p1", limit: 1) }
         #expect(newest == [expectedCustom])
+        await store.close()
     }
 
     /// A per-player asset with checked arithmetic.
@@ -108,6 +111,7 @@ struct LedgerTableRulesTests {
         let rows = try await playerRows("p1", in: store)
         #expect(asset.amounts(rows) == [asset.id: initial])
         #expect(rows.events.isEmpty)
+        await store.close()
     }
 
     @Test("negative deltas subtract; a zero amount is not listed; the store itself does not forbid going below zero",
@@ -124,6 +128,7 @@ struct LedgerTableRulesTests {
         }
         #expect(results == [100, 70, 0, -5, 0])
         await #expect(asset.amounts(try playerRows("p1", in: store)).isEmpty)
+        await store.close()
     }
 
     @Test("a reset clears one player's balances, inventory and purchase counts and keeps everything else")
@@ -160,6 +165,7 @@ struct LedgerTableRulesTests {
         #expect(p1.events == ["bought"])
         await #expect(try store.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) } != nil)
         await #expect(try playerRows("p2", in: store) == p2Before)
+        await store.close()
     }
 
     @Test("resetPlayer resets progress and appends a playerReset event in the same write")
@@ -174,6 +180,7 @@ struct LedgerTableRulesTests {
         #expect(events.map(\.kind) == [.playerReset])
         #expect(events.first?.at == Rows.date)
         await #expect(try playerRows("p1", in: store).balances.isEmpty)
+        await store.close()
     }
 
     @Test("a player's history is newest first and limited")
@@ -193,5 +200,6 @@ struct LedgerTableRulesTests {
         }
         #expect(all.map(\.key.transactionID) == ["c", "b", "a"])
         #expect(newest.map(\.key.transactionID) == ["c", "b"])
+        await store.close()
     }
 }

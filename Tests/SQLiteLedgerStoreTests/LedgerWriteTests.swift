@@ -66,6 +66,7 @@ struct LedgerWriteTests {
         let counts = try await tableRowCounts(of: store)
         #expect(counts.values.allSatisfy { $0 == 1 }, "\(counts)")
         try expectWriteLockFree(path)
+        await store.close()
     }
 
     @Test("a write that returns commits everything and returns its value")
@@ -79,6 +80,7 @@ struct LedgerWriteTests {
         #expect(sequence == 2)
         await #expect(try tableRowCounts(of: store)["events"] == 2)
         await #expect(try store.read { reader throws(LedgerError) in try reader.operation(id: "op1") } == Self.operation("op1"))
+        await store.close()
     }
 
     /// A write that breaks a constraint of the schema, with the SQL and extended code it must report.
@@ -150,6 +152,7 @@ struct LedgerWriteTests {
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
         }
         await #expect(try playerRows("p1", in: store).balances == ["gems": 1])
+        await store.close()
     }
 
     @Test("an entitlement may be written before its ledger row in the same write (deferred foreign key)")
@@ -176,6 +179,7 @@ struct LedgerWriteTests {
         #expect(!again && second)
         let payments = try await store.read { reader throws(LedgerError) in try reader.entitlements(playerID: "p1") }
         #expect(payments.map(\.source) == [Rows.key("t1"), Rows.key("t2")])
+        await store.close()
     }
 
     @Test("an entitlement whose ledger row never comes fails at COMMIT and rolls back")
@@ -199,6 +203,7 @@ struct LedgerWriteTests {
         try expectWriteLockFree(path)
         try await store.write { writer throws(LedgerError) in try Self.writeEverything(writer) }
         await #expect(try playerRows("p1", in: store).entitlements == ["remove_ads"])
+        await store.close()
     }
 
     @Test("a second record with a taken key inserts nothing and says so, so a racing delivery can retry")
@@ -211,6 +216,7 @@ struct LedgerWriteTests {
         #expect(results == [true, false])
         let record = try await store.read { reader throws(LedgerError) in try reader.transaction(Rows.key("t1")) }
         #expect(record?.playerID == "p1", "the first record stays as it was")
+        await store.close()
     }
 
     @Test("a record is pending its finish until marked, failed attempts are counted on it, and the mark stamps it once")
@@ -237,5 +243,6 @@ struct LedgerWriteTests {
         #expect(outbox.isEmpty)
         #expect(record?.finishedAt == first.truncatedToLedgerMilliseconds)
         #expect(record?.isFinished == true)
+        await store.close()
     }
 }

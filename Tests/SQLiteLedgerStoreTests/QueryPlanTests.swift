@@ -28,10 +28,10 @@ struct QueryPlanTests {
     ]
 
     @Test("each lookup searches its index by the whole condition and scans nothing")
-    func lookupsSearchTheirIndex() throws {
+    func lookupsSearchTheirIndex() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        _ = try SQLiteLedgerStore(path: path)
+        await (try SQLiteLedgerStore(path: path)).close()
         let raw = try RawDatabase(path: path, readOnly: true)
         for lookup in Self.lookups {
             let plan = try Self.plan(lookup.sql, on: raw.handle)

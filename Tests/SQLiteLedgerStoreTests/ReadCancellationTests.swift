@@ -48,6 +48,7 @@ struct ReadCancellationTests {
         #expect(failure?.isRetryable == false)
         #expect(store.reader.interruptCount == 1)
         #expect(try await store.read { reader throws(LedgerError) in try reader.balances(playerID: "p") } == [:])
+        await store.close()
     }
 
     @Test("a cancellation between two statements stops the read at the next one")
@@ -73,6 +74,7 @@ struct ReadCancellationTests {
         #expect(Self.failure(await reading.result)?.code == "cancelled")
         #expect(statementsRun.withLock { $0 } == 1)
         #expect(try await store.read { reader throws(LedgerError) in try reader.balances(playerID: "p") } == [:])
+        await store.close()
     }
 
     @Test("a read whose task is cancelled before it starts never runs")
@@ -87,6 +89,7 @@ struct ReadCancellationTests {
         #expect(Self.failure(await early.result)?.code == "cancelled")
         #expect(runs.withLock { $0 } == 0)
         #expect(store.reader.interruptCount == 0)
+        await store.close()
     }
 
     @Test("an interrupt for a read that is not running touches none")
@@ -107,5 +110,6 @@ struct ReadCancellationTests {
         proceed.signal()
         #expect(try await counting.value == 100_000)
         #expect(store.reader.interruptCount == 0)
+        await store.close()
     }
 }

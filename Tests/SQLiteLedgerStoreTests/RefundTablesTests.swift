@@ -69,6 +69,7 @@ struct RefundTablesTests {
         let outbox = try await store.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
         #expect(outbox?.playerID == "p2")
         #expect(try Self.existingTables(Self.refundTables, at: path) == Self.refundTables)
+        await store.close()
     }
 
     @Test("the doctor finds a migrated ledger with refund rows healthy")
@@ -85,6 +86,7 @@ struct RefundTablesTests {
                 try writer.insertPlayerFlag(flag, playerID: "p1")
                 _ = try writer.bumpEntitlementVersion(playerID: "p1")
             }
+            await store.close()
         }
         let report = try LedgerDoctor.examine(path: path)
         #expect(report.schemaVersion == LedgerSchema.versionSupported)
@@ -112,10 +114,10 @@ struct RefundTablesTests {
     }
 
     @Test("migrations 2 and 5 create the indexes the refund reads use")
-    func indexes() throws {
+    func indexes() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        _ = try SQLiteLedgerStore(path: path)
+        await (try SQLiteLedgerStore(path: path)).close()
         let raw = try RawDatabase(path: path, readOnly: true)
         let expected = [
             "events_by_transaction": "store,transaction_id,sequence",
@@ -161,6 +163,7 @@ struct RefundTablesTests {
                 try writer.insertRevocationEvent(stored)
             }
             await #expect(try store.read { reader throws(LedgerError) in try reader.revocationEvent(id: "e2") } == revoke)
+            await store.close()
         }
         let raw = try RawDatabase(path: path, readOnly: true)
         let debt = try raw.text("SELECT debt_created FROM revocation_events WHERE event_id = 'e1'")
@@ -188,6 +191,7 @@ struct RefundTablesTests {
         #expect(failure.sqliteExtendedResultCode == LedgerWriteTests.foreignKeyCode)
         // The failed commit left no transaction open: the store still writes.
         try await store.write { writer throws(LedgerError) in try writer.insertTransaction(Rows.record("t1")) }
+        await store.close()
     }
 
     @Test("a stored row SQLite accepts but the ledger cannot read is reported as corruption")
@@ -197,6 +201,7 @@ struct RefundTablesTests {
         do {
             let store = try SQLiteLedgerStore(path: path)
             try await store.write { writer throws(LedgerError) in try writer.insertRevocationEvent(Self.refund("e1")) }
+            await store.close()
         }
         // Edited outside the ledger while no store has the file open.
         try RawDatabase(path: path).execute("UPDATE revocation_events SET disposition = 'bogus'")
@@ -209,5 +214,6 @@ struct RefundTablesTests {
             return
         }
         #expect(detail.contains("bogus"))
+        await store.close()
     }
 }

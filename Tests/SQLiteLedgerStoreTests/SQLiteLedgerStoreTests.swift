@@ -17,6 +17,7 @@ struct SQLiteLedgerStoreTests {
             let store = try SQLiteLedgerStore(path: path)
             #expect(store.path == path)
             await #expect(try tableRowCounts(of: store) == emptyTableRowCounts)
+            await store.close()
         }
         let raw = try RawDatabase(path: path)
         #expect(try raw.text("PRAGMA journal_mode") == "wal")
@@ -54,6 +55,7 @@ struct SQLiteLedgerStoreTests {
         await #expect(try connectionPragma("synchronous", of: store) == expectedLevel)
         await #expect(try connectionPragma("foreign_keys", of: store) == 1)
         await #expect(try connectionPragma("busy_timeout", of: store) == 1_234)
+        await store.close()
     }
 
     @Test("the default options are FULL durability, a quick check, a 5 s busy timeout, and create if missing")
@@ -81,6 +83,7 @@ struct SQLiteLedgerStoreTests {
                 try writer.appendEvent(Rows.event("p1", "bought gems"))
             }
             written = try await playerRows("p1", in: store)
+            await store.close()
         }
         #expect(
             written
@@ -97,6 +100,7 @@ struct SQLiteLedgerStoreTests {
         #expect(record == Rows.record("t1"))
         let pending = try await reopened.read { reader throws(LedgerError) in try reader.pendingFinish(Rows.key("t1")) }
         #expect(pending == PendingFinish(key: Rows.key("t1"), playerID: "p1", enqueuedAt: Rows.date, attemptCount: 0, lastError: nil))
+        await reopened.close()
     }
 
     @Test("a second store for the same file in one process is refused until the first is released")
@@ -113,9 +117,11 @@ struct SQLiteLedgerStoreTests {
             try await first.write { writer throws(LedgerError) in
                 _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 7)
             }
+            await first.close()
         }
         let second = try SQLiteLedgerStore(path: path)
         await #expect(try playerRows("p1", in: second).balances == ["gems": 7])
+        await second.close()
     }
 
     /// Other spellings of one file's path.
@@ -160,10 +166,12 @@ struct SQLiteLedgerStoreTests {
                 #expect(throws: LedgerError.ledgerInUse(location: aliasPath)) { _ = try SQLiteLedgerStore(path: aliasPath) }
                 #expect(first.path == path)
             }
+            await first.close()
         }
         // Released: the alias now opens the same ledger.
         let reopened = try SQLiteLedgerStore(path: aliasPath)
         await #expect(try tableRowCounts(of: reopened) == emptyTableRowCounts)
+        await reopened.close()
     }
 
     @Test("two different files can be open at the same time")
@@ -179,6 +187,8 @@ struct SQLiteLedgerStoreTests {
         }
         await #expect(try playerRows("p1", in: first).balances == ["gems": 1])
         await #expect(try playerRows("p1", in: second).balances == ["gems": 2])
+        await first.close()
+        await second.close()
     }
 
     @Test("a write blocked by another connection's write lock fails after the busy timeout, and the store recovers")
@@ -210,6 +220,7 @@ struct SQLiteLedgerStoreTests {
             _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 1)
         }
         await #expect(try playerRows("p1", in: store).balances == ["gems": 1])
+        await store.close()
     }
 
     @Test(
@@ -249,5 +260,6 @@ struct SQLiteLedgerStoreTests {
         let rows = try await playerRows("p1", in: store)
         #expect(rows.balances == ["gems": Int64(taskCount * writesPerTask)])
         await #expect(try tableRowCounts(of: store)["events"] == Int64(taskCount * writesPerTask))
+        await store.close()
     }
 }

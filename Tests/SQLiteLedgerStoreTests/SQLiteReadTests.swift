@@ -53,6 +53,7 @@ import Testing
         try await holding.value
         #expect(try await queued.value == Int64(Self.busyTimeoutMilliseconds), "the queue waits up to the busy timeout")
         #expect(store.readStatistics == ReadStatistics(queuedCount: 3))
+        await store.close()
     }
 
     @Test("a read body runs once: its error, a lock included, is the answer")
@@ -69,5 +70,6 @@ import Testing
             }
             #expect(runs.withLock { $0 } == 1)
         }
+        await store.close()
     }
 }

@@ -21,17 +21,17 @@ struct SchemaDescriptionTests {
     ]
 
     @Test("a new file and a file of schema 1 upgraded through every later step have the same tables, columns, keys, checks, indexes and triggers")
-    func newAndUpgradedFilesMatch() throws {
+    func newAndUpgradedFilesMatch() async throws {
         let directory = try ScratchDirectory()
         let newPath = directory.path("new.sqlite")
-        _ = try SQLiteLedgerStore(path: newPath)
+        await (try SQLiteLedgerStore(path: newPath)).close()
         let oldPath = directory.path("history.sqlite")
         // A file of the first release's schema, which the store then upgrades through every
         // later step of SQLite's history and every shared migration.
         let history = try SQLiteConnection(path: oldPath, mode: .readWriteCreate)
         try history.execute("BEGIN; \(LedgerSchema.migrations[0]) PRAGMA user_version = 1; COMMIT;")
         history.close()
-        _ = try SQLiteLedgerStore(path: oldPath)
+        await (try SQLiteLedgerStore(path: oldPath)).close()
         let described = try Self.schema(newPath)
         let upgraded = try Self.schema(oldPath)
         #expect(described.count > 100)
@@ -56,10 +56,10 @@ struct SchemaDescriptionTests {
     ]
 
     @Test("a shared migration's changes render into SQL SQLite runs: a table, a column, an index, and no index of another engine")
-    func sharedChangesRun() throws {
+    func sharedChangesRun() async throws {
         let directory = try ScratchDirectory()
         let path = directory.path("ledger.sqlite")
-        _ = try SQLiteLedgerStore(path: path)
+        await (try SQLiteLedgerStore(path: path)).close()
         let connection = try SQLiteConnection(path: path, mode: .readWrite)
         try connection.execute(SQLDialect.script(Self.sampleChanges.flatMap(SQLDialect.sqlite.statements)))
         connection.close()
