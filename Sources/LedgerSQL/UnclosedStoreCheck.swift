@@ -14,10 +14,29 @@ package enum UnclosedStoreCheck {
 
     private static let unclosed = Atomic<Int>(0)
 
+    /// Counts the stores let go without `close()` while a task's work runs, where the last
+    /// reference goes inside that work: how a test checks that what it calls (a command)
+    /// closes what it opens, beside other tests that run in parallel.
+    package final class Tally: Sendable {
+        private let unclosed = Atomic<Int>(0)
+
+        /// A tally at zero.
+        package init() {}
+
+        /// Stores counted so far.
+        package var count: Int { unclosed.load(ordering: .relaxed) }
+
+        func add() { unclosed.add(1, ordering: .relaxed) }
+    }
+
+    /// The tally of the task running, if it set one.
+    @TaskLocal package static var tally: Tally?
+
     /// Counts a store let go without `close()` and, in a debug build, says so on standard
     /// error: a warning rather than a trap, since nothing is lost that recovery does not redo.
     package static func report(engine: String, location: String) {
         unclosed.add(1, ordering: .relaxed)
+        tally?.add()
         #if DEBUG
         let line = "warning: a \(engine) ledger store (\(location)) was let go without close(); call close() before letting it go\n"
         FileHandle.standardError.write(Data(line.utf8))

@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedgerTesting
 import LedgerCommandLine
 import LedgerDevCommands
+import LedgerSQL
 import Testing
 
 /// The package's root folder, found from this file's location.
@@ -51,7 +52,11 @@ func ledger(_ arguments: [String], input: String = "", environment: [String: Str
     // sockets while the parallel suites hold over a thousand descriptors.
     if arguments.contains(where: { $0.hasSuffix("api-base") }) { await ProcessLaunchGuard.fewDescriptors() }
     let captured = CapturedIO(input: input, environment: environment)
-    let code = await LedgerCommandLine.run(arguments, io: captured.io, developmentCommands: LedgerDevCommands.commands)
+    let unclosed = UnclosedStoreCheck.Tally()
+    let code = await UnclosedStoreCheck.$tally.withValue(unclosed) {
+        await LedgerCommandLine.run(arguments, io: captured.io, developmentCommands: LedgerDevCommands.commands)
+    }
+    #expect(unclosed.count == 0, "ledger \(arguments.first ?? "") let a store go without close()")
     checkOutputFormat(arguments, output: captured.output)
     return LedgerRun(code: code, output: captured.output, error: captured.error)
 }

@@ -24,6 +24,7 @@ import Testing
         for buyer in buyers {
             _ = try await ledger.fulfill(testStore.purchase(storeProductID: "test.gems_small", playerID: buyer))
         }
+        await ledger.store.close()
         return (db, fixture.cases)
     }
 

@@ -164,6 +164,7 @@ struct FinishMarkCarryTests {
             try await store?.markFinished(Rows.key("t1"), at: Self.finishedAt)
             _ = try? await store?.write { writer throws(LedgerError) in throw LedgerError.invalidArgument("refused") }
             if closesFirst {
+                await store?.close()
                 store = nil
             } else {
                 let deadline = ContinuousClock.now + .seconds(20)
@@ -173,6 +174,7 @@ struct FinishMarkCarryTests {
             }
             #expect(try Self.rawFinishedAt(directory) == Self.finishedAt.ledgerMilliseconds, "closesFirst \(closesFirst)")
             #expect(store?.groupCommitStatistics.lostFinishMarkCount ?? 0 == 0)
+            await store?.close()
         }
     }
 

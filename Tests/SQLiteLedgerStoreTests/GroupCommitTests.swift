@@ -326,7 +326,7 @@ struct GroupCommitTests {
     }
 
     @Test("limits out of range are refused at open", arguments: [(0, 1, 0), (1, 0, 0), (1, 1, -1), (1, 1, 1_000_001)])
-    func limitsAreChecked(batch: Int, queue: Int, wait: Int) throws {
+    func limitsAreChecked(batch: Int, queue: Int, wait: Int) async throws {
         let directory = try ScratchDirectory()
         var limits = GroupCommitLimits()
         limits.batchCountMax = batch
@@ -334,6 +334,6 @@ struct GroupCommitTests {
         limits.waitMicroseconds = wait
         #expect(throws: LedgerError.self) { _ = try Self.store(directory, limits: limits) }
         // The refused store released its claim: the file opens with valid limits.
-        _ = try Self.store(directory)
+        await (try Self.store(directory)).close()
     }
 }
