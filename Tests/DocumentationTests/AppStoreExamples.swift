@@ -57,6 +57,9 @@ struct AppStoreBackend {
             return 500                               // Apple sends the notification again
         }
     }
+
+    /// At shutdown: commits the finish marks the store still carries and closes its file.
+    func stop() async { await ledger.store.close() }
 }
 // END Docs/AppStore.md appstore-backend
 

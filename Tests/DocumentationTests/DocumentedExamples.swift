@@ -51,6 +51,12 @@ func purchase(jws: String, playerID: String, ledger: Ledger) async -> String {
         return "retry later: \(error.codeName)"
     }
 }
+
+/// At shutdown, once no request is in flight: commits the finish marks the store still
+/// carries and closes the file. A store let go without it loses those marks, as in a crash.
+func stop(ledger: Ledger) async {
+    await ledger.store.close()
+}
 // END README.md readme-library
 
 /// A web framework's request, as README.md's "Over HTTP" reads one.

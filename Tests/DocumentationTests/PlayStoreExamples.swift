@@ -46,6 +46,9 @@ struct PlayBackend {
             return 503   // nothing was recorded: Pub/Sub delivers the message again
         }
     }
+
+    /// At shutdown: commits the finish marks the store still carries and closes its file.
+    func stop() async { await ledger.store.close() }
 }
 // END Docs/PlayStore.md play-backend
 

@@ -37,6 +37,7 @@ import Testing
         #expect(await backend.appStoreNotification(body: Data("{}".utf8)) == 400)
         #expect(await backend.appStoreNotification(body: Data(#"{"signedPayload":"a.b.c"}"#.utf8)) == 400)
         #expect(try await backend.ledger.player("p1").balances == ["gems": 100])
+        await backend.stop()
     }
 
     @Test func thePlayBackendStartsAndRefusesAPushWithoutItsToken() async throws {
@@ -56,6 +57,7 @@ import Testing
         #expect(await backend.pubSubPush(headers: [:], body: Data("{}".utf8)) == 401)
         #expect(try await backend.ledger.player("p1").history.isEmpty)
         _ = playPushAuthenticatorExample()
+        await backend.stop()
     }
 }
 

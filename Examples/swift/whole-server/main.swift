@@ -69,6 +69,7 @@ func serve(appleRoot: [UInt8], token: String, port: Int) async throws {
     _ = try await ledger.recover()
     await server.runUntilSignalled()
     feed.cancel()
+    await ledger.store.close()  // commits carried finish marks; the file closes cleanly
     // END Docs/Integration.md whole-server
 }
 
