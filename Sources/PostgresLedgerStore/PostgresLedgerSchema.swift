@@ -63,9 +63,7 @@ enum PostgresLedgerSchema {
             guard application == Self.application else {
                 throw LedgerError.notALedger(location: session.location, detail: "ledger_meta names the application \(application)")
             }
-            guard version <= versionSupported else {
-                throw LedgerError.newerSchema(location: session.location, found: version, supported: versionSupported)
-            }
+            try LedgerSchemaDescription.checkNotNewer(version, supported: versionSupported, location: session.location)
             return version
         case .absent:
             let existing = try session.sql { () throws(PostgresError) in
@@ -112,24 +110,14 @@ enum PostgresLedgerSchema {
             version = 0
         }
         guard version < versionSupported else { return version }
-        for step in steps(from: version) {
-            try session.sql { () throws(PostgresError) in _ = try connection.execute(step) }
+        // A new database gets `ledger_meta` with its tables, in the one step.
+        let steps = LedgerSchemaDescription.steps(
+            from: version, history: migrations, dialect: .postgresql,
+            create: [MetaTable.createSQL] + LedgerSchemaDescription.createStatements(.postgresql))
+        for step in steps {
+            try session.sql { () throws(PostgresError) in _ = try connection.execute(step.sql) }
         }
         try MetaTable.setVersion(versionSupported, application: application, in: session)
         return version
-    }
-
-    /// The SQL that brings a database of `version` to `versionSupported`: the whole schema at
-    /// once for a new one (version 0, `ledger_meta` included).
-    static func steps(from version: Int) -> [String] {
-        guard version > 0 else {
-            return [SQLDialect.script([MetaTable.createSQL] + LedgerSchemaDescription.createStatements(.postgresql))]
-        }
-        var steps = Array(migrations.dropFirst(min(version, migrations.count)))
-        for (index, changes) in LedgerSchemaDescription.migrations.enumerated()
-        where LedgerSchemaDescription.firstSharedVersion + index > version {
-            steps.append(SQLDialect.script(changes.flatMap(SQLDialect.postgresql.statements)))
-        }
-        return steps
     }
 }

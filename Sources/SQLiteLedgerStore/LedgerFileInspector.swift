@@ -1,5 +1,6 @@
 import CSQLite
 import FulfillmentLedger
+import LedgerSQL
 import Foundation
 
 /// Reads a ledger file's header and checks it, without writing anything.
@@ -45,10 +46,7 @@ enum LedgerFileInspector {
         guard header.applicationID == LedgerSchema.applicationID else {
             throw LedgerError.foreignDatabase(location: path, applicationID: header.applicationID)
         }
-        guard header.userVersion <= LedgerSchema.versionSupported else {
-            throw LedgerError.newerSchema(
-                location: path, found: header.userVersion, supported: LedgerSchema.versionSupported)
-        }
+        try LedgerSchemaDescription.checkNotNewer(header.userVersion, supported: LedgerSchema.versionSupported, location: path)
         return header
     }
 
