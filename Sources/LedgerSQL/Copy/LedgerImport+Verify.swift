@@ -28,7 +28,8 @@ extension LedgerImport {
             session: session, table: table.name, columns: table.columns, key: table.key, pageRowCountMax: batchRowCountMax)
         var digest = LedgerRowDigest()
         func nextTargetRow() throws(LedgerError) -> [String?]? {
-            guard let row = try target.next() else { return nil }
+            // As both engines print the values: PostgreSQL returns every value as text.
+            guard let row = try target.next()?.map({ LedgerCopyValue($0).printed }) else { return nil }
             digest.append(row)
             return row
         }
