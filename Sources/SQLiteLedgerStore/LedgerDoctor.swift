@@ -76,14 +76,8 @@ public enum LedgerDoctor {
         // A read-only connection to a WAL file creates -wal and -shm it cannot remove on close;
         // remove the ones this look created, when the -wal holds nothing.
         defer { removeSideFiles(sideFiles.filter { !sideFilesBefore.contains($0) }) }
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: path, mode: .readOnly)
-        } catch {
-            throw LedgerFileInspector.fileError(error, path: path)
-        }
+        let connection = try LedgerFileInspector.open(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         defer { connection.close() }
-        connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         let header = try LedgerFileInspector.inspectHeader(connection, path: path)
         guard !header.isEmpty else { throw LedgerError.notALedger(location: path, detail: "the database is empty") }
         let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)

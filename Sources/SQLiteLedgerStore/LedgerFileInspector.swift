@@ -27,6 +27,20 @@ enum LedgerFileInspector {
         }
     }
 
+    /// Opens the ledger file at `path`, waiting up to `busyTimeoutMilliseconds` for another
+    /// connection's lock; a failure is `fileError`'s, naming the file.
+    static func open(
+        _ path: String, mode: SQLiteConnection.OpenMode, vfsName: String? = nil, busyTimeoutMilliseconds: Int32
+    ) throws(LedgerError) -> SQLiteConnection {
+        do throws(SQLiteError) {
+            let connection = try SQLiteConnection(path: path, mode: mode, vfsName: vfsName)
+            connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            return connection
+        } catch {
+            throw fileError(error, path: path)
+        }
+    }
+
     /// Most problems an integrity check reports.
     static let integrityProblemCountMax = 20
 

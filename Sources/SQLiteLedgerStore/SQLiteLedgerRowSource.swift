@@ -18,10 +18,8 @@ package enum SQLiteLedgerRowSource {
         options.createIfMissing = false
         // Proves the file is a ledger and brings it to the current schema; released at once.
         _ = try SQLiteLedgerStore(path: path, options: options)
-        let connection: SQLiteConnection
+        let connection = try LedgerFileInspector.open(path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         do throws(SQLiteError) {
-            connection = try SQLiteConnection(path: path, mode: .readWrite)
-            connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
             try connection.execute("BEGIN IMMEDIATE")
         } catch {
             throw LedgerFileInspector.fileError(error, path: path)

@@ -8,7 +8,9 @@ extension LedgerImport {
 
     /// Compares every row of `comparedTables`, inside a read transaction of the target, and
     /// returns the target's balance checksum and the differences found (at most `differenceCountMax`).
-    static func verify(source: any LedgerRowSource, session: any SQLSession) throws(LedgerError) -> (checksum: String, differences: [String]) {
+    static func verify(
+        source: any LedgerRowSource, session: any SQLSession
+    ) throws(LedgerError) -> (checksum: String, differences: [String]) {
         var differences: [String] = []
         var balanceChecksum = ""
         for table in comparedTables {
