@@ -66,26 +66,22 @@ enum PostgresLedgerSchema {
             try LedgerSchemaDescription.checkNotNewer(version, supported: versionSupported, location: session.location)
             return version
         case .absent:
-            let existing = try session.sql { () throws(PostgresError) in
-                try session.connection.query(
-                    "SELECT count(*) FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL",
-                    [.text("{" + tableNames.joined(separator: ",") + "}")]
-                ).rows.first?.int64(0) ?? 0
-            }
+            let existing = try session.query(
+                "SELECT count(*) FROM unnest(?::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL",
+                [.text("{" + tableNames.joined(separator: ",") + "}")], rowCountMax: 1
+            ).first?.int64(0) ?? 0
             guard existing == 0 else {
                 throw LedgerError.notALedger(
                     location: session.location, detail: "\(existing) of the ledger's tables exist without ledger_meta")
             }
             // Another application's tables (none named like the ledger's): a ledger created
             // beside them would mix two applications' data in one schema.
-            let foreign = try session.sql { () throws(PostgresError) in
-                try session.connection.query(
-                    """
-                    SELECT count(*), min(c.relname::text) FROM pg_catalog.pg_class c
-                    WHERE c.relnamespace = to_regnamespace(current_schema()) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-                    """, []
-                ).rows.first.map { row throws(PostgresError) in (try row.int64(0), try row.optionalText(1)) }
-            }
+            let foreign = try session.query(
+                """
+                SELECT count(*), min(c.relname::text) FROM pg_catalog.pg_class c
+                WHERE c.relnamespace = to_regnamespace(current_schema()) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                """, [], rowCountMax: 1
+            ).first.map { (row) throws(LedgerError) in (try row.int64(0), try row.optionalText(1)) }
             if let foreign, foreign.0 > 0 {
                 throw LedgerError.notALedger(
                     location: session.location,

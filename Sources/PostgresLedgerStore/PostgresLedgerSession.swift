@@ -38,7 +38,7 @@ final class PostgresLedgerSession: SQLSession {
         return try self.sql { () throws(PostgresError) -> [SQLRow] in
             let statement = connection.rendered(sql, dialect: .postgresql)
             return try connection.query(statement, parameters, rowCountMax: rowCountMax).rows.map { row in
-                SQLRow(values: row.values.map { $0.map(SQLValue.text) ?? .null }, location: location)
+                SQLRow(values: row.row.values, location: location)
             }
         }
     }
