@@ -29,3 +29,15 @@ public protocol SQLSession: AnyObject {
     /// which costs more than the insert: 32,000 instructions per event).
     func insertReturningSequence(_ sql: String, _ parameters: [SQLValue], sequenceColumn: String) throws(LedgerError) -> Int64
 }
+
+extension SQLSession {
+    /// The insert with `RETURNING <column>`, its one row read back: SQL every engine of the
+    /// ledger speaks, for an engine whose `RETURNING` costs no more than the insert (SQLite
+    /// reads its rowid back instead).
+    public func insertReturningSequence(_ sql: String, _ parameters: [SQLValue], sequenceColumn: String) throws(LedgerError) -> Int64 {
+        guard let row = try query(sql + " RETURNING " + sequenceColumn, parameters, rowCountMax: 1).first else {
+            throw LedgerError.integrityCheckFailed(location: location, detail: "unreadable the \(sequenceColumn) of a new row")
+        }
+        return try row.int64(0)
+    }
+}

@@ -38,7 +38,7 @@ public struct PostgresHealthReport: Hashable, Sendable, Codable {
 /// Inspects a PostgreSQL ledger without changing it: one read-only transaction, no migration.
 public enum PostgresLedgerDoctor {
     /// Most pending finishes listed in one report; page through more with `after`.
-    public static let pendingFinishCountMax = 1_000
+    public static let pendingFinishCountMax = LedgerDoctorContents.pendingFinishCountMax
 
     /// Connects to the database at `connectionString` and reports on it. Throws `.ledgerMissing`
     /// for a database without a ledger, `.notALedger` or `.newerSchema` for one this build must
@@ -48,9 +48,7 @@ public enum PostgresLedgerDoctor {
         connectionString: String, now: Date = Date(), finishWarningAgeSeconds: Int64 = 24 * 60 * 60,
         pendingFinishLimit: Int = pendingFinishCountMax, after cursor: PendingFinishCursor? = nil
     ) async throws(LedgerError) -> PostgresHealthReport {
-        guard (1...pendingFinishCountMax).contains(pendingFinishLimit) else {
-            throw LedgerError.invalidArgument("the pending finish limit must be 1 to \(pendingFinishCountMax)")
-        }
+        try LedgerDoctorContents.checkLimit(pendingFinishLimit)
         let configuration = PostgresPoolConfiguration(
             connectionString: PostgresConnectionString(connectionString), connectionCountMax: 1)
         let pool: PostgresConnectionPool
@@ -60,16 +58,22 @@ public enum PostgresLedgerDoctor {
             throw PostgresLedgerStore.ledgerError(error)
         }
         let location = configuration.connectionString.description
-        let cutoff = PendingFinishAge.overdueCutoffMilliseconds(now: now, warningAgeSeconds: finishWarningAgeSeconds)
-        let contents: Contents
+        let contents: (schemaVersion: Int, rows: LedgerDoctorContents)
         let settings: PostgresServerSettings
         do throws(TransactionFailure) {
             contents = try await pool.transaction(isolation: .repeatableRead, readOnly: true) {
-                (connection) throws(TransactionFailure) -> Contents in
+                (connection) throws(TransactionFailure) -> (schemaVersion: Int, rows: LedgerDoctorContents) in
                 do throws(LedgerError) {
-                    return try Contents(
-                        PostgresLedgerSession(connection: connection, location: location), cutoffMilliseconds: cutoff,
-                        limit: pendingFinishLimit, after: cursor, now: now)
+                    let session = PostgresLedgerSession(connection: connection, location: location)
+                    guard let version = try PostgresLedgerSchema.versionFound(in: session) else {
+                        throw LedgerError.ledgerMissing(location: location)
+                    }
+                    return (
+                        version,
+                        try LedgerDoctorContents(
+                            session.ledger, now: now, finishWarningAgeSeconds: finishWarningAgeSeconds, limit: pendingFinishLimit,
+                            after: cursor)
+                    )
                 } catch {
                     throw .ledger(error)
                 }
@@ -84,19 +88,15 @@ public enum PostgresLedgerDoctor {
             throw error.ledgerError
         }
         await pool.close()
-        var pending = contents.pending
-        let truncated = pending.count > pendingFinishLimit
-        if truncated { pending.removeLast(pending.count - pendingFinishLimit) }
+        let rows = contents.rows
         let problems = Self.problems(schemaVersion: contents.schemaVersion, settings: settings)
         return PostgresHealthReport(
             location: location, schemaVersion: contents.schemaVersion,
-            schemaVersionSupported: PostgresLedgerSchema.versionSupported, server: settings,
-            transactionCount: contents.transactionCount,
-            pendingFinishes: pending.map { PendingFinishAge($0, now: now, cutoffMilliseconds: cutoff) },
-            pendingFinishCount: contents.pendingCount, pendingFinishesTruncated: truncated,
-            nextAfter: truncated ? pending.last.map(PendingFinishCursor.init(after:)) : nil,
-            finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: contents.overdueCount,
-            unacknowledgedPlayVoids: contents.unacknowledged, problems: problems, healthy: problems.isEmpty)
+            schemaVersionSupported: PostgresLedgerSchema.versionSupported, server: settings, transactionCount: rows.transactionCount,
+            pendingFinishes: rows.pendingFinishes, pendingFinishCount: rows.pendingFinishCount,
+            pendingFinishesTruncated: rows.pendingFinishesTruncated, nextAfter: rows.nextAfter,
+            finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: rows.overdueFinishCount,
+            unacknowledgedPlayVoids: rows.unacknowledgedPlayVoids, problems: problems, healthy: problems.isEmpty)
     }
 
     /// What the report counts as wrong. `synchronous_commit = off` acknowledges a commit before
@@ -115,31 +115,5 @@ public enum PostgresLedgerDoctor {
             problems.append("fsync is \(settings.fsync): a server crash can corrupt the database")
         }
         return problems
-    }
-
-    /// What the doctor reads in its one transaction.
-    private struct Contents: Sendable {
-        var schemaVersion: Int
-        var transactionCount: Int64
-        /// One more row than the page, so the caller knows whether more follow.
-        var pending: [PendingFinish]
-        var pendingCount: Int64
-        var overdueCount: Int64
-        var unacknowledged: UnacknowledgedVoidCount
-
-        init(
-            _ session: PostgresLedgerSession, cutoffMilliseconds: Int64, limit: Int, after cursor: PendingFinishCursor?,
-            now: Date
-        ) throws(LedgerError) {
-            guard let version = try PostgresLedgerSchema.versionFound(in: session) else {
-                throw LedgerError.ledgerMissing(location: session.location)
-            }
-            schemaVersion = version
-            let ledger = session.ledger
-            transactionCount = try ledger.transactionCount()
-            pending = try ledger.pendingFinishes(after: cursor, limit: limit + 1)
-            (pendingCount, overdueCount) = try ledger.pendingFinishCounts(enqueuedAtOrBefore: cutoffMilliseconds)
-            unacknowledged = try ledger.unacknowledgedVoidCount(now: now)
-        }
     }
 }

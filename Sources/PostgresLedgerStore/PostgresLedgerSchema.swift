@@ -63,31 +63,25 @@ enum PostgresLedgerSchema {
             guard application == Self.application else {
                 throw LedgerError.notALedger(location: session.location, detail: "ledger_meta names the application \(application)")
             }
-            guard version <= versionSupported else {
-                throw LedgerError.newerSchema(location: session.location, found: version, supported: versionSupported)
-            }
+            try LedgerSchemaDescription.checkNotNewer(version, supported: versionSupported, location: session.location)
             return version
         case .absent:
-            let existing = try session.sql { () throws(PostgresError) in
-                try session.connection.query(
-                    "SELECT count(*) FROM unnest($1::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL",
-                    [.text("{" + tableNames.joined(separator: ",") + "}")]
-                ).rows.first?.int64(0) ?? 0
-            }
+            let existing = try session.query(
+                "SELECT count(*) FROM unnest(?::text[]) AS t(name) WHERE to_regclass(t.name) IS NOT NULL",
+                [.text("{" + tableNames.joined(separator: ",") + "}")], rowCountMax: 1
+            ).first?.int64(0) ?? 0
             guard existing == 0 else {
                 throw LedgerError.notALedger(
                     location: session.location, detail: "\(existing) of the ledger's tables exist without ledger_meta")
             }
             // Another application's tables (none named like the ledger's): a ledger created
             // beside them would mix two applications' data in one schema.
-            let foreign = try session.sql { () throws(PostgresError) in
-                try session.connection.query(
-                    """
-                    SELECT count(*), min(c.relname::text) FROM pg_catalog.pg_class c
-                    WHERE c.relnamespace = to_regnamespace(current_schema()) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
-                    """, []
-                ).rows.first.map { row throws(PostgresError) in (try row.int64(0), try row.optionalText(1)) }
-            }
+            let foreign = try session.query(
+                """
+                SELECT count(*), min(c.relname::text) FROM pg_catalog.pg_class c
+                WHERE c.relnamespace = to_regnamespace(current_schema()) AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+                """, [], rowCountMax: 1
+            ).first.map { (row) throws(LedgerError) in (try row.int64(0), try row.optionalText(1)) }
             if let foreign, foreign.0 > 0 {
                 throw LedgerError.notALedger(
                     location: session.location,
@@ -112,24 +106,14 @@ enum PostgresLedgerSchema {
             version = 0
         }
         guard version < versionSupported else { return version }
-        for step in steps(from: version) {
-            try session.sql { () throws(PostgresError) in _ = try connection.execute(step) }
+        // A new database gets `ledger_meta` with its tables, in the one step.
+        let steps = LedgerSchemaDescription.steps(
+            from: version, history: migrations, dialect: .postgresql,
+            create: [MetaTable.createSQL] + LedgerSchemaDescription.createStatements(.postgresql))
+        for step in steps {
+            try session.sql { () throws(PostgresError) in _ = try connection.execute(step.sql) }
         }
         try MetaTable.setVersion(versionSupported, application: application, in: session)
         return version
-    }
-
-    /// The SQL that brings a database of `version` to `versionSupported`: the whole schema at
-    /// once for a new one (version 0, `ledger_meta` included).
-    static func steps(from version: Int) -> [String] {
-        guard version > 0 else {
-            return [SQLDialect.script([MetaTable.createSQL] + LedgerSchemaDescription.createStatements(.postgresql))]
-        }
-        var steps = Array(migrations.dropFirst(min(version, migrations.count)))
-        for (index, changes) in LedgerSchemaDescription.migrations.enumerated()
-        where LedgerSchemaDescription.firstSharedVersion + index > version {
-            steps.append(SQLDialect.script(changes.flatMap(SQLDialect.postgresql.statements)))
-        }
-        return steps
     }
 }

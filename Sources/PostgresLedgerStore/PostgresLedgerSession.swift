@@ -38,7 +38,7 @@ final class PostgresLedgerSession: SQLSession {
         return try self.sql { () throws(PostgresError) -> [SQLRow] in
             let statement = connection.rendered(sql, dialect: .postgresql)
             return try connection.query(statement, parameters, rowCountMax: rowCountMax).rows.map { row in
-                SQLRow(values: row.values.map { $0.map(SQLValue.text) ?? .null }, location: location)
+                SQLRow(values: row.row.values, location: location)
             }
         }
     }
@@ -51,18 +51,8 @@ final class PostgresLedgerSession: SQLSession {
         }
     }
 
-    func insertReturningSequence(_ sql: String, _ parameters: [SQLValue], sequenceColumn: String) throws(LedgerError) -> Int64 {
-        guard let row = try query(sql + " RETURNING " + sequenceColumn, parameters, rowCountMax: 1).first else {
-            throw corrupt("the \(sequenceColumn) of a new row")
-        }
-        return try row.int64(0)
-    }
+    // `insertReturningSequence` is the shared `RETURNING` form (`SQLSession`).
 
     /// The data layer over this session.
     var ledger: SQLLedgerSession { SQLLedgerSession(engine: self) }
-
-    /// Reports a stored value that does not decode: the database was changed outside the ledger.
-    func corrupt(_ what: String) -> LedgerError {
-        .integrityCheckFailed(location: location, detail: "unreadable \(what)")
-    }
 }

@@ -37,7 +37,7 @@ public struct LedgerHealthReport: Hashable, Sendable, Codable {
 /// Inspects ledger files without ever modifying them.
 public enum LedgerDoctor {
     /// Most pending finishes listed in one report; page through more with `after`.
-    public static let pendingFinishCountMax = 1_000
+    public static let pendingFinishCountMax = LedgerDoctorContents.pendingFinishCountMax
     /// How long the doctor waits for another process's lock.
     public static let busyTimeoutMilliseconds: Int32 = 5_000
 
@@ -69,50 +69,33 @@ public enum LedgerDoctor {
         path: String, now: Date = Date(), finishWarningAgeSeconds: Int64 = 24 * 60 * 60,
         pendingFinishLimit: Int = pendingFinishCountMax, after cursor: PendingFinishCursor? = nil
     ) throws(LedgerError) -> LedgerHealthReport {
-        guard (1...pendingFinishCountMax).contains(pendingFinishLimit) else {
-            throw LedgerError.invalidArgument("the pending finish limit must be 1 to \(pendingFinishCountMax)")
-        }
+        try LedgerDoctorContents.checkLimit(pendingFinishLimit)
         guard FileManager.default.fileExists(atPath: path) else { throw LedgerError.ledgerMissing(location: path) }
         let sideFiles = ["-wal", "-shm"].map { path + $0 }
         let sideFilesBefore = Set(sideFiles.filter { FileManager.default.fileExists(atPath: $0) })
         // A read-only connection to a WAL file creates -wal and -shm it cannot remove on close;
         // remove the ones this look created, when the -wal holds nothing.
         defer { removeSideFiles(sideFiles.filter { !sideFilesBefore.contains($0) }) }
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: path, mode: .readOnly)
-        } catch {
-            throw LedgerFileInspector.fileError(error, path: path)
-        }
+        let connection = try LedgerFileInspector.open(path, mode: .readOnly, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
         defer { connection.close() }
-        connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
         let header = try LedgerFileInspector.inspectHeader(connection, path: path)
         guard !header.isEmpty else { throw LedgerError.notALedger(location: path, detail: "the database is empty") }
         let integrity = try LedgerFileInspector.integrityProblems(connection, path: path, level: .full)
-        let engine = SQLiteLedgerSession(connection: connection)
-        let session = SQLLedgerSession(engine: engine)
-        // A file the doctor may not migrate keeps its finishes where its schema put them.
-        let queries: PendingFinishesQueries =
-            header.userVersion < LedgerSchema.pendingFinishOnRecordVersion ? .legacy : .current
-        // One more than the page: whether it is there says whether more follow.
-        var pending = try session.pendingFinishes(after: cursor, limit: pendingFinishLimit + 1, in: queries)
-        let truncated = pending.count > pendingFinishLimit
-        if truncated { pending.removeLast(pending.count - pendingFinishLimit) }
-        let count = try session.transactionCount()
-        let cutoff = PendingFinishAge.overdueCutoffMilliseconds(now: now, warningAgeSeconds: finishWarningAgeSeconds)
-        let (pendingCount, overdueCount) = try session.pendingFinishCounts(enqueuedAtOrBefore: cutoff, in: queries)
-        let ages = pending.map { PendingFinishAge($0, now: now, cutoffMilliseconds: cutoff) }
-        // A file older than the refund tables (not migrated by the doctor) has no refunds to count.
-        let unacknowledged =
-            header.userVersion < LedgerSchema.revocationEventsVersion
-            ? UnacknowledgedVoidCount(count: 0, latestAt: nil) : try session.unacknowledgedVoidCount(now: now)
+        // A file the doctor may not migrate keeps its finishes where its schema put them, and
+        // one older than the refund tables has no refunds to count.
+        let contents = try LedgerDoctorContents(
+            SQLiteLedgerSession.ledger(connection), now: now, finishWarningAgeSeconds: finishWarningAgeSeconds,
+            limit: pendingFinishLimit, after: cursor,
+            queries: header.userVersion < LedgerSchema.pendingFinishOnRecordVersion ? .legacy : .current,
+            hasRevocationEvents: header.userVersion >= LedgerSchema.revocationEventsVersion)
         return LedgerHealthReport(
             path: path, schemaVersion: header.userVersion, schemaVersionSupported: LedgerSchema.versionSupported,
-            integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: count, pendingFinishes: ages,
-            pendingFinishCount: pendingCount, pendingFinishesTruncated: truncated,
-            nextAfter: truncated ? pending.last.map(PendingFinishCursor.init(after:)) : nil,
-            finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: overdueCount,
-            unacknowledgedPlayVoids: unacknowledged, healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
+            integrity: integrity.isEmpty ? ["ok"] : integrity, transactionCount: contents.transactionCount,
+            pendingFinishes: contents.pendingFinishes, pendingFinishCount: contents.pendingFinishCount,
+            pendingFinishesTruncated: contents.pendingFinishesTruncated, nextAfter: contents.nextAfter,
+            finishWarningAgeSeconds: finishWarningAgeSeconds, overdueFinishCount: contents.overdueFinishCount,
+            unacknowledgedPlayVoids: contents.unacknowledgedPlayVoids,
+            healthy: integrity.isEmpty && header.userVersion == LedgerSchema.versionSupported)
     }
 }
 

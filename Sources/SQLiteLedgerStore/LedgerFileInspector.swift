@@ -1,5 +1,6 @@
 import CSQLite
 import FulfillmentLedger
+import LedgerSQL
 import Foundation
 
 /// Reads a ledger file's header and checks it, without writing anything.
@@ -26,6 +27,20 @@ enum LedgerFileInspector {
         }
     }
 
+    /// Opens the ledger file at `path`, waiting up to `busyTimeoutMilliseconds` for another
+    /// connection's lock; a failure is `fileError`'s, naming the file.
+    static func open(
+        _ path: String, mode: SQLiteConnection.OpenMode, vfsName: String? = nil, busyTimeoutMilliseconds: Int32
+    ) throws(LedgerError) -> SQLiteConnection {
+        do throws(SQLiteError) {
+            let connection = try SQLiteConnection(path: path, mode: mode, vfsName: vfsName)
+            connection.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+            return connection
+        } catch {
+            throw fileError(error, path: path)
+        }
+    }
+
     /// Most problems an integrity check reports.
     static let integrityProblemCountMax = 20
 
@@ -45,10 +60,7 @@ enum LedgerFileInspector {
         guard header.applicationID == LedgerSchema.applicationID else {
             throw LedgerError.foreignDatabase(location: path, applicationID: header.applicationID)
         }
-        guard header.userVersion <= LedgerSchema.versionSupported else {
-            throw LedgerError.newerSchema(
-                location: path, found: header.userVersion, supported: LedgerSchema.versionSupported)
-        }
+        try LedgerSchemaDescription.checkNotNewer(header.userVersion, supported: LedgerSchema.versionSupported, location: path)
         return header
     }
 

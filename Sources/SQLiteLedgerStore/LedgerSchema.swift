@@ -12,20 +12,11 @@ package enum LedgerSchema {
     package static var versionSupported: Int { LedgerSchemaDescription.versionSupported(historyVersion: migrations.count) }
 
     /// The steps that bring a file of `version` to `versionSupported`, each with the version it
-    /// stamps: the whole schema at once for an empty file (version 0).
+    /// stamps: the whole schema at once, with the file's application ID, for an empty file.
     static func steps(from version: Int) -> [(version: Int, sql: String)] {
-        guard version > 0 else {
-            let create = LedgerSchemaDescription.createStatements(.sqlite) + ["PRAGMA application_id = \(applicationID)"]
-            return [(versionSupported, SQLDialect.script(create))]
-        }
-        var steps: [(version: Int, sql: String)] = []
-        for (index, sql) in migrations.enumerated() where index + 1 > version { steps.append((index + 1, sql)) }
-        for (index, changes) in LedgerSchemaDescription.migrations.enumerated() {
-            let stepVersion = LedgerSchemaDescription.firstSharedVersion + index
-            guard stepVersion > version else { continue }
-            steps.append((stepVersion, SQLDialect.script(changes.flatMap(SQLDialect.sqlite.statements))))
-        }
-        return steps
+        LedgerSchemaDescription.steps(
+            from: version, history: migrations, dialect: .sqlite,
+            create: LedgerSchemaDescription.createStatements(.sqlite) + ["PRAGMA application_id = \(applicationID)"])
     }
 
     /// The first version whose pending finishes are columns of their ledger rows.

@@ -326,28 +326,18 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
     private static func openReader(
         path: String, options: Options
     ) throws(LedgerError) -> SQLiteConnection {
-        do throws(SQLiteError) {
-            let connection = try SQLiteConnection(path: path, mode: .readOnly, vfsName: options.vfsName)
-            connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
-            return connection
-        } catch {
-            throw LedgerFileInspector.fileError(error, path: path)
-        }
+        try LedgerFileInspector.open(
+            path, mode: .readOnly, vfsName: options.vfsName, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
     }
 
     private static func open(path: String, options: Options) throws(LedgerError) -> SQLiteConnection {
-        let connection: SQLiteConnection
-        do {
-            connection = try SQLiteConnection(path: path, mode: .readWrite, vfsName: options.vfsName)
-        } catch {
-            throw LedgerFileInspector.fileError(error, path: path)
-        }
+        let connection = try LedgerFileInspector.open(
+            path, mode: .readWrite, vfsName: options.vfsName, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         // Found now rather than at the first grant: a ledger that cannot be written grants nothing.
         guard !connection.isReadOnly else {
             throw LedgerError.storage(
                 SQLiteError(extendedResultCode: SQLITE_READONLY, message: "\(path) is read-only; a ledger must be writable").storageFailure)
         }
-        connection.setBusyTimeout(milliseconds: options.busyTimeoutMilliseconds)
         // Inspect before any write: nothing below this line runs on a file we do not own.
         let header = try LedgerFileInspector.inspectHeader(connection, path: path)
         try LedgerFileInspector.check(connection, path: path, level: header.isEmpty ? .none : options.openCheck)

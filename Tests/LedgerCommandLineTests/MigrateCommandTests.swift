@@ -2,7 +2,9 @@ import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import LedgerCommandLine
+import PostgresLedgerStore
 import PostgresLedgerStoreTesting
+import SQLiteLedgerStore
 import LedgerSQL
 import Testing
 
@@ -127,6 +129,34 @@ struct MigrateCommandTests {
         #expect(try await fulfill(["transactionID": "m6", "productID": "test.gems_small", "playerID": "p1"], db: url).code == 0)
         let events = try #require(try await ledger(["history", "--db", url, "--transaction", "test/m6", "--json"]).json()["events"] as? [[String: Any]])
         #expect(events.compactMap { $0["sequence"] as? Int }.allSatisfy { $0 > lastSequence })
+    }
+
+    @Test("tables longer than one page (1,000 rows) copy whole and check row by row in key order")
+    func copiesPastOnePage() async throws {
+        let directory = try ScratchDirectory()
+        let file = directory.path("ledger.sqlite")
+        let store = try await SQLiteLedgerStore.open(path: file)
+        // 2,500 balances and inventory rows: one player and many currencies, many players and
+        // one item, so each key column decides a page's boundary somewhere.
+        try await store.write(.durable) { writer throws(LedgerError) in
+            for index in 0..<1_250 {
+                _ = try writer.addToBalance(playerID: "p", currencyID: "c\(index)", delta: Int64(index))
+                _ = try writer.addToBalance(playerID: "q\(index)", currencyID: "gems", delta: 1)
+                _ = try writer.addToInventory(playerID: "p\(index % 7)", itemID: "i\(index)", delta: 2)
+                _ = try writer.addToInventory(playerID: "r\(index)", itemID: "sword", delta: 3)
+            }
+        }
+        await store.close()
+        let schema = try PostgresScratchSchema.create(prefix: "ledger_migrate_pages")
+        defer { try? schema.drop() }
+
+        let source = try SQLiteLedgerRowSource.open(path: file)
+        defer { source.close() }
+        let report = try await PostgresLedgerImport.run(source: source, connectionString: schema.connectionString)
+        #expect(report.outcome == .copied, "\(report.problems)")
+        let copied = Dictionary(report.tables.map { ($0.name, $0.targetRowCount) }, uniquingKeysWith: { first, _ in first })
+        #expect(copied["balances"] == 2_500 && copied["inventory"] == 2_500, "\(copied)")
+        #expect(report.sourceBalanceChecksum == report.targetBalanceChecksum)
     }
 
     @Test("a target that holds ledger rows is refused (73) and left as it was; the source is never changed")

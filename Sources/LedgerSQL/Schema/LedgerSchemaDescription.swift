@@ -1,3 +1,5 @@
+import FulfillmentLedger
+
 /// The ledger's schema as it stands, described once for every SQL engine, and the migrations
 /// both engines share from here on.
 ///
@@ -44,6 +46,29 @@ public enum LedgerSchemaDescription {
     /// history ends.
     public static func versionSupported(historyVersion: Int) -> Int {
         migrations.isEmpty ? historyVersion : firstSharedVersion + migrations.count - 1
+    }
+
+    /// The steps that bring a database of `version` to the version after the shared
+    /// migrations, each a script of one transaction with the version it stamps: `create` (the
+    /// whole schema at once, with what the engine adds to it) for a new database (version 0);
+    /// else the steps of the engine's own `history` after `version` (step N brings version N-1
+    /// to N), then the shared migrations after it, in `dialect`'s form.
+    public static func steps(
+        from version: Int, history: [String], dialect: SQLDialect, create: [String]
+    ) -> [(version: Int, sql: String)] {
+        guard version > 0 else { return [(versionSupported(historyVersion: history.count), SQLDialect.script(create))] }
+        var steps: [(version: Int, sql: String)] = []
+        for (index, sql) in history.enumerated() where index + 1 > version { steps.append((index + 1, sql)) }
+        for (index, changes) in migrations.enumerated() where firstSharedVersion + index > version {
+            steps.append((firstSharedVersion + index, SQLDialect.script(changes.flatMap(dialect.statements))))
+        }
+        return steps
+    }
+
+    /// Refuses, with `.newerSchema`, a database at `location` whose schema `version` is newer
+    /// than `supported`: this build must not read it, let alone write it.
+    public static func checkNotNewer(_ version: Int, supported: Int, location: String) throws(LedgerError) {
+        guard version <= supported else { throw LedgerError.newerSchema(location: location, found: version, supported: supported) }
     }
 }
 

@@ -20,12 +20,27 @@ public struct SQLSchemaForms: Sendable {
     /// The statements that make a table append-only, with `{table}` and `{message}` to fill in,
     /// separated by semicolons, with none after the last (as every rendered statement).
     public let appendOnlyTemplate: String
+    /// What an INSERT that gives a sequence column its value says after its column list
+    /// (PostgreSQL's identity columns refuse one otherwise); nil where none is needed. A copy
+    /// of a ledger into this engine keeps every row's number.
+    public let identityInsertClause: String?
+    /// The statement that sets the sequence of `{column}` of `{table}` past its largest value,
+    /// after a copy gave the rows their numbers; nil where the engine takes the next number
+    /// from the rows themselves (SQLite's rowid).
+    public let sequenceRestartTemplate: String?
+    /// The query that lists a table's columns in order, the table's name its one parameter:
+    /// what a copy checks against the other engine's; nil to take them from the schema's description.
+    public let columnNamesSQL: String?
 
     /// Forms with these parts.
     public init(
         keyType: String, textType: String, integerType: String, booleanType: String, checksBooleans: Bool,
-        sequenceColumn: String, neverReusedSequenceColumn: String, keyedTableSuffix: String, appendOnlyTemplate: String
+        sequenceColumn: String, neverReusedSequenceColumn: String, keyedTableSuffix: String, appendOnlyTemplate: String,
+        identityInsertClause: String? = nil, sequenceRestartTemplate: String? = nil, columnNamesSQL: String? = nil
     ) {
+        self.columnNamesSQL = columnNamesSQL
+        self.identityInsertClause = identityInsertClause
+        self.sequenceRestartTemplate = sequenceRestartTemplate
         self.keyType = keyType
         self.textType = textType
         self.integerType = integerType
@@ -47,7 +62,8 @@ public struct SQLSchemaForms: Sendable {
                 BEGIN SELECT RAISE(ABORT, '{message}'); END;
             CREATE TRIGGER {table}_append_only_delete BEFORE DELETE ON {table}
                 BEGIN SELECT RAISE(ABORT, '{message}'); END
-            """)
+            """,
+        columnNamesSQL: "SELECT name FROM pragma_table_info(?) ORDER BY cid")
 
     /// PostgreSQL's: `COLLATE "C"` keys, `bigint`, `boolean`, identity columns, a trigger function.
     public static let postgresql = SQLSchemaForms(
@@ -59,6 +75,13 @@ public struct SQLSchemaForms: Sendable {
                 BEGIN RAISE EXCEPTION '{message}'; END $$;
             CREATE TRIGGER {table}_append_only BEFORE UPDATE OR DELETE ON {table}
                 FOR EACH ROW EXECUTE FUNCTION {table}_append_only()
+            """,
+        identityInsertClause: "OVERRIDING SYSTEM VALUE",
+        sequenceRestartTemplate:
+            "SELECT setval(pg_get_serial_sequence('{table}', '{column}'), coalesce(max({column}), 0) + 1, false) FROM {table}",
+        columnNamesSQL: """
+            SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ?
+            ORDER BY ordinal_position
             """)
 }
 

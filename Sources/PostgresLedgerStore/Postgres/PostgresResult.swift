@@ -1,4 +1,6 @@
 import CLibPQ
+import FulfillmentLedger
+import LedgerSQL
 
 /// The rows and the command tag of one statement, copied out of libpq's result so that it outlives
 /// it and can cross threads.
@@ -24,76 +26,72 @@ package struct PostgresResult: Sendable {
         let names = (0..<columnCount).map { String(cString: PQfname(result, Int32($0))) }
         columnNames = names
         rows = (0..<rowCount).map { row in
-            let values = (0..<columnCount).map { column -> String? in
+            let values = (0..<columnCount).map { column -> SQLValue in
                 let (row, column) = (Int32(row), Int32(column))
-                guard PQgetisnull(result, row, column) == 0, let bytes = PQgetvalue(result, row, column) else { return nil }
+                guard PQgetisnull(result, row, column) == 0, let bytes = PQgetvalue(result, row, column) else { return .null }
                 let count = Int(PQgetlength(result, row, column))
-                return bytes.withMemoryRebound(to: UInt8.self, capacity: count) {
-                    String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
-                }
+                return .text(
+                    bytes.withMemoryRebound(to: UInt8.self, capacity: count) {
+                        String(decoding: UnsafeBufferPointer(start: $0, count: count), as: UTF8.self)
+                    })
             }
-            return PostgresRow(columnNames: names, values: values, sql: sql)
+            return PostgresRow(columnNames: names, row: SQLRow(values: values, location: sql), sql: sql)
         }
         commandTag = PQcmdStatus(result).map { String(cString: $0) } ?? ""
         affectedRowCount = PQcmdTuples(result).flatMap { Int64(String(cString: $0)) } ?? 0
     }
 }
 
-/// One row of a result, its values in text format; typed reads check the text.
+/// One row of a result, its values in PostgreSQL's text format (`.text`, or `.null`): typed
+/// reads check the text as the data layer's `SQLRow` does for every engine (booleans are `t`
+/// and `f`), and fail with `unexpectedValue`.
 package struct PostgresRow: Sendable {
     /// The column names, shared with the result.
     let columnNames: [String]
-    /// One value per column, nil for NULL.
-    package let values: [String?]
+    /// The values, read as the data layer reads any engine's row.
+    package let row: SQLRow
     /// The statement, for error messages.
     let sql: String
 
     /// Column `index` as text, or nil for NULL.
     package func optionalText(_ index: Int) throws(PostgresError) -> String? {
-        guard values.indices.contains(index) else {
-            throw unexpected(index, "is past the last of the row's \(values.count) columns")
-        }
-        return values[index]
+        try read(index) { (row) throws(LedgerError) in try row.optionalText(index) }
     }
 
     /// Column `index` as text; NULL is an error.
     package func text(_ index: Int) throws(PostgresError) -> String {
-        guard let text = try optionalText(index) else { throw unexpected(index, "is NULL") }
-        return text
+        try read(index) { (row) throws(LedgerError) in try row.text(index) }
     }
 
     /// Column `index` as a 64-bit integer, or nil for NULL.
     package func optionalInt64(_ index: Int) throws(PostgresError) -> Int64? {
-        guard let text = try optionalText(index) else { return nil }
-        guard let number = Int64(text) else { throw unexpected(index, "holds \(text.prefix(40)), not a 64-bit integer") }
-        return number
+        try read(index) { (row) throws(LedgerError) in try row.optionalInt64(index) }
     }
 
     /// Column `index` as a 64-bit integer; NULL is an error.
     package func int64(_ index: Int) throws(PostgresError) -> Int64 {
-        guard let number = try optionalInt64(index) else { throw unexpected(index, "is NULL") }
-        return number
+        try read(index) { (row) throws(LedgerError) in try row.int64(index) }
     }
 
-    /// Column `index` as a boolean (PostgreSQL's text form `t` or `f`), or nil for NULL.
+    /// Column `index` as a boolean, or nil for NULL.
     package func optionalBool(_ index: Int) throws(PostgresError) -> Bool? {
-        switch try optionalText(index) {
-        case nil: return nil
-        case "t": return true
-        case "f": return false
-        case let text?: throw unexpected(index, "holds \(text.prefix(40)), not a boolean")
-        }
+        try read(index) { (row) throws(LedgerError) in try row.optionalBool(index) }
     }
 
     /// Column `index` as a boolean; NULL is an error.
     package func bool(_ index: Int) throws(PostgresError) -> Bool {
-        guard let flag = try optionalBool(index) else { throw unexpected(index, "is NULL") }
-        return flag
+        try read(index) { (row) throws(LedgerError) in try row.bool(index) }
     }
 
-    /// An `unexpectedValue` error naming the column.
-    private func unexpected(_ index: Int, _ problem: String) -> PostgresError {
-        let name = columnNames.indices.contains(index) ? " (\(columnNames[index]))" : ""
-        return PostgresError(kind: .unexpectedValue, message: "column \(index)\(name) \(problem)", sql: sql)
+    /// A typed read of column `index`; its failure as an `unexpectedValue` error naming the column.
+    private func read<T>(_ index: Int, _ body: (SQLRow) throws(LedgerError) -> T) throws(PostgresError) -> T {
+        do throws(LedgerError) {
+            return try body(row)
+        } catch {
+            // SQLRow fails with an integrity failure, whose detail says what it found.
+            let detail = if case .integrityCheckFailed(_, let detail) = error { detail } else { error.description }
+            let name = columnNames.indices.contains(index) ? " (\(columnNames[index]))" : ""
+            throw PostgresError(kind: .unexpectedValue, message: detail + name, sql: sql)
+        }
     }
 }
