@@ -51,7 +51,7 @@ enum MigrateCommand {
             }
             let report: PostgresImportReport
             do throws(LedgerError) {
-                let source = try SQLiteLedgerRowSource.open(path: from)
+                let source = try await SQLiteLedgerRowSource.open(path: from)
                 defer { source.close() }
                 report = try await PostgresLedgerImport.run(source: source, connectionString: to)
             } catch {

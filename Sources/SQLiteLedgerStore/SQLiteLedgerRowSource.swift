@@ -13,16 +13,25 @@ package enum SQLiteLedgerRowSource {
     static let busyTimeoutMilliseconds: Int32 = 5_000
 
     /// Opens the ledger at `path` (it must exist) and locks writers out.
-    package static func open(path: String) throws(LedgerError) -> SQLLedgerRowSource {
+    package static func open(path: String) async throws(LedgerError) -> SQLLedgerRowSource {
         var options = SQLiteLedgerStore.Options()
         options.createIfMissing = false
-        // Proves the file is a ledger and brings it to the current schema; released at once.
-        _ = try SQLiteLedgerStore(path: path, options: options)
+        // Proves the file is a ledger and brings it to the current schema; closed at once.
+        await (try await SQLiteLedgerStore.open(path: path, options: options)).close()
         let connection = try LedgerFileInspector.open(path, mode: .readWrite, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        let untyped: String?
         do throws(SQLiteError) {
             try connection.execute("BEGIN IMMEDIATE")
+            untyped = try tableHoldingUntypedValue(connection)
         } catch {
+            connection.rollbackIfOpen()
+            connection.close()
             throw LedgerFileInspector.fileError(error, path: path)
+        }
+        if let untyped {
+            connection.rollbackIfOpen()
+            connection.close()
+            throw LedgerError.integrityCheckFailed(location: path, detail: "\(untyped) holds a real or a blob value")
         }
         return SQLLedgerRowSource(session: SQLiteLedgerSession(connection: connection)) { session in
             // The session is the one made here, so its connection is this one.
@@ -30,5 +39,16 @@ package enum SQLiteLedgerRowSource {
             connection.rollbackIfOpen()
             connection.close()
         }
+    }
+
+    /// The first table with a real or a blob in any column, which the ledger never stores: only
+    /// SQLite keeps whatever type a tampered file holds, and the shared reads would take such a
+    /// value as its text, so the copy refuses the file here, before reading a row.
+    static func tableHoldingUntypedValue(_ connection: SQLiteConnection) throws(SQLiteError) -> String? {
+        for table in LedgerSchemaDescription.tables {
+            let typed = table.columns.map { "typeof(\($0.name)) IN ('real', 'blob')" }.joined(separator: " OR ")
+            if try connection.integer("SELECT EXISTS (SELECT 1 FROM \(table.name) WHERE \(typed))") != 0 { return table.name }
+        }
+        return nil
     }
 }

@@ -46,7 +46,7 @@ struct MigrateCommandTests {
     }
 
     /// What only the library writes: a spend, a flag, a store notification and a sync cursor.
-    /// The ledger is released on return, so the commands after it can open the file.
+    /// The ledger is closed on return, so the commands after it can open the file.
     static func useLibrary(_ path: String) async throws {
         let library = try await LedgerSetup.ledger(database: LedgerDatabase(path), catalogPath: repoCatalogPath)
         _ = try await library.apply(.spend(550, of: "gems", player: "p1", operationID: "spend-1"))
@@ -76,6 +76,7 @@ struct MigrateCommandTests {
                     gracePeriodExpiresAt: now.addingTimeInterval(2 * 86_400), willAutoRenew: true, entitlementIDs: ["vip"],
                     latestPeriodID: "period-1", periodCount: 1, stateSignedAt: now, updatedAt: now))
         }
+        await library.store.close()
     }
 
     @Test("every row moves; every player, history and pending finish reads the same; old purchases replay as alreadyFulfilled")
@@ -150,13 +151,38 @@ struct MigrateCommandTests {
         let schema = try PostgresScratchSchema.create(prefix: "ledger_migrate_pages")
         defer { try? schema.drop() }
 
-        let source = try SQLiteLedgerRowSource.open(path: file)
+        let source = try await SQLiteLedgerRowSource.open(path: file)
         defer { source.close() }
         let report = try await PostgresLedgerImport.run(source: source, connectionString: schema.connectionString)
         #expect(report.outcome == .copied, "\(report.problems)")
         let copied = Dictionary(report.tables.map { ($0.name, $0.targetRowCount) }, uniquingKeysWith: { first, _ in first })
         #expect(copied["balances"] == 2_500 && copied["inventory"] == 2_500, "\(copied)")
         #expect(report.sourceBalanceChecksum == report.targetBalanceChecksum)
+    }
+
+    @Test("a source holding a real or a blob, which the ledger never stores, is refused before any row is copied")
+    func refusesUntypedSourceValues() async throws {
+        for (table, change) in [
+            ("balances", "UPDATE balances SET amount = 2.5 WHERE player_id = 'p1'"),
+            ("ledger_transactions", "UPDATE ledger_transactions SET player_id = x'7031' WHERE transaction_id = 'm1'"),
+        ] {
+            let directory = try ScratchDirectory()
+            let file = directory.path("ledger.sqlite")
+            try await Self.makeSource(at: file)
+            do {
+                // Closed when it goes, before the command opens the file.
+                let raw = try SQLiteConnection(path: file, mode: .readWrite)
+                try raw.execute(change)
+            }
+            let schema = try PostgresScratchSchema.create(prefix: "ledger_migrate")
+            defer { try? schema.drop() }
+            let run = await ledger(["migrate", "--from", file, "--to", schema.connectionString, "--json"])
+            #expect(run.code != 0, "\(run.output)")
+            #expect(run.error.contains("\(table) holds a real or a blob value"), "\(run.error)")
+            // Nothing was created in the target: a later init finds it empty and creates the ledger.
+            let created = await ledger(["init", "--db", schema.connectionString])
+            #expect(try created.json()["created"] as? Bool == true, "\(created.output)")
+        }
     }
 
     @Test("a target that holds ledger rows is refused (73) and left as it was; the source is never changed")
