@@ -80,5 +80,6 @@ extension PostgresProcessTests {
             let debt = (snapshot["debts"] as? [String: Int])?["gems"] ?? 0
             #expect((balance > 0 ? balance : -debt) == (spent ? -700 : 0), "race \(index): balance \(balance), debt \(debt)")
         }
+        await game.store.close()
     }
 }

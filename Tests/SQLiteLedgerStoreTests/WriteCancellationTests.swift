@@ -45,6 +45,7 @@ struct WriteCancellationTests {
         #expect(try await GroupCommitTests.balance(store, "cancelled") == 0)
         #expect(try await GroupCommitTests.balance(store, "kept") == 7)
         #expect(store.groupCommitStatistics.withdrawnCount == 1)
+        await store.close()
     }
 
     @Test("a write whose task is cancelled before it is queued is withdrawn at once; one already running commits")
@@ -78,5 +79,6 @@ struct WriteCancellationTests {
         #expect(try await GroupCommitTests.balance(store, "early") == 0)
         #expect(try await GroupCommitTests.balance(store, "running") == 3)
         #expect(store.groupCommitStatistics.withdrawnCount == 1)
+        await store.close()
     }
 }
