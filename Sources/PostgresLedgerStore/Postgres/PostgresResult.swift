@@ -73,11 +73,6 @@ package struct PostgresRow: Sendable {
         try read(index) { (row) throws(LedgerError) in try row.int64(index) }
     }
 
-    /// Column `index` as a boolean, or nil for NULL.
-    package func optionalBool(_ index: Int) throws(PostgresError) -> Bool? {
-        try read(index) { (row) throws(LedgerError) in try row.optionalBool(index) }
-    }
-
     /// Column `index` as a boolean; NULL is an error.
     package func bool(_ index: Int) throws(PostgresError) -> Bool {
         try read(index) { (row) throws(LedgerError) in try row.bool(index) }

@@ -77,16 +77,6 @@ package final class SQLiteStatement {
         return rows
     }
 
-    /// Steps a query bound with `bind` to its next row and maps it; nil after the last row. The
-    /// caller steps it across calls and resets it with `reset()` when done.
-    func next<T>(_ map: (SQLiteRow) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
-        guard try step() else { return nil }
-        return try map(SQLiteRow(statement: handle))
-    }
-
-    /// Ends a query stepped with `next`, so the statement can run again.
-    func reset() { sqlite3_reset(handle) }
-
     /// Runs a query and maps the first row, if any.
     package func queryOne<T>(_ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws(SQLiteError) -> T) throws(SQLiteError) -> T? {
         try query(values, rowCountMax: 1, map).first
@@ -102,9 +92,6 @@ package struct SQLiteRow {
 
     /// Column `index` as an integer (0 for NULL).
     package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
-
-    /// Column `index` as an integer, or nil for NULL.
-    func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
 
     /// Column `index` as text ("" for NULL).
     func text(_ index: Int32) -> String {
