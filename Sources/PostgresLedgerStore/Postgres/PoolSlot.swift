@@ -1,3 +1,4 @@
+import CLibPQ
 import Dispatch
 import LedgerSQL
 
@@ -79,7 +80,7 @@ actor PoolSlot {
         }
         // A body that left a transaction open must not hand it to the next caller.
         checkedOut.rollbackIfOpen()
-        if report.cancelSent || checkedOut.isBroken || checkedOut.transactionState != .idle { discardConnection(&report) }
+        if report.cancelSent || checkedOut.isBroken || checkedOut.transactionState != PQTRANS_IDLE { discardConnection(&report) }
         return (result, report)
     }
 

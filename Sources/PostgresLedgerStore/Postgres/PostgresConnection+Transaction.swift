@@ -1,3 +1,5 @@
+import CLibPQ
+
 /// Transactions, the advisory lock and the doctor's settings on one connection.
 extension PostgresConnection {
     /// Runs `body` once inside `BEGIN ISOLATION LEVEL ...` ... `COMMIT`, with
@@ -9,7 +11,7 @@ extension PostgresConnection {
         isolation: PostgresIsolationLevel, readOnly: Bool = false, synchronousCommitOff: Bool,
         _ body: (PostgresConnection) throws(E) -> T
     ) throws(E) -> T {
-        guard transactionState == .idle else {
+        guard transactionState == PQTRANS_IDLE else {
             throw E(postgresError: transactionStateError("a transaction is already open on this connection"))
         }
         do throws(PostgresError) {
@@ -37,8 +39,8 @@ extension PostgresConnection {
     /// Commits the open transaction, classifying what can go wrong on the way.
     private func commit() throws(PostgresError) {
         switch transactionState {
-        case .inTransaction: break
-        case .failedTransaction:
+        case PQTRANS_INTRANS: break
+        case PQTRANS_INERROR:
             throw PostgresError(
                 kind: .transactionAborted, message: "a statement failed inside the transaction, so it cannot commit",
                 sql: "COMMIT", statementSent: false)
@@ -65,14 +67,14 @@ extension PostgresConnection {
     /// Rolls back if a transaction is still open; the first error is what the caller needs, so a
     /// failing ROLLBACK adds nothing (a connection it leaves broken is replaced by the pool).
     package func rollbackIfOpen() {
-        guard !isBroken, transactionState == .inTransaction || transactionState == .failedTransaction else { return }
+        guard !isBroken, transactionState == PQTRANS_INTRANS || transactionState == PQTRANS_INERROR else { return }
         _ = try? execute("ROLLBACK")
     }
 
     /// Takes the transaction-scoped advisory lock `key` (`pg_advisory_xact_lock`), waiting for any
     /// other holder; it is released at COMMIT or ROLLBACK. Serialises migrations across servers.
     package func lockAdvisory(key: Int64) throws(PostgresError) {
-        guard transactionState == .inTransaction else {
+        guard transactionState == PQTRANS_INTRANS else {
             throw transactionStateError("pg_advisory_xact_lock outside a transaction would be released at once")
         }
         try query("SELECT pg_advisory_xact_lock($1::bigint)", [.integer(key)])

@@ -119,22 +119,16 @@ package final class PostgresConnection {
     /// Prepared statements cached now.
     package var cachedStatementCount: Int { statements.count }
 
-    /// Where the connection stands with respect to transactions.
-    package var transactionState: PostgresTransactionState {
-        switch PQtransactionStatus(handle) {
-        case PQTRANS_IDLE: .idle
-        case PQTRANS_INTRANS: .inTransaction
-        case PQTRANS_INERROR: .failedTransaction
-        case PQTRANS_ACTIVE: .busy
-        default: .unknown
-        }
-    }
+    /// Where the connection stands with respect to transactions: `PQTRANS_IDLE` outside one,
+    /// `PQTRANS_INTRANS` in a usable one, `PQTRANS_INERROR` in a failed one (only ROLLBACK is
+    /// accepted), `PQTRANS_ACTIVE` while a statement runs, `PQTRANS_UNKNOWN` on a bad connection.
+    var transactionState: PGTransactionStatusType { PQtransactionStatus(handle) }
 
     /// Reads, without blocking, whatever the server sent while the connection sat idle, and says
     /// whether it is still usable: a server that ended the session (`pg_terminate_backend`, a
     /// shutdown) has sent its last message and closed, which this finds before any statement is sent.
     package func probeIsUsable() -> Bool {
-        guard !isBroken, transactionState == .idle else { return false }
+        guard !isBroken, transactionState == PQTRANS_IDLE else { return false }
         for _ in 0..<Self.probeReadCountMax where PQconsumeInput(handle) == 0 { return false }
         // Parsing hands any unsolicited message (a notice, the server's last FATAL) to the notice
         // processor and drops pending notifications, so nothing piles up.
@@ -318,18 +312,4 @@ package final class PostgresConnection {
         guard sql.utf8.contains(0) else { return }
         throw PostgresError(kind: .invalidParameter, message: "the SQL holds a NUL byte", sql: sql, statementSent: false)
     }
-}
-
-/// Where a connection stands with respect to transactions (libpq's `PQtransactionStatus`).
-package enum PostgresTransactionState: Hashable, Sendable {
-    /// No transaction is open.
-    case idle
-    /// A transaction is open and usable.
-    case inTransaction
-    /// A transaction is open but failed; only ROLLBACK is accepted.
-    case failedTransaction
-    /// A statement is in progress.
-    case busy
-    /// The connection is bad.
-    case unknown
 }
