@@ -55,7 +55,7 @@ public enum PostgresLedgerDoctor {
         do throws(PostgresError) {
             pool = try PostgresConnectionPool(configuration: configuration)
         } catch {
-            throw PostgresLedgerStore.ledgerError(error)
+            throw error.ledgerError
         }
         let location = configuration.connectionString.description
         let contents: (schemaVersion: Int, rows: LedgerDoctorContents)

@@ -27,7 +27,7 @@ final class PostgresLedgerSession: SQLSession {
             return try body()
         } catch {
             if firstFailure == nil { firstFailure = error }
-            throw PostgresLedgerStore.ledgerError(error)
+            throw error.ledgerError
         }
     }
 

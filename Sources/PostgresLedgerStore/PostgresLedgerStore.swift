@@ -37,7 +37,7 @@ public final class PostgresLedgerStore: LedgerStore {
         do throws(PostgresError) {
             pool = try PostgresConnectionPool(configuration: options.pool)
         } catch {
-            throw Self.ledgerError(error)
+            throw error.ledgerError
         }
         self.options = options
         let location = options.pool.connectionString.description
@@ -77,7 +77,7 @@ public final class PostgresLedgerStore: LedgerStore {
 
     /// The server's settings that bear on durability and isolation, for a doctor report.
     public func serverSettings() async throws(LedgerError) -> PostgresServerSettings {
-        do throws(PostgresError) { return try await pool.serverSettings() } catch { throw Self.ledgerError(error) }
+        do throws(PostgresError) { return try await pool.serverSettings() } catch { throw error.ledgerError }
     }
 
     /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction on a pool connection.
@@ -89,7 +89,7 @@ public final class PostgresLedgerStore: LedgerStore {
             return try await pool.transaction(
                 isolation: .repeatableRead, readOnly: true, retryCountMax: options.transactionRetryCountMax
             ) { (connection) throws(TransactionFailure) -> T in
-                try Self.runRead(body, on: PostgresLedgerSession(connection: connection, location: location))
+                try Self.run(body, on: PostgresLedgerSession(connection: connection, location: location))
             }
         } catch {
             throw error.ledgerError
@@ -125,10 +125,10 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
-    /// Runs a body on a session. A PostgreSQL failure that lets the whole transaction run again
-    /// goes to the pool as itself, so the pool retries it, and so does a cancelled statement, so
-    /// the pool can tell a cancel request's answer from a statement timeout's (both 57014);
-    /// anything else goes as the body's error.
+    /// Runs a body, a write's or a read's, on a session. A PostgreSQL failure that lets the whole
+    /// transaction run again goes to the pool as itself, so the pool retries it, and so does a
+    /// cancelled statement, so the pool can tell a cancel request's answer from a statement
+    /// timeout's (both 57014); anything else goes as the body's error.
     private static func run<T>(
         _ body: (any LedgerWriter) throws(LedgerError) -> T, on session: PostgresLedgerSession
     ) throws(TransactionFailure) -> T {
@@ -143,17 +143,6 @@ public final class PostgresLedgerStore: LedgerStore {
             throw .ledger(error)
         }
     }
-
-    /// Runs a read body on a session, as `run` does a write body.
-    private static func runRead<T>(
-        _ body: (any LedgerReader) throws(LedgerError) -> T, on session: PostgresLedgerSession
-    ) throws(TransactionFailure) -> T {
-        try run({ (writer: any LedgerWriter) throws(LedgerError) -> T in try body(writer) }, on: session)
-    }
-
-    /// The core's error for a PostgreSQL failure: `PostgresError.ledgerError`, whose kind says
-    /// whether the work may run again.
-    static func ledgerError(_ error: PostgresError) -> LedgerError { error.ledgerError }
 }
 
 /// What a transaction body run by the store throws: a PostgreSQL failure the pool may retry,
@@ -172,7 +161,7 @@ enum TransactionFailure: PostgresErrorConvertible {
     /// The error the store's caller sees.
     var ledgerError: LedgerError {
         switch self {
-        case .postgres(let error): PostgresLedgerStore.ledgerError(error)
+        case .postgres(let error): error.ledgerError
         case .ledger(let error): error
         }
     }

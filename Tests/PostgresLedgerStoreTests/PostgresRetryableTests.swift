@@ -61,7 +61,7 @@ extension PostgresServerTests {
                 Issue.record("the statement outlived its timeout")
             } catch {
                 #expect(error.sqlState == "57014")
-                #expect(Self.isRetryable(PostgresLedgerStore.ledgerError(error)) == true, "\(error)")
+                #expect(Self.isRetryable(error.ledgerError) == true, "\(error)")
                 #expect(error.storageKind == .timeout)
                 // The pool does not run it again by itself: a timeout may take long each time.
                 #expect(!error.allowsTransactionRetry)
