@@ -89,8 +89,7 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
             guard FileManager.default.createFile(atPath: path, contents: nil) else {
                 let directory = URL(fileURLWithPath: path).deletingLastPathComponent().path
                 let reason = FileManager.default.fileExists(atPath: directory) ? "" : ": its directory does not exist"
-                throw LedgerError.storage(
-                    SQLiteError(extendedResultCode: SQLITE_CANTOPEN, message: "cannot create \(path)\(reason)").storageFailure)
+                throw SQLiteError(extendedResultCode: SQLITE_CANTOPEN, message: "cannot create \(path)\(reason)").ledgerError
             }
         }
         let identity = try Self.identity(of: path)
@@ -104,7 +103,9 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
         }
         do {
             let writing = try Self.open(path: path, options: options)
-            let reading = try Self.openReader(path: path, options: options)
+            // Opened once the writer has made the file a ledger in WAL mode.
+            let reading = try LedgerFileInspector.open(
+                path, mode: .readOnly, vfsName: options.vfsName, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
             self.writer = LockedConnection(writing)
             self.reader = SQLiteReadConnection(reading)
         } catch {
@@ -174,7 +175,7 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
 
     /// The error of a call on a closed store.
     private var closedError: LedgerError {
-        .storage(SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "\(path): the store is closed").storageFailure)
+        SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "\(path): the store is closed").ledgerError
     }
 
     /// The writing connection's page counters, for the benchmark and the write-path page test:
@@ -322,30 +323,18 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
         }
     }
 
-    /// Opens the read-only connection once the writer has made the file a ledger in WAL mode.
-    private static func openReader(
-        path: String, options: Options
-    ) throws(LedgerError) -> SQLiteConnection {
-        try LedgerFileInspector.open(
-            path, mode: .readOnly, vfsName: options.vfsName, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
-    }
-
     private static func open(path: String, options: Options) throws(LedgerError) -> SQLiteConnection {
         let connection = try LedgerFileInspector.open(
             path, mode: .readWrite, vfsName: options.vfsName, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
         // Found now rather than at the first grant: a ledger that cannot be written grants nothing.
         guard !connection.isReadOnly else {
-            throw LedgerError.storage(
-                SQLiteError(extendedResultCode: SQLITE_READONLY, message: "\(path) is read-only; a ledger must be writable").storageFailure)
+            throw SQLiteError(extendedResultCode: SQLITE_READONLY, message: "\(path) is read-only; a ledger must be writable").ledgerError
         }
         // Inspect before any write: nothing below this line runs on a file we do not own.
         let header = try LedgerFileInspector.inspectHeader(connection, path: path)
         try LedgerFileInspector.check(connection, path: path, level: header.isEmpty ? .none : options.openCheck)
-        do {
-            let mode = try connection.text("PRAGMA journal_mode = WAL")
-            guard mode?.lowercased() == "wal" else {
-                throw LedgerError.configuration("\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
-            }
+        try ensureWAL(connection, path: path)
+        do throws(SQLiteError) {
             try connection.setSynchronous(options.synchronous.rawValue)
             try connection.execute("PRAGMA foreign_keys = ON")
             // Group commit opens a savepoint per request, and SQLite copies each page a
@@ -353,24 +342,29 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
             // memcpy instead of a write to a temporary file (two thirds of all writes under load).
             try connection.execute("PRAGMA temp_store = MEMORY")
             try migrate(connection, from: header.userVersion)
-            try ensureWAL(connection, path: path)
-        } catch let error as SQLiteError {
-            throw error.ledgerError
-        } catch let error as LedgerError {
-            throw error
         } catch {
-            preconditionFailure("unexpected error type \(error)")
+            throw error.ledgerError
         }
+        // Checked again after the first transactions: when the switch of a new file to WAL
+        // fails on I/O, SQLite 3.40 still answers `wal` and falls back to a rollback journal
+        // at the next transaction. Switching again fixes it.
+        try ensureWAL(connection, path: path)
         return connection
     }
 
-    /// Re-checks the journal mode after the first transactions: when the switch of a new file
-    /// to WAL fails on I/O, SQLite 3.40 still answers `wal` and falls back to a rollback
-    /// journal at the next transaction. Switching again fixes it; if that fails, refuse.
-    private static func ensureWAL(_ connection: SQLiteConnection, path: String) throws {
-        guard try connection.text("PRAGMA journal_mode")?.lowercased() != "wal" else { return }
-        let mode = try connection.text("PRAGMA journal_mode = WAL")
-        guard try connection.text("PRAGMA journal_mode")?.lowercased() == "wal" else {
+    /// Switches the file to WAL unless it is in WAL mode already, and refuses it when it stays out.
+    private static func ensureWAL(_ connection: SQLiteConnection, path: String) throws(LedgerError) {
+        let mode: String?
+        do throws(SQLiteError) {
+            guard try connection.text("PRAGMA journal_mode")?.lowercased() != "wal" else { return }
+            // Its answer is read, not run to the end: a failed switch of a new file shows at the
+            // next transaction, and the check after the migration switches again.
+            _ = try connection.text("PRAGMA journal_mode = WAL")
+            mode = try connection.text("PRAGMA journal_mode")
+        } catch {
+            throw error.ledgerError
+        }
+        guard mode?.lowercased() == "wal" else {
             throw LedgerError.configuration("\(path): journal_mode is \(mode ?? "unknown"), WAL is required")
         }
     }
@@ -380,11 +374,10 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
     /// then the shared migrations; each step in a transaction of its own.
     private static func migrate(_ connection: SQLiteConnection, from version: Int) throws(SQLiteError) {
         for step in LedgerSchema.steps(from: version) {
-            try connection.immediateTransaction(
-                { () throws(SQLiteError) in
-                    try connection.execute(step.sql)
-                    try connection.execute("PRAGMA user_version = \(step.version)")
-                }, mapError: { $0 })
+            try connection.immediateTransaction { () throws(SQLiteError) in
+                try connection.execute(step.sql)
+                try connection.execute("PRAGMA user_version = \(step.version)")
+            }
         }
     }
 }

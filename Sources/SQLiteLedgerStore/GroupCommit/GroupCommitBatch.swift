@@ -20,8 +20,7 @@ struct GroupCommitBatch {
 
         /// The outcome of a batch that did not run because the store closed its connection.
         static func closed(count: Int) -> Outcomes {
-            let error = LedgerError.storage(
-                SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "the store closed before this write ran").storageFailure)
+            let error = SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "the store closed before this write ran").ledgerError
             return Outcomes(errors: Array(repeating: error, count: count))
         }
     }
@@ -155,7 +154,6 @@ struct GroupCommitBatch {
             failure.message = "rolled back with its shared transaction: \(failure.message)"
             return .storage(failure)
         }
-        return .storage(
-            SQLiteError(extendedResultCode: SQLITE_ABORT, message: "rolled back with its shared transaction after another request failed: \(cause)").storageFailure)
+        return SQLiteError(extendedResultCode: SQLITE_ABORT, message: "rolled back with its shared transaction after another request failed: \(cause)").ledgerError
     }
 }

@@ -82,8 +82,7 @@ final class GroupCommitter: Sendable {
         }
         guard let startDrain else {
             if closed { return GroupCommitBatch.Outcomes.closed(count: 1).errors[0] }
-            return .storage(
-                SQLiteError(extendedResultCode: SQLITE_BUSY, message: "\(limits.queueCountMax) writes already wait for a group commit (queueCountMax); retry later").storageFailure)
+            return SQLiteError(extendedResultCode: SQLITE_BUSY, message: "\(limits.queueCountMax) writes already wait for a group commit (queueCountMax); retry later").ledgerError
         }
         if startDrain { queue.async { self.drain() } }
         return nil

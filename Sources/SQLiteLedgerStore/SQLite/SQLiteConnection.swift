@@ -109,25 +109,17 @@ package final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`. On any failure rolls back, but
     /// only while a transaction is still open, and rethrows the first error.
-    func immediateTransaction<T, E: Error>(
-        _ body: () throws(E) -> T, mapError: (SQLiteError) -> E
-    ) throws(E) -> T {
+    func immediateTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         precondition(!isInTransaction, "nested transaction on \(path)")
-        do { try executeCached("BEGIN IMMEDIATE") } catch { throw mapError(error) }
-        let value: T
+        try executeCached("BEGIN IMMEDIATE")
         do {
-            value = try body()
+            let value = try body()
+            try executeCached("COMMIT")
+            return value
         } catch {
             rollbackIfOpen()
             throw error
         }
-        do {
-            try executeCached("COMMIT")
-        } catch {
-            rollbackIfOpen()
-            throw mapError(error)
-        }
-        return value
     }
 
     /// Sets `PRAGMA synchronous` (FULL, NORMAL, ...) unless it is already set; outside any
