@@ -13,15 +13,18 @@ import Synchronization
 actor SQLiteReadConnection {
     private nonisolated let executor: QueueExecutor
     private let connection: SQLiteConnection
-    /// Which read runs now, so a late cancellation interrupts that read and no other.
-    private nonisolated let interrupter: SQLiteInterrupter
+    /// Which read runs now, so a late cancellation interrupts that read and no other, and
+    /// never the connection once closed: `sqlite3_interrupt` is the one call SQLite allows on
+    /// an open connection from another thread.
+    private nonisolated let interrupter = UseCanceller()
 
     /// The connection's executor: its own queue, tagged `read`.
     nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     init(_ connection: sending SQLiteConnection) {
         executor = QueueExecutor(StoreQueue.make("read"))
-        let interrupter = SQLiteInterrupter(handle: connection.handle)
+        nonisolated(unsafe) let handle = connection.handle
+        interrupter.attach { sqlite3_interrupt(handle) }
         // `sqlite3_interrupt` alone can be lost: SQLite clears it when a statement starts with
         // none running, so one that lands just before the statement's first step is forgotten.
         // The progress handler sees the request for as long as the read runs. It is called
@@ -30,9 +33,8 @@ actor SQLiteReadConnection {
             connection.handle, Self.progressInstructionCount,
             { context in
                 guard let context else { return 0 }
-                return Unmanaged<SQLiteInterrupter>.fromOpaque(context).takeUnretainedValue().isRequested ? 1 : 0
+                return Unmanaged<UseCanceller>.fromOpaque(context).takeUnretainedValue().isRequested ? 1 : 0
             }, Unmanaged.passUnretained(interrupter).toOpaque())
-        self.interrupter = interrupter
         self.connection = connection
     }
 
@@ -67,12 +69,12 @@ actor SQLiteReadConnection {
     /// Interrupts read `id` if it is the one running; any other read, or none, is left alone.
     /// Safe from any thread.
     nonisolated func interrupt(_ id: UInt64) {
-        interrupter.interrupt(id)
+        interrupter.request(id)
     }
 
     /// Closes the connection on its queue, after the read running there; reads after this fail.
     nonisolated func close() {
-        interrupter.close()
+        interrupter.attach(nil)
         guard !executor.isCurrent else {
             // The last reference to the store went away inside a read, on this queue.
             assumeIsolated { $0.connection.close() }
@@ -82,64 +84,11 @@ actor SQLiteReadConnection {
     }
 
     /// Reads interrupted while a statement ran.
-    nonisolated var interruptCount: Int { interrupter.interruptCount }
+    nonisolated var interruptCount: Int { interrupter.requestCount }
 
     /// The answer of a read whose task was cancelled: not retryable, and it returned nothing.
     static let cancelled = LedgerError.storage(
         StorageFailure(
             engine: "sqlite", code: "cancelled", message: "the task was cancelled; the read stopped and returned nothing",
             sql: nil, kind: .other))
-}
-
-/// The read running on a connection, and the one call allowed on that connection from another
-/// thread: `sqlite3_interrupt`, never on a closed connection.
-final class SQLiteInterrupter: Sendable {
-    private struct State {
-        var running: UInt64?
-        var isClosed = false
-        var interruptCount = 0
-    }
-
-    /// Set by `interrupt` for the running read, cleared when a read begins or ends: the
-    /// progress handler stops the statement while it is set.
-    private let requested = Atomic(false)
-
-    /// Touched only by `sqlite3_interrupt`, which SQLite allows from any thread while the
-    /// connection is open; the lock keeps `close` from overtaking it.
-    private nonisolated(unsafe) let handle: OpaquePointer
-    private let state = Mutex(State())
-
-    init(handle: OpaquePointer) {
-        self.handle = handle
-    }
-
-    func begin(_ id: UInt64) {
-        state.withLock { state in
-            state.running = id
-            requested.store(false, ordering: .relaxed)
-        }
-    }
-
-    func end() {
-        state.withLock { state in
-            state.running = nil
-            requested.store(false, ordering: .relaxed)
-        }
-    }
-
-    /// Whether the running read was asked to stop; the progress handler's look.
-    var isRequested: Bool { requested.load(ordering: .relaxed) }
-
-    func interrupt(_ id: UInt64) {
-        state.withLock { state in
-            guard !state.isClosed, state.running == id else { return }
-            state.interruptCount += 1
-            requested.store(true, ordering: .relaxed)
-            sqlite3_interrupt(handle)
-        }
-    }
-
-    func close() { state.withLock { $0.isClosed = true } }
-
-    var interruptCount: Int { state.withLock { $0.interruptCount } }
 }

@@ -19,8 +19,9 @@ actor PoolSlot {
 
     private nonisolated let executor: QueueExecutor
     private var connection: PostgresConnection?
-    /// Sends a cancel request for the running use's statement, from any thread.
-    private nonisolated let canceller = PostgresCanceller()
+    /// Sends a cancel request for the running use's statement, from any thread, at most once
+    /// per use.
+    private nonisolated let canceller = UseCanceller()
 
     /// Tags each slot's queue with the role `connection`, so a statement tap can tell the
     /// pool's threads from any other.
@@ -68,7 +69,7 @@ actor PoolSlot {
             connection = checkedOut
             report.opened = true
             checkedOut.tap = tap
-            canceller.attach(checkedOut)
+            canceller.attach(PostgresCancelHandle(checkedOut)?.send)
         }
         checkedOut.checksCancellation = true
         canceller.begin()
@@ -91,7 +92,7 @@ actor PoolSlot {
 
     /// Closes the connection, if any.
     func close() {
-        canceller.detach()
+        canceller.attach(nil)
         connection?.close()
         connection = nil
     }
