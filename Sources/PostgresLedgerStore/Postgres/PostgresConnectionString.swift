@@ -87,7 +87,7 @@ public struct PostgresConnectionString: Sendable, Hashable, CustomStringConverti
     /// libpq's reason for refusing the text, withheld when it could quote a secret.
     func parseFailureReason(_ failure: ParseFailure) -> String {
         guard !mayHoldSecret else { return "libpq's reason is withheld because the text may hold a password" }
-        return failure.libpqMessage.trimmingTrailingNewlines
+        return PostgresConnection.oneLine(failure.libpqMessage)
     }
 
     /// `description` is the redacted form.
@@ -108,14 +108,5 @@ public struct PostgresConnectionString: Sendable, Hashable, CustomStringConverti
             text.append(character)
         }
         return text + "'"
-    }
-}
-
-extension String {
-    /// The text without trailing newlines (libpq ends its messages with one).
-    var trimmingTrailingNewlines: String {
-        var text = self
-        while text.last?.isNewline == true { text.removeLast() }
-        return text
     }
 }
