@@ -75,9 +75,7 @@ struct GroupCommitBatch {
         var ran: [Int] = []
         for index in start..<batch.count {
             let request = batch[index]
-            let failure =
-                request.isOneStatement || !isShared
-                ? runDirectly(request, session: session) : runInSavepoint(request, session: session)
+            let failure = run(request, session: session, inSavepoint: !request.isOneStatement && isShared)
             guard let failure else {
                 ran.append(index)
                 continue
@@ -107,29 +105,20 @@ struct GroupCommitBatch {
         return batch.count
     }
 
-    /// A request that needs no savepoint: a one-statement request, which SQLite undoes by
-    /// itself when it fails, or the one request of its transaction, which the caller rolls back
-    /// whole when it fails.
-    private func runDirectly(_ request: GroupWriteRequest, session: SQLLedgerSession) -> LedgerError? {
-        do throws(LedgerError) {
-            try request.perform(session)
-            return nil
-        } catch {
-            return error
-        }
-    }
-
-    /// A request sharing its transaction: a failure rolls back to its savepoint only.
-    private func runInSavepoint(_ request: GroupWriteRequest, session: SQLLedgerSession) -> LedgerError? {
+    /// Runs one request and returns its error, if any. A request sharing its transaction runs in
+    /// a savepoint of its own, so a failure rolls back to it only. One that needs none runs
+    /// directly: a one-statement request, which SQLite undoes by itself when it fails, or the one
+    /// request of its transaction, which the caller rolls back whole when it fails.
+    private func run(_ request: GroupWriteRequest, session: SQLLedgerSession, inSavepoint: Bool) -> LedgerError? {
         do throws(SQLiteError) {
-            try connection.executeCached(Self.savepointSQL)
+            if inSavepoint { try connection.executeCached(Self.savepointSQL) }
         } catch {
             return error.ledgerError
         }
         do throws(LedgerError) {
             try request.perform(session)
         } catch {
-            guard connection.isInTransaction else { return error }
+            guard inSavepoint, connection.isInTransaction else { return error }
             do throws(SQLiteError) {
                 try connection.executeCached(Self.rollbackToSavepointSQL)
                 try connection.executeCached(Self.releaseSQL)
@@ -140,7 +129,7 @@ struct GroupCommitBatch {
             return error
         }
         do throws(SQLiteError) {
-            try connection.executeCached(Self.releaseSQL)
+            if inSavepoint { try connection.executeCached(Self.releaseSQL) }
         } catch {
             connection.rollbackIfOpen()
             return error.ledgerError
