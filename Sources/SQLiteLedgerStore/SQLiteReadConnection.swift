@@ -87,8 +87,5 @@ actor SQLiteReadConnection {
     nonisolated var interruptCount: Int { interrupter.requestCount }
 
     /// The answer of a read whose task was cancelled: not retryable, and it returned nothing.
-    static let cancelled = LedgerError.storage(
-        StorageFailure(
-            engine: "sqlite", code: "cancelled", message: "the task was cancelled; the read stopped and returned nothing",
-            sql: nil, kind: .other))
+    static let cancelled = SQLiteError.cancelled("the task was cancelled; the read stopped and returned nothing")
 }

@@ -110,10 +110,7 @@ final class GroupCommitter: Sendable {
 
     /// The answer of a write withdrawn because its task was cancelled: not retryable, and
     /// nothing of it ran.
-    static let cancelled = LedgerError.storage(
-        StorageFailure(
-            engine: "sqlite", code: "cancelled", message: "the task was cancelled before its write ran; nothing was written",
-            sql: nil, kind: .other))
+    static let cancelled = SQLiteError.cancelled("the task was cancelled before its write ran; nothing was written")
 
     private func record(_ outcomes: GroupCommitBatch.Outcomes, requestCount: Int) {
         state.withLock { state in

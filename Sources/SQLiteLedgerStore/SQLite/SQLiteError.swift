@@ -40,6 +40,12 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
     /// and locked are retryable; an I/O error may have left a commit behind (outcome unknown).
     var ledgerError: LedgerError { .storage(storageFailure) }
 
+    /// The answer of work whose task was cancelled, `message` saying what of it ran: not a
+    /// SQLite result code, and not retryable.
+    static func cancelled(_ message: String) -> LedgerError {
+        .storage(StorageFailure(engine: "sqlite", code: "cancelled", message: message, sql: nil, kind: .other))
+    }
+
     /// The engine-neutral failure.
     package var storageFailure: StorageFailure {
         StorageFailure(
