@@ -51,12 +51,7 @@ public enum PostgresLedgerDoctor {
         try LedgerDoctorContents.checkLimit(pendingFinishLimit)
         let configuration = PostgresPoolConfiguration(
             connectionString: PostgresConnectionString(connectionString), connectionCountMax: 1)
-        let pool: PostgresConnectionPool
-        do throws(PostgresError) {
-            pool = try PostgresConnectionPool(configuration: configuration)
-        } catch {
-            throw error.ledgerError
-        }
+        let pool = try PostgresConnectionPool(ledger: configuration)
         let location = configuration.connectionString.description
         let contents: (schemaVersion: Int, rows: LedgerDoctorContents)
         let settings: PostgresServerSettings

@@ -34,11 +34,7 @@ public final class PostgresLedgerStore: LedgerStore {
                 "transactionRetryCountMax must be 0 to \(PostgresConnectionPool.transactionRetryCountMaxLimit) and "
                     + "conflictRetryCountMax 0 to \(Options.conflictRetryCountMaxLimit)")
         }
-        do throws(PostgresError) {
-            pool = try PostgresConnectionPool(configuration: options.pool)
-        } catch {
-            throw error.ledgerError
-        }
+        pool = try PostgresConnectionPool(ledger: options.pool)
         self.options = options
         let location = options.pool.connectionString.description
         self.location = location

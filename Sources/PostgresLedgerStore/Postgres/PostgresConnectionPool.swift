@@ -1,4 +1,5 @@
 import Dispatch
+import FulfillmentLedger
 import Synchronization
 
 /// A bounded pool of PostgreSQL connections for async code.
@@ -41,6 +42,12 @@ package final class PostgresConnectionPool: Sendable {
         try configuration.validate()
         self.configuration = configuration
         state = Mutex(State())
+    }
+
+    /// A pool for a ledger store or its doctor: a configuration it refuses is the core's error
+    /// (`PostgresError.ledgerError`: `.configuration` for a limit or a connection string).
+    convenience init(ledger configuration: PostgresPoolConfiguration) throws(LedgerError) {
+        do throws(PostgresError) { try self.init(configuration: configuration) } catch { throw error.ledgerError }
     }
 
     deinit {
