@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),
         .target(name: "SQLiteFaultVFS", dependencies: ["SQLiteLedgerStore", "CSQLite"]),
         // Scratch schemas on a test server, for the PostgreSQL suites and simulation runs.
-        .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger", "FulfillmentLedgerTesting"]),
+        .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]),
         // The store engines a test suite runs on (memory, SQLite, PostgreSQL): for this package's
         // own suites only, so no product.
         .target(
@@ -153,6 +153,7 @@ let package = Package(
             dependencies: [
                 "FulfillmentLedger", "FulfillmentLedgerTesting", "TestStoreAdapter", "SQLiteLedgerStore", "SQLiteFaultVFS",
                 "LedgerSimulation", "PostgresLedgerStore", "PostgresLedgerStoreTesting", "LedgerStoreConformance",
+                "LedgerEngineTesting",
             ],
             // Ledger files written by earlier releases, read in place by the migration tests.
             exclude: ["Fixtures"]

@@ -31,7 +31,7 @@ public enum LedgerTestEngine: String, CaseIterable, Sendable, CustomStringConver
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fl-engine-tests-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let store = try await SQLiteLedgerStore.open(path: directory.appendingPathComponent("ledger.sqlite").path)
-            return (store, LedgerTestEngineLease(directory: directory, sqlite: store))
+            return (store, LedgerTestEngineLease(store: store, directory: directory))
         case .postgres:
             let schema = try PostgresScratchSchema.create(prefix: prefix)
             do {
@@ -39,7 +39,7 @@ public enum LedgerTestEngine: String, CaseIterable, Sendable, CustomStringConver
                     // The whole suite runs in parallel beside the server on a small machine.
                     options.pool.acquireTimeoutMilliseconds = 60_000
                 }
-                return (store, LedgerTestEngineLease(postgres: (schema, store)))
+                return (store, LedgerTestEngineLease(store: store, schema: schema))
             } catch {
                 try? schema.drop()
                 throw error
@@ -48,34 +48,34 @@ public enum LedgerTestEngine: String, CaseIterable, Sendable, CustomStringConver
     }
 }
 
-/// What a test's store needs released when the test's setup goes: its SQLite file closed and
-/// its folder removed, or its PostgreSQL connections closed and its scratch schema dropped.
+/// What a test's store needs released when the test's setup goes: the store closed (a store's
+/// `deinit` only checks that it was), on the store's own thread where it can, then its SQLite
+/// folder removed or its PostgreSQL scratch schema dropped. A test that opens the same file
+/// again closes the store itself first.
 public final class LedgerTestEngineLease: Sendable {
+    /// The store the lease closes.
+    public let store: any LedgerStore
     private let directory: URL?
-    private let sqlite: SQLiteLedgerStore?
-    private let postgres: (schema: PostgresScratchSchema, store: PostgresLedgerStore)?
+    private let schema: PostgresScratchSchema?
 
-    init(
-        directory: URL? = nil, sqlite: SQLiteLedgerStore? = nil,
-        postgres: (schema: PostgresScratchSchema, store: PostgresLedgerStore)? = nil
-    ) {
+    /// A lease on `store`, with the folder or the scratch schema that goes once it is closed.
+    public init(store: any LedgerStore, directory: URL? = nil, schema: PostgresScratchSchema? = nil) {
+        self.store = store
         self.directory = directory
-        self.sqlite = sqlite
-        self.postgres = postgres
+        self.schema = schema
     }
 
     /// The SQLite file of a `.sqlite` store, for the tools that open it by path (`LedgerDoctor`).
     public var sqlitePath: String? { directory?.appendingPathComponent("ledger.sqlite").path }
     /// The connection string of a `.postgres` store's schema, for the tools that connect
     /// themselves (`PostgresLedgerDoctor`).
-    public var postgresConnectionString: String? { postgres?.schema.connectionString }
+    public var postgresConnectionString: String? { schema?.connectionString }
 
     deinit {
-        if let sqlite, let directory {
-            StoreCleanup.closeInBackground(sqlite) { try? FileManager.default.removeItem(at: directory) }
-        } else if let directory {
-            try? FileManager.default.removeItem(at: directory)
+        let (directory, schema) = (self.directory, self.schema)
+        StoreCleanup.closeInBackground(store) {
+            if let directory { try? FileManager.default.removeItem(at: directory) }
+            try? schema?.drop()
         }
-        if let (schema, store) = postgres { PostgresScratchCleanup.closeAndDrop(store, schema) }
     }
 }

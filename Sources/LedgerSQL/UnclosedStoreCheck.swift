@@ -8,12 +8,6 @@ import Synchronization
 /// did. What such a store carried (finish marks) is lost as in a crash: the records stay
 /// pending and `recover()` finishes them again.
 package enum UnclosedStoreCheck {
-    /// Stores let go without `close()` in this process so far, for the tests that check every
-    /// store they and the commands open is closed.
-    package static var count: Int { unclosed.load(ordering: .relaxed) }
-
-    private static let unclosed = Atomic<Int>(0)
-
     /// Counts the stores let go without `close()` while a task's work runs, where the last
     /// reference goes inside that work: how a test checks that what it calls (a command)
     /// closes what it opens, beside other tests that run in parallel.
@@ -32,10 +26,10 @@ package enum UnclosedStoreCheck {
     /// The tally of the task running, if it set one.
     @TaskLocal package static var tally: Tally?
 
-    /// Counts a store let go without `close()` and, in a debug build, says so on standard
-    /// error: a warning rather than a trap, since nothing is lost that recovery does not redo.
+    /// Counts a store let go without `close()` in the running task's tally, if any, and, in a
+    /// debug build, says so on standard error: a warning rather than a trap, since nothing is
+    /// lost that recovery does not redo.
     package static func report(engine: String, location: String) {
-        unclosed.add(1, ordering: .relaxed)
         tally?.add()
         #if DEBUG
         let line = "warning: a \(engine) ledger store (\(location)) was let go without close(); call close() before letting it go\n"

@@ -1,6 +1,7 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
+import LedgerEngineTesting
 import PostgresLedgerStore
 import PostgresLedgerStoreTesting
 import SQLiteLedgerStore
@@ -22,25 +23,6 @@ enum StoreKind: String, CaseIterable, CustomTestStringConvertible {
     var testDescription: String { rawValue }
 }
 
-/// A harness's store: when the last copy of the harness is gone, the store closes (a store's
-/// `deinit` only checks that it was) and its PostgreSQL schema is dropped, so a run leaves
-/// nothing open and nothing on the server. A test that opens the same file again closes the
-/// harness first (`LedgerHarness.close`).
-final class HarnessStoreLease: Sendable {
-    let store: any LedgerStore
-    let schema: PostgresScratchSchema?
-
-    init(store: any LedgerStore, schema: PostgresScratchSchema? = nil) {
-        self.store = store
-        self.schema = schema
-    }
-
-    deinit {
-        let schema = self.schema
-        StoreCleanup.closeInBackground(store) { try? schema?.drop() }
-    }
-}
-
 /// A ledger wired to the test store, a manual clock and a scripted fault injector.
 struct LedgerHarness {
     let ledger: Ledger
@@ -49,7 +31,7 @@ struct LedgerHarness {
     let clock: ManualClock
     let databasePath: String?
     /// What closes the harness's store (and drops its PostgreSQL schema) when the harness goes.
-    var lease: HarnessStoreLease?
+    var lease: LedgerTestEngineLease?
 
     static let catalogPath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -88,7 +70,7 @@ struct LedgerHarness {
     ) async throws {
         let store: any LedgerStore
         var path: String?
-        var lease: HarnessStoreLease?
+        var lease: LedgerTestEngineLease?
         switch kind {
         case .memory:
             store = InMemoryLedgerStore()
@@ -96,7 +78,7 @@ struct LedgerHarness {
             let file = try databasePath ?? Self.temporaryDirectory().appendingPathComponent("ledger.sqlite").path
             store = try SQLiteLedgerStore(path: file)
             path = file
-            lease = HarnessStoreLease(store: store)
+            lease = LedgerTestEngineLease(store: store)
         case .postgres:
             let schema = try PostgresScratchSchema.create(prefix: "ledger_harness")
             let postgresStore: PostgresLedgerStore
@@ -108,7 +90,7 @@ struct LedgerHarness {
                 try? schema.drop()
                 throw error
             }
-            lease = HarnessStoreLease(store: postgresStore, schema: schema)
+            lease = LedgerTestEngineLease(store: postgresStore, schema: schema)
             store = postgresStore
         }
         try self.init(
