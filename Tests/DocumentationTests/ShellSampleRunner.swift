@@ -91,6 +91,8 @@ struct ShellSampleRunner {
         process.standardError = error
         let ended = DispatchSemaphore(value: 0)
         process.terminationHandler = { _ in ended.signal() }
+        // On its own thread (the runner is called through onOwnThread), so it may wait here.
+        ProcessLaunchGuard.waitForFewDescriptors()
         try process.run()
         try output.close()
         try error.close()
