@@ -11,7 +11,8 @@ let package = Package(
         .library(name: "FulfillmentLedger", targets: ["FulfillmentLedger"]),
         .library(name: "SQLiteLedgerStore", targets: ["SQLiteLedgerStore"]),
         .library(name: "PostgresLedgerStore", targets: ["PostgresLedgerStore"]),
-        // The data layer of a SQL store, written once: a third engine adds a dialect and a session.
+        // What the SQL engines share beyond the core's data layer: the doctor's contents,
+        // `ledger migrate`'s copy, the statement canceller and the check that a store was closed.
         .library(name: "LedgerSQL", targets: ["LedgerSQL"]),
         .library(name: "AppStoreAdapter", targets: ["AppStoreAdapter"]),
         .library(name: "PlayStoreAdapter", targets: ["PlayStoreAdapter"]),
@@ -56,6 +57,7 @@ let package = Package(
         ),
 
         // Production library targets.
+        // The core, with the data layer: every table's SQL, reads and writes, over a SQL session.
         .target(name: "FulfillmentLedger"),
         // What both store adapters' HTTPS clients share: the transport seam, bounded retries,
         // base64url JWT segments and the OpenSSL signing steps of their request tokens.
@@ -66,7 +68,7 @@ let package = Package(
         .target(name: "StripeAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient", "COpenSSL"]),
         // Steam microtransactions (PC): InitTxn, FinalizeTxn before the grant, QueryTxn, GetReport.
         .target(name: "SteamAdapter", dependencies: ["FulfillmentLedger", "LedgerHTTPClient"]),
-        // Every table's reads and writes, written once against a SQL session and a dialect.
+        // What the SQL engines share beyond the data layer (which the core holds: Storage/).
         .target(name: "LedgerSQL", dependencies: ["FulfillmentLedger"]),
         .target(name: "SQLiteLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CSQLite"]),
         .target(name: "PostgresLedgerStore", dependencies: ["FulfillmentLedger", "LedgerSQL", "CLibPQ"]),
@@ -80,7 +82,7 @@ let package = Package(
         .target(name: "LedgerConsole", dependencies: ["FulfillmentLedger", "LedgerHTTP"]),
 
         // Testing library targets.
-        .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter"]),
+        .target(name: "FulfillmentLedgerTesting", dependencies: ["FulfillmentLedger", "TestStoreAdapter", "SQLiteLedgerStore"]),
         .target(name: "SQLiteFaultVFS", dependencies: ["SQLiteLedgerStore", "CSQLite"]),
         // Scratch schemas on a test server, for the PostgreSQL suites and simulation runs.
         .target(name: "PostgresLedgerStoreTesting", dependencies: ["PostgresLedgerStore", "FulfillmentLedger"]),
@@ -165,7 +167,6 @@ let package = Package(
                 "TestStoreAdapter",
             ]
         ),
-        .testTarget(name: "LedgerSQLTests", dependencies: ["LedgerSQL", "FulfillmentLedger"]),
         .testTarget(
             name: "SQLiteLedgerStoreTests",
             dependencies: [

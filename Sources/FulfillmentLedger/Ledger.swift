@@ -237,7 +237,7 @@ extension Ledger {
     /// core makes goes through here or `commitFinishMark`, so the `commit` histogram counts each one.
     func commit<T: Sendable>(
         _ durability: WriteDurability = .durable,
-        _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+        _ body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         try await observingCommit(durability) { () async throws(LedgerError) -> T in try await store.write(durability, body) }
     }

@@ -159,7 +159,7 @@ extension SimulationRun {
 
     /// A read of the run's ledger.
     private func steamRead<Value: Sendable>(
-        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> Value
+        _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> Value
     ) async throws(SimulationViolation) -> Value {
         let ledger = try currentLedger()
         do throws(LedgerError) {

@@ -45,7 +45,7 @@ final class ConformanceContext: Sendable {
     /// a failure naming `what` when it succeeds or fails otherwise.
     func checkConstraintFailure(
         _ what: String, file: String = #fileID, line: Int = #line,
-        write body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> Void
+        write body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> Void
     ) async {
         do throws(LedgerError) {
             try await store.write(body)

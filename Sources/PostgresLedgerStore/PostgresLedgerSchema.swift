@@ -1,5 +1,4 @@
 import FulfillmentLedger
-import LedgerSQL
 
 /// The ledger's PostgreSQL schema, versioned in `ledger_meta`, the counterpart of SQLite's
 /// `user_version`. A new database is created from the one description

@@ -1,9 +1,8 @@
 import Foundation
 import FulfillmentLedger
-import LedgerSQL
 
 /// The PostgreSQL half of the ledger's data layer: one PostgreSQL connection inside one
-/// transaction, for `SQLLedgerSession`, valid only inside one `read` or `write` call.
+/// transaction, for the data layer (`LedgerReader`, `LedgerWriter`), valid only inside one `read` or `write` call.
 /// Statements arrive in the ledger's SQL and are rendered for PostgreSQL once per connection
 /// (`PostgresConnection.rendered`), then prepared once and cached by that text.
 ///
@@ -54,5 +53,5 @@ final class PostgresLedgerSession: SQLSession {
     // `insertReturningSequence` is the shared `RETURNING` form (`SQLSession`).
 
     /// The data layer over this session.
-    var ledger: SQLLedgerSession { SQLLedgerSession(engine: self) }
+    var ledger: LedgerWriter { LedgerWriter(engine: self) }
 }

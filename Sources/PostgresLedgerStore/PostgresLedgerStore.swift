@@ -45,7 +45,7 @@ public final class PostgresLedgerStore: LedgerStore {
                 // Run as any body is, so a connection lost during the check runs it again.
                 let session = PostgresLedgerSession(connection: connection, location: location)
                 return try Self.run(
-                    { (_: any LedgerWriter) throws(LedgerError) -> Int in
+                    { (_: LedgerWriter) throws(LedgerError) -> Int in
                         try PostgresLedgerSchema.migrate(session, createIfMissing: createIfMissing)
                     }, on: session)
             }
@@ -78,7 +78,7 @@ public final class PostgresLedgerStore: LedgerStore {
 
     /// Runs `body` in a `REPEATABLE READ READ ONLY` transaction on a pool connection.
     public func read<T: Sendable>(
-        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+        _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         let location = self.location
         do throws(TransactionFailure) {
@@ -99,7 +99,7 @@ public final class PostgresLedgerStore: LedgerStore {
     /// whose answer was lost throws a storage error with `outcomeUnknown`, never retried here.
     @discardableResult
     public func write<T: Sendable>(
-        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+        _ durability: WriteDurability, _ body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         let location = self.location
         let conflictRetry = WriteRetryPolicy(
@@ -126,7 +126,7 @@ public final class PostgresLedgerStore: LedgerStore {
     /// cancelled statement, so the pool can tell a cancel request's answer from a statement
     /// timeout's (both 57014); anything else goes as the body's error.
     private static func run<T>(
-        _ body: (any LedgerWriter) throws(LedgerError) -> T, on session: PostgresLedgerSession
+        _ body: (LedgerWriter) throws(LedgerError) -> T, on session: PostgresLedgerSession
     ) throws(TransactionFailure) -> T {
         do throws(LedgerError) {
             return try body(session.ledger)

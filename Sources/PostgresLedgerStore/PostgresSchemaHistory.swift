@@ -1,6 +1,6 @@
 /// The SQL of each step of PostgreSQL's schema history (`PostgresLedgerSchema.migrations`), by
 /// the table it creates or changes. A step, once released, is never edited. What the tables
-/// hold and how they are read and written is in the data layer (`LedgerSQL`, a file per table).
+/// hold and how they are read and written is in the data layer (the core's `Storage/Tables/`, a file per table).
 enum PostgresSchemaHistory {
     enum AbsorbedDebtsTable {
         static let createSQL = """

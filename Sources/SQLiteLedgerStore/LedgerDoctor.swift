@@ -84,7 +84,7 @@ public enum LedgerDoctor {
         // A file the doctor may not migrate keeps its finishes where its schema put them, and
         // one older than the refund tables has no refunds to count.
         let contents = try LedgerDoctorContents(
-            SQLiteLedgerSession.ledger(connection), now: now, finishWarningAgeSeconds: finishWarningAgeSeconds,
+            LedgerReader(engine: SQLiteLedgerSession(connection: connection)), now: now, finishWarningAgeSeconds: finishWarningAgeSeconds,
             limit: pendingFinishLimit, after: cursor,
             queries: header.userVersion < LedgerSchema.pendingFinishOnRecordVersion ? .legacy : .current,
             hasRevocationEvents: header.userVersion >= LedgerSchema.revocationEventsVersion)

@@ -1,6 +1,5 @@
 import CSQLite
 import FulfillmentLedger
-import LedgerSQL
 import Foundation
 
 /// Reads a ledger file's header and checks it, without writing anything.

@@ -1,4 +1,4 @@
-import LedgerSQL
+import FulfillmentLedger
 
 /// The ledger's schema in SQLite, versioned by `PRAGMA user_version`: a new file is created from
 /// the one description (`LedgerSchemaDescription`); an older file upgrades through SQLite's own

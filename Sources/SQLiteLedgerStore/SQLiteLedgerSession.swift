@@ -1,8 +1,7 @@
 import FulfillmentLedger
-import LedgerSQL
 
 /// The SQLite half of the ledger's data layer: one SQLite connection inside one transaction,
-/// for `SQLLedgerSession`, valid only inside one `read` or `write` call. Statements are
+/// for the data layer (`LedgerReader`, `LedgerWriter`), valid only inside one `read` or `write` call. Statements are
 /// prepared once per connection and cached by their text (`SQLiteConnection.statement`).
 final class SQLiteLedgerSession: SQLSession {
     let connection: SQLiteConnection
@@ -52,14 +51,14 @@ final class SQLiteLedgerSession: SQLSession {
         do { return try body() } catch { throw error.ledgerError }
     }
 
-    /// The data layer over a connection, with the carried finish marks a read lays over its snapshot.
-    static func ledger(_ connection: SQLiteConnection, unsettledFinishMarks: UnsettledFinishMarks = .none) -> SQLLedgerSession {
-        SQLLedgerSession(engine: SQLiteLedgerSession(connection: connection), unsettledFinishMarks: unsettledFinishMarks)
+    /// The data layer's writer over a connection inside a write transaction.
+    static func writer(_ connection: SQLiteConnection) -> LedgerWriter {
+        LedgerWriter(engine: SQLiteLedgerSession(connection: connection))
     }
 
     /// The SQLite session under a reader or writer of a SQLite store, for code that needs the
     /// connection itself (tests, pragmas); nil for another store's.
-    package static func of(_ reader: any LedgerReader) -> SQLiteLedgerSession? {
-        (reader as? SQLLedgerSession)?.engine as? SQLiteLedgerSession
+    package static func of(_ reader: LedgerReader) -> SQLiteLedgerSession? {
+        reader.engine as? SQLiteLedgerSession
     }
 }

@@ -206,7 +206,7 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
     /// running is interrupted (`sqlite3_interrupt`) at its statement. It fails with a
     /// `cancelled` storage error (not retryable); the body's result, if any, is dropped.
     public func read<T: Sendable>(
-        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+        _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         guard !isClosed.withLock({ $0 }) else { throw closedError }
         let reader = self.reader
@@ -233,7 +233,7 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
     /// callers' writes, which an interrupt would roll back too.
     @discardableResult
     public func write<T: Sendable>(
-        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+        _ durability: WriteDurability, _ body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         var refused = false
         // A full queue is the caller's signal to back off: it is refused at once, not retried.

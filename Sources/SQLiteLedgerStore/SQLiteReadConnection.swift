@@ -45,7 +45,7 @@ actor SQLiteReadConnection {
     /// Runs one read body in a read transaction, with the carried finish marks laid over its
     /// snapshot. `id` names the read for `interrupt`.
     func run<T: Sendable>(
-        _ id: UInt64, _ body: @Sendable (any LedgerReader) throws(LedgerError) -> T, committer: GroupCommitter
+        _ id: UInt64, _ body: @Sendable (LedgerReader) throws(LedgerError) -> T, committer: GroupCommitter
     ) -> Result<T, LedgerError> {
         interrupter.begin(id)
         // Ended before the rollback, which an interrupt must not reach.
@@ -59,7 +59,7 @@ actor SQLiteReadConnection {
         do throws(SQLiteError) { try connection.executeCached("BEGIN DEFERRED") } catch { return .failure(error.ledgerError) }
         do throws(LedgerError) {
             let session = SQLiteLedgerSession(connection: connection, checksCancellation: true)
-            return .success(try body(SQLLedgerSession(engine: session, unsettledFinishMarks: marks)))
+            return .success(try body(LedgerReader(engine: session, unsettledFinishMarks: marks)))
         } catch {
             // An interrupted statement fails with SQLITE_INTERRUPT; the caller asked for it.
             return .failure(Task.isCancelled ? Self.cancelled : error)

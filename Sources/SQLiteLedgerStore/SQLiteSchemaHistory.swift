@@ -1,7 +1,7 @@
 /// The SQL of each step of SQLite's schema history (`LedgerSchema.migrations`), by the table
 /// it creates or changes. A step, once released, is never edited: a file of any old version
 /// upgrades through exactly these. What the tables hold and how they are read and written is
-/// in the data layer (`LedgerSQL`, a file per table).
+/// in the data layer (the core's `Storage/Tables/`, a file per table).
 enum SQLiteSchemaHistory {
     enum AbsorbedDebtsTable {
         /// Added by migration 5.

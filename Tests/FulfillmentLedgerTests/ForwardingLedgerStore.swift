@@ -11,7 +11,7 @@ protocol ForwardingLedgerStore: LedgerStore {
 extension ForwardingLedgerStore {
     /// Runs one read on `store`.
     func read<T: Sendable>(
-        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+        _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         try await store.read(body)
     }
@@ -19,7 +19,7 @@ extension ForwardingLedgerStore {
     /// Runs one write on `store`.
     @discardableResult
     func write<T: Sendable>(
-        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+        _ durability: WriteDurability, _ body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         try await store.write(durability, body)
     }

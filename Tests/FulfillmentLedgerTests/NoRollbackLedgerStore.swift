@@ -15,7 +15,7 @@ final class NoRollbackLedgerStore: ForwardingLedgerStore {
     /// before the throw, then reports the error.
     @discardableResult
     func write<T: Sendable>(
-        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+        _ durability: WriteDurability, _ body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         do throws(LedgerError) {
             return try await store.write(durability, body)

@@ -105,13 +105,13 @@ import TestStoreAdapter
     /// A store whose reads fail, as an unreadable ledger would.
     final class UnreadableStore: LedgerStore {
         func read<T: Sendable>(
-            _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+            _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
         ) async throws(LedgerError) -> T {
             throw LedgerError.notALedger(location: "ledger.sqlite", detail: "file is not a database")
         }
 
         func write<T: Sendable>(
-            _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+            _ durability: WriteDurability, _ body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> T
         ) async throws(LedgerError) -> T {
             throw LedgerError.notALedger(location: "ledger.sqlite", detail: "file is not a database")
         }

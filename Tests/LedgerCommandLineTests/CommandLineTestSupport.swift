@@ -2,6 +2,7 @@ import Foundation
 import FulfillmentLedgerTesting
 import LedgerCommandLine
 import LedgerDevCommands
+import FulfillmentLedger
 import LedgerSQL
 import Testing
 

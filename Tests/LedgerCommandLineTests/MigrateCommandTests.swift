@@ -5,7 +5,6 @@ import LedgerCommandLine
 import PostgresLedgerStore
 import PostgresLedgerStoreTesting
 import SQLiteLedgerStore
-import LedgerSQL
 import Testing
 
 /// `ledger migrate`: a SQLite ledger made by this build moves to PostgreSQL with every row, and

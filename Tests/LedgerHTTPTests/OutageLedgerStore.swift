@@ -12,13 +12,13 @@ final class OutageLedgerStore: LedgerStore {
     func failNextWrites(_ count: Int = 1) { failingWriteCount.withLock { $0 = count } }
 
     func read<T: Sendable>(
-        _ body: @escaping @Sendable (any LedgerReader) throws(LedgerError) -> T
+        _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         try await store.read(body)
     }
 
     func write<T: Sendable>(
-        _ durability: WriteDurability, _ body: @escaping @Sendable (any LedgerWriter) throws(LedgerError) -> T
+        _ durability: WriteDurability, _ body: @escaping @Sendable (LedgerWriter) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
         let fails = failingWriteCount.withLock { count in
             defer { count = max(0, count - 1) }

@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
-import LedgerSQL
 import Synchronization
 import PostgresLedgerStoreTesting
 import Testing
@@ -110,8 +109,7 @@ extension PostgresServerTests {
                     try await store.write(.durable) { writer throws(LedgerError) in
                         attempts.withLock { $0 += 1 }
                         _ = try writer.addToBalance(playerID: "p", currencyID: "gold", delta: 5)
-                        guard let session = writer as? SQLLedgerSession else { throw LedgerError.invalidArgument("not SQL") }
-                        _ = try session.engine.query(Self.longSleep, [], rowCountMax: 1)
+                        _ = try writer.engine.query(Self.longSleep, [], rowCountMax: 1)
                     }
                 }
                 try await Self.waitUntilRunning(Self.longSleep, on: observer)

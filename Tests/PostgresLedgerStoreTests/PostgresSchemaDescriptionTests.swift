@@ -1,6 +1,5 @@
 import FulfillmentLedger
 import Foundation
-import LedgerSQL
 import PostgresLedgerStoreTesting
 import Testing
 

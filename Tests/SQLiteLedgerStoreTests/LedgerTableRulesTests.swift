@@ -77,7 +77,7 @@ struct LedgerTableRulesTests {
         var testDescription: String { rawValue }
         var id: String { self == .currency ? "gems" : "frost_tower" }
 
-        func add(_ delta: Int64, _ writer: any LedgerWriter) throws(LedgerError) -> Int64 {
+        func add(_ delta: Int64, _ writer: LedgerWriter) throws(LedgerError) -> Int64 {
             switch self {
             case .currency: try writer.addToBalance(playerID: "p1", currencyID: id, delta: delta)
             case .item: try writer.addToInventory(playerID: "p1", itemID: id, delta: delta)

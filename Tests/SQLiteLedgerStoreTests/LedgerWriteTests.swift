@@ -22,7 +22,7 @@ struct LedgerWriteTests {
     }
 
     /// Writes one of everything for `p1` and transaction `t1`.
-    private static func writeEverything(_ writer: any LedgerWriter) throws(LedgerError) {
+    private static func writeEverything(_ writer: LedgerWriter) throws(LedgerError) {
         _ = try writer.addToBalance(playerID: "p1", currencyID: "gems", delta: 100)
         _ = try writer.addToInventory(playerID: "p1", itemID: "frost_tower", delta: 1)
         _ = try writer.grantEntitlement(Rows.entitlement("remove_ads", source: "t1"), playerID: "p1")
@@ -99,14 +99,14 @@ struct LedgerWriteTests {
             }
         }
 
-        func commit(_ writer: any LedgerWriter) throws(LedgerError) {
+        func commit(_ writer: LedgerWriter) throws(LedgerError) {
             switch self {
             case .zeroQuantityRecord: try writer.insertTransaction(Rows.record("t1"))
             case .duplicateOperation: try writer.insertOperation(LedgerWriteTests.operation("op1"))
             }
         }
 
-        func violate(_ writer: any LedgerWriter) throws(LedgerError) {
+        func violate(_ writer: LedgerWriter) throws(LedgerError) {
             switch self {
             case .duplicateOperation: try writer.insertOperation(LedgerWriteTests.operation("op1"))
             case .zeroQuantityRecord:

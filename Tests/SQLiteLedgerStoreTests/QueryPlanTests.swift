@@ -1,10 +1,9 @@
 import CSQLite
 import Foundation
-import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Testing
 
-@testable import LedgerSQL
+@testable import FulfillmentLedger
 @testable import SQLiteLedgerStore
 
 /// The statements a fulfillment runs search an index for exactly the rows they want: a plan

@@ -16,7 +16,7 @@ struct ReadCancellationTests {
     static let longCount = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT 50000000) SELECT count(*) FROM c"
 
     /// Runs `sql` on the reader's connection inside the read body.
-    static func integer(_ reader: any LedgerReader, _ sql: String) throws(LedgerError) -> Int64 {
+    static func integer(_ reader: LedgerReader, _ sql: String) throws(LedgerError) -> Int64 {
         guard let session = SQLiteLedgerSession.of(reader) else { throw LedgerError.invalidArgument("not SQLite") }
         return try session.sql { () throws(SQLiteError) in try session.connection.integer(sql) }
     }

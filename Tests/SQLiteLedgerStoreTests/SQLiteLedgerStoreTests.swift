@@ -1,7 +1,6 @@
 import Foundation
 import FulfillmentLedger
 import FulfillmentLedgerTesting
-import LedgerSQL
 import Testing
 
 @testable import SQLiteLedgerStore

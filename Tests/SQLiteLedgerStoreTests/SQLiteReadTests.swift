@@ -21,7 +21,7 @@ import Testing
     }
 
     /// The read connection's busy timeout, as the body sees it where it runs.
-    static func busyTimeout(_ reader: any LedgerReader) throws(LedgerError) -> Int64 {
+    static func busyTimeout(_ reader: LedgerReader) throws(LedgerError) -> Int64 {
         guard let session = SQLiteLedgerSession.of(reader) else { throw LedgerError.invalidArgument("not SQLite") }
         return try session.sql { () throws(SQLiteError) in try session.connection.integer("PRAGMA busy_timeout") }
     }

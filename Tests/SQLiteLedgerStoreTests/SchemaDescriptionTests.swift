@@ -1,7 +1,6 @@
 import FulfillmentLedger
 import FulfillmentLedgerTesting
 import Foundation
-import LedgerSQL
 import Testing
 
 @testable import SQLiteLedgerStore

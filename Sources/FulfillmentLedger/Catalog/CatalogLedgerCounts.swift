@@ -32,7 +32,7 @@ public struct CatalogLedgerCounts: Hashable, Sendable {
 
     /// Reads the counts from a ledger; nil when any of them has more than `rowCountMax` rows,
     /// since a count cut short would call a sold product "never sold".
-    public static func read(from reader: any LedgerReader) throws(LedgerError) -> CatalogLedgerCounts? {
+    public static func read(from reader: LedgerReader) throws(LedgerError) -> CatalogLedgerCounts? {
         let limit = rowCountMax + 1
         let sales = try reader.saleCountsByStoreProduct(limit: limit)
         let entitlements = try reader.ownerCounts(of: .entitlement, limit: limit)

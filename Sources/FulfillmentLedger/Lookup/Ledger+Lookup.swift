@@ -22,7 +22,7 @@ extension LedgerStore {
 
 /// The reads of one lookup, inside one snapshot.
 struct LookupReading {
-    let reader: any LedgerReader
+    let reader: LedgerReader
 
     /// Gathers the rows under `id` and orders them into steps.
     func report(_ id: String, now: Date, finishWarningAgeSeconds: Int64) throws(LedgerError) -> LookupReport {

@@ -83,7 +83,7 @@ extension Ledger {
 
 /// The reads of one support report, inside one snapshot.
 struct PlayerSupportReading {
-    let reader: any LedgerReader
+    let reader: LedgerReader
 
     func report(_ playerID: String, now: Date, historyCountMax: Int, warningAgeSeconds: Int64) throws(LedgerError)
         -> PlayerSupportReport

@@ -44,7 +44,7 @@ extension Ledger {
     /// Inside a grant: records the binding its verified token proved (the verifier's token
     /// matched the player's), unless the token is bound already; the first binding stays.
     func learnAccountToken(
-        _ verified: VerifiedTransaction, playerID: String, now: Date, writer: any LedgerWriter
+        _ verified: VerifiedTransaction, playerID: String, now: Date, writer: LedgerWriter
     ) throws(LedgerError) {
         guard let token = verified.accountBinding, !token.isEmpty,
             token.utf8.count <= configuration.identifierByteCountMax,

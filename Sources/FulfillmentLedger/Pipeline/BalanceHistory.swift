@@ -103,7 +103,7 @@ extension BalanceHistory {
 
     /// The history from one consistent snapshot.
     static func read(
-        _ playerID: String, now: Date, revocationCountMax: Int, reader: any LedgerReader
+        _ playerID: String, now: Date, revocationCountMax: Int, reader: LedgerReader
     ) throws(LedgerError) -> BalanceHistory {
         let current = try reader.balances(playerID: playerID)
         let lastReset = try reader.lastReset(playerID: playerID)
@@ -136,7 +136,7 @@ extension BalanceHistory {
     /// The player's purchases (newest `changeCountMax`) and the refunds, revokes and
     /// reversals their events name, as changes; cuts `window` where a list was cut by its limit.
     private static func purchaseAndRefundChanges(
-        _ playerID: String, revocationCountMax: Int, reader: any LedgerReader, window: inout Window
+        _ playerID: String, revocationCountMax: Int, reader: LedgerReader, window: inout Window
     ) throws(LedgerError) -> [Change] {
         var records = try reader.transactions(playerID: playerID, limit: changeCountMax + 1)
         if records.count > changeCountMax { window.cut(at: records.removeLast().fulfilledAt) }

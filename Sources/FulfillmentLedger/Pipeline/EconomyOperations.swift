@@ -73,7 +73,7 @@ extension Ledger {
         return nil
     }
 
-    private static func currentAmount(of operation: EconomyOperation, reader: any LedgerReader) throws(LedgerError) -> Int64 {
+    private static func currentAmount(of operation: EconomyOperation, reader: LedgerReader) throws(LedgerError) -> Int64 {
         switch operation.asset {
         case .currency: return try reader.balances(playerID: operation.playerID)[operation.assetID] ?? 0
         case .item: return try reader.inventory(playerID: operation.playerID)[operation.assetID] ?? 0

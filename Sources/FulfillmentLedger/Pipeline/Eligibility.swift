@@ -52,7 +52,7 @@ extension Ledger {
     /// grants only entitlements and the player owns them all (buying it would give nothing).
     /// Owning its entitlements through another product is not owning this one: the Founder's
     /// Pack still sells gems to a player who bought Remove Ads.
-    static func owns(_ product: Product, playerID: String, reader: any LedgerReader) throws(LedgerError) -> Bool {
+    static func owns(_ product: Product, playerID: String, reader: LedgerReader) throws(LedgerError) -> Bool {
         for record in try reader.transactions(playerID: playerID, limit: ownedSearchCountMax)
         where record.productID == product.id {
             if try EntitlementOwnership.isInForce(record.key, reader: reader) { return true }

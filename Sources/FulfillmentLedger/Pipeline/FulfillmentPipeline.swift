@@ -184,7 +184,7 @@ extension Ledger {
     /// Step 4, inside the store transaction: every change of one purchase.
     func grant(
         _ verified: VerifiedTransaction, product: Product, playerID: String, catalog: ProductCatalog, now: Date,
-        writer: any LedgerWriter
+        writer: LedgerWriter
     ) throws(LedgerError) -> GrantWrite {
         // Re-check inside the write lock: a concurrent delivery may have committed meanwhile.
         if let existing = try writer.fulfilledPurchase(verified, kind: product.kind) { return .raced(existing) }
@@ -252,7 +252,7 @@ extension Ledger {
     /// and every entitlement the purchase pays for, even one the player already owned through
     /// another purchase (so refunding that other purchase leaves it owned).
     private func apply(
-        _ line: GrantLine, times: Int, playerID: String, source: TransactionKey, now: Date, writer: any LedgerWriter
+        _ line: GrantLine, times: Int, playerID: String, source: TransactionKey, now: Date, writer: LedgerWriter
     ) throws(LedgerError) -> GrantLine {
         let (total, overflow) = line.quantity.multipliedReportingOverflow(by: Int64(times))
         guard !overflow else { throw LedgerError.amountOverflow(playerID: playerID, assetID: line.id) }
@@ -276,7 +276,7 @@ extension Ledger {
     @discardableResult
     static func noteDebtRepaid(
         before: Int64, granted: Int64, currencyID: String, playerID: String, source: TransactionKey?, now: Date,
-        writer: any LedgerWriter
+        writer: LedgerWriter
     ) throws(LedgerError) -> Int64 {
         guard before < 0, granted > 0 else { return 0 }
         let repaid = min(granted, -before)

@@ -22,7 +22,7 @@ extension Ledger {
 extension SubscriptionChains {
     /// The body of `Ledger.updateSubscription`.
     static func apply(
-        _ update: SubscriptionUpdate, now: Date, writer: any LedgerWriter
+        _ update: SubscriptionUpdate, now: Date, writer: LedgerWriter
     ) throws(LedgerError) -> SubscriptionUpdateOutcome {
         guard let chain = try writer.subscription(update.chain) else { return .unknownChain }
         guard update.signedAt.truncatedToLedgerMilliseconds >= chain.stateSignedAt else { return .stale(chain) }
@@ -49,7 +49,7 @@ extension SubscriptionChains {
     /// entitles changed, and logs the change as `subscriptionChanged` with `reason`.
     static func writeChange(
         from chain: SubscriptionRecord, to changed: SubscriptionRecord, reason: String, now: Date,
-        writer: any LedgerWriter
+        writer: LedgerWriter
     ) throws(LedgerError) {
         try writer.upsertSubscription(changed)
         if chain.entitledUntil != changed.entitledUntil || chain.isEntitled(at: now) != changed.isEntitled(at: now) {

@@ -71,7 +71,7 @@ extension Ledger {
 /// A reset as one write body, shared by `LedgerStore.resetPlayer(_:at:)` and the ledger's own.
 enum PlayerStateReset {
     /// The body of a reset: the progress cleared and its event, in one write.
-    static func body(_ playerID: String, at date: Date) -> @Sendable (any LedgerWriter) throws(LedgerError) -> Void {
+    static func body(_ playerID: String, at date: Date) -> @Sendable (LedgerWriter) throws(LedgerError) -> Void {
         { writer throws(LedgerError) in
             try writer.resetProgress(playerID: playerID, at: date)
             try writer.appendEvent(

@@ -20,7 +20,7 @@ enum SubscriptionChains {
     /// player its first period was granted to, so another player's delivery of a later period
     /// is refused (one payment never entitles two players).
     static func refusal(
-        _ verified: VerifiedTransaction, playerID: String, reader: any LedgerReader
+        _ verified: VerifiedTransaction, playerID: String, reader: LedgerReader
     ) throws(LedgerError) -> Rejection? {
         guard let facts = verified.subscriptionPeriod else { return nil }
         let replaced = facts.replacedChainID.map { TransactionKey(store: verified.store, transactionID: $0) }
@@ -40,7 +40,7 @@ enum SubscriptionChains {
     @discardableResult
     static func recordPeriod(
         _ facts: SubscriptionPeriodFacts, of record: TransactionRecord, product: Product, verified: VerifiedTransaction,
-        now: Date, writer: any LedgerWriter
+        now: Date, writer: LedgerWriter
     ) throws(LedgerError) -> SubscriptionRecord {
         let key = chainKey(verified, facts)
         let period = SubscriptionPeriodRecord(
@@ -102,7 +102,7 @@ enum SubscriptionChains {
     /// Ends the chain `replaced` that a new chain replaces (a Play upgrade, downgrade or
     /// re-signup names it as `linkedPurchaseToken`): it expires now, so the player is entitled by
     /// the new chain only. A chain the ledger never granted, or one already ended, is left alone.
-    static func retire(_ replaced: TransactionKey, by successor: TransactionKey, now: Date, writer: any LedgerWriter)
+    static func retire(_ replaced: TransactionKey, by successor: TransactionKey, now: Date, writer: LedgerWriter)
         throws(LedgerError)
     {
         guard let chain = try writer.subscription(replaced), chain.state != .expired, chain.state != .revoked else { return }
@@ -119,7 +119,7 @@ enum SubscriptionChains {
     /// revoked and its entitlements end now (the effect lists them). A refund of an earlier
     /// period takes back only that period's rewards, which the caller already did.
     static func periodTakenBack(
-        _ transaction: TransactionRecord, now: Date, writer: any LedgerWriter
+        _ transaction: TransactionRecord, now: Date, writer: LedgerWriter
     ) throws(LedgerError) -> [GrantLine] {
         guard transaction.productKind == .autoRenewable, let period = try writer.subscriptionPeriod(transaction.key),
             var chain = try writer.subscription(period.chain), chain.latestPeriodID == period.periodID,
@@ -136,7 +136,7 @@ enum SubscriptionChains {
     /// A reversed refund of a chain's latest period: the subscription is active again, and
     /// entitles until the period ends (the effect lists its entitlements while it does).
     static func periodGivenBack(
-        _ transaction: TransactionRecord, now: Date, writer: any LedgerWriter
+        _ transaction: TransactionRecord, now: Date, writer: LedgerWriter
     ) throws(LedgerError) -> [GrantLine] {
         guard transaction.productKind == .autoRenewable, let period = try writer.subscriptionPeriod(transaction.key),
             var chain = try writer.subscription(period.chain), chain.latestPeriodID == period.periodID,

@@ -25,7 +25,7 @@ enum EntitlementOwnership {
     /// the store (a hand-over made before schema 5), and for a record written before schema 5,
     /// what its catalog product grants now.
     static func paidFor(
-        by record: TransactionRecord, catalog: ProductCatalog, writer: any LedgerReader
+        by record: TransactionRecord, catalog: ProductCatalog, writer: LedgerReader
     ) throws(LedgerError) -> [String] {
         var ids = record.entitlementIDs
         for payment in try writer.entitlements(playerID: record.playerID)
@@ -44,7 +44,7 @@ enum EntitlementOwnership {
     /// (no other purchase paid for it before).
     @discardableResult
     static func pay(
-        _ entitlementID: String, by source: TransactionKey, playerID: String, now: Date, writer: any LedgerWriter
+        _ entitlementID: String, by source: TransactionKey, playerID: String, now: Date, writer: LedgerWriter
     ) throws(LedgerError) -> Bool {
         let ownedBefore = try isOwned(entitlementID, playerID: playerID, reader: writer)
         let record = EntitlementRecord(entitlementID: entitlementID, grantedAt: now, source: source)
@@ -58,7 +58,7 @@ enum EntitlementOwnership {
     /// one is in force.
     static func release(
         _ entitlementID: String, of record: TransactionRecord, catalog: ProductCatalog, now: Date,
-        writer: any LedgerWriter
+        writer: LedgerWriter
     ) throws(LedgerError) -> Release {
         let player = record.playerID
         guard try writer.releaseEntitlement(playerID: player, entitlementID: entitlementID, source: record.key) else {
@@ -76,12 +76,12 @@ enum EntitlementOwnership {
     }
 
     /// Whether the player owns `entitlementID`: some purchase pays for it.
-    static func isOwned(_ entitlementID: String, playerID: String, reader: any LedgerReader) throws(LedgerError) -> Bool {
+    static func isOwned(_ entitlementID: String, playerID: String, reader: LedgerReader) throws(LedgerError) -> Bool {
         try reader.entitlements(playerID: playerID).contains { $0.entitlementID == entitlementID }
     }
 
     /// Whether a purchase is in force: not refunded in full and not revoked.
-    static func isInForce(_ key: TransactionKey, reader: any LedgerReader) throws(LedgerError) -> Bool {
+    static func isInForce(_ key: TransactionKey, reader: LedgerReader) throws(LedgerError) -> Bool {
         let status = try reader.refundState(key)?.status ?? .active
         return status == .active || status == .partiallyRefunded
     }
@@ -89,7 +89,7 @@ enum EntitlementOwnership {
     /// A record of the same player written before schema 5, in force, whose catalog product
     /// grants `entitlementID` though its grants did not list it (the player owned it already).
     private static func legacyPayer(
-        of entitlementID: String, besides record: TransactionRecord, catalog: ProductCatalog, reader: any LedgerReader
+        of entitlementID: String, besides record: TransactionRecord, catalog: ProductCatalog, reader: LedgerReader
     ) throws(LedgerError) -> TransactionKey? {
         for other in try reader.transactions(playerID: record.playerID, limit: legacySearchCountMax)
         where other.key != record.key && !other.entitlementsListed {

@@ -26,7 +26,7 @@ enum RefundEffects {
     /// pays for it.
     static func takeBack(
         _ transaction: TransactionRecord, units: Int, unitsBefore: Int, removeEntitlements: Bool,
-        policy: RefundPolicy, catalog: ProductCatalog, now: Date, writer: any LedgerWriter
+        policy: RefundPolicy, catalog: ProductCatalog, now: Date, writer: LedgerWriter
     ) throws(LedgerError) -> TakeBack {
         var result = TakeBack()
         let player = transaction.playerID
@@ -77,7 +77,7 @@ enum RefundEffects {
     /// debt, not to the player. So refunds in any order leave at least the debt there was.
     private static func takeCurrency(
         _ line: GrantLine, of transaction: TransactionRecord, units: Int, unitsBefore: Int, policy: RefundPolicy,
-        now: Date, writer: any LedgerWriter, into result: inout TakeBack
+        now: Date, writer: LedgerWriter, into result: inout TakeBack
     ) throws(LedgerError) {
         let player = transaction.playerID
         let amount = share(of: line, units: units, of: transaction.quantity)
@@ -117,7 +117,7 @@ enum RefundEffects {
     /// Flags what a refund could not take back because the player no longer had it.
     private static func flagShortfall(
         _ transaction: TransactionRecord, taken: Int64, of amount: Int64, _ assetID: String, now: Date,
-        writer: any LedgerWriter
+        writer: LedgerWriter
     ) throws(LedgerError) {
         try writer.insertPlayerFlag(
             PlayerFlag(
@@ -134,7 +134,7 @@ enum RefundEffects {
     /// given back (the player would have lost them to the reset anyway); debt the refund left
     /// is cancelled, and entitlements come back, since a reset keeps both.
     static func giveBack(
-        _ transaction: TransactionRecord, catalog: ProductCatalog, now: Date, writer: any LedgerWriter,
+        _ transaction: TransactionRecord, catalog: ProductCatalog, now: Date, writer: LedgerWriter,
         eventCountMax: Int
     ) throws(LedgerError) -> [GrantLine] {
         let player = transaction.playerID

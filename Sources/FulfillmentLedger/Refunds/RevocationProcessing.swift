@@ -90,7 +90,7 @@ extension Ledger {
 
     /// Applies events that arrived before their purchase, right after it is recorded.
     func applyAwaitingRevocations(
-        for transaction: TransactionRecord, catalog: ProductCatalog, now: Date, writer: any LedgerWriter
+        for transaction: TransactionRecord, catalog: ProductCatalog, now: Date, writer: LedgerWriter
     ) throws(LedgerError) {
         let waiting = try writer.revocationEvents(for: transaction.key, limit: configuration.revocationEventCountMax)
             .filter { $0.disposition == .awaitingPurchase }
@@ -103,7 +103,7 @@ extension Ledger {
     /// Decides what an event does to a fulfilled transaction, does it, and logs it.
     private func apply(
         _ record: RevocationRecord, to transaction: TransactionRecord, catalog: ProductCatalog, now: Date,
-        writer: any LedgerWriter
+        writer: LedgerWriter
     ) throws(LedgerError) -> RevocationRecord {
         var result = record
         let event = record.event
@@ -182,7 +182,7 @@ extension Ledger {
     }
 
     private func logRevocation(
-        _ record: RevocationRecord, transaction: TransactionRecord, now: Date, writer: any LedgerWriter
+        _ record: RevocationRecord, transaction: TransactionRecord, now: Date, writer: LedgerWriter
     ) throws(LedgerError) {
         let event = record.event
         let effect = record.effect.map(\.description).joined(separator: ", ")

@@ -5,7 +5,7 @@ import SQLiteLedgerStore
 
 /// Bulk-loads finished purchases into a ledger that `SQLiteLedgerStore` created, for the
 /// bench's R6 (fulfillment on a large ledger). The schema and the statements stay the
-/// library's (`LedgerSQL/Tables/`); only the rows are written here, on one connection without the
+/// library's (`Storage/Tables/` in the core); only the rows are written here, on one connection without the
 /// ledger around it, because fulfilling millions of purchases through the ledger would
 /// take hours.
 ///

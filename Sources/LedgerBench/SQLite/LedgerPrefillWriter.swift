@@ -1,9 +1,8 @@
 import Foundation
 import FulfillmentLedger
-import LedgerSQL
 import SQLiteLedgerStore
 
-/// Writes the rows of one `LedgerPrefill` load with the data layer's own statements (`LedgerSQL/Tables/`),
+/// Writes the rows of one `LedgerPrefill` load with the data layer's own statements (`Storage/Tables/` in the core),
 /// prepared once. What every purchase shares (store, product, grants) is made into values once.
 final class LedgerPrefillWriter {
     private let plan: LedgerPrefill.Plan

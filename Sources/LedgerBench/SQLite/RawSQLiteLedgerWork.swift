@@ -1,10 +1,9 @@
 import Foundation
 import FulfillmentLedger
-import LedgerSQL
 import SQLiteLedgerStore
 
 /// Benchmark R1L: every statement one fulfillment of the bench's product runs, in the
-/// order the library runs them, on the ledger's own schema: the data layer's own SQL (`LedgerSQL`)
+/// order the library runs them, on the ledger's own schema: the data layer's own SQL (`Storage/Tables/`)
 /// on its own connection and prepared statements (with the transaction control prepared
 /// too), without the ledger, its pipeline and group commit around them. Where R1 is the least a grant could write, R1L is the same
 /// work the library does, so R2/R1L is what the library itself costs on top of its SQL,

@@ -5,7 +5,7 @@ import FulfillmentLedger
 /// inventory row compared one by one, with a balance checksum of each side in the report.
 ///
 /// Written once against the target's `SQLSession` and dialect: the target is any store whose
-/// readers and writers are `SQLLedgerSession`s, and what differs between engines (identity
+/// readers and writers run on `SQLSession`s, and what differs between engines (identity
 /// columns, their sequences) is the dialect's `SQLSchemaForms`.
 package enum LedgerImport {
     /// Rows read from the source in one batch.
@@ -22,14 +22,14 @@ package enum LedgerImport {
 
     /// Copies `source` into `store`, whose ledger reports name `target`. A store that already
     /// holds ledger rows is refused untouched (`refusedTargetNotEmpty`). Throws for a source
-    /// whose columns differ from the target's, a store of no SQL engine, and storage failures;
+    /// whose columns differ from the target's, and storage failures;
     /// a failed copy leaves no row.
     package static func run(
         source: any LedgerRowSource, into store: any LedgerStore, target: String
     ) async throws(LedgerError) -> LedgerImportReport {
         let sourceChecksum = try checksum(source: source)
         let counts = try await store.write(.durable) { (writer) throws(LedgerError) -> [TableCount] in
-            try copy(source: source, into: try session(of: writer))
+            try copy(source: source, into: writer.engine)
         }
         guard counts.allSatisfy({ $0.refused == false }) else {
             return LedgerImportReport(
@@ -38,7 +38,7 @@ package enum LedgerImport {
                 problems: counts.filter(\.refused).map { "\($0.table.name) already holds \($0.table.targetRowCount) rows" })
         }
         let (targetChecksum, differences) = try await store.read { (reader) throws(LedgerError) in
-            try verify(source: source, session: try session(of: reader))
+            try verify(source: source, session: reader.engine)
         }
         var problems = differences
         for count in counts where count.table.sourceRowCount != count.table.targetRowCount {
@@ -57,14 +57,6 @@ package enum LedgerImport {
     struct TableCount: Sendable {
         var table: LedgerImportReport.Table
         var refused: Bool
-    }
-
-    /// The SQL session under a store's reader or writer.
-    private static func session(of reader: any LedgerReader) throws(LedgerError) -> any SQLSession {
-        guard let session = reader as? SQLLedgerSession else {
-            throw LedgerError.invalidArgument("a ledger copies only into a store of a SQL engine")
-        }
-        return session.engine
     }
 
     /// The copy itself, inside the target's write transaction: checks every table is empty,

@@ -37,7 +37,7 @@ package struct LedgerDoctorContents: Sendable {
     /// lean outbox reads its finishes through `queries`; one that predates the refund tables
     /// (`hasRevocationEvents` false) has no refunds to count.
     package init(
-        _ session: SQLLedgerSession, now: Date, finishWarningAgeSeconds: Int64, limit: Int, after cursor: PendingFinishCursor?,
+        _ session: LedgerReader, now: Date, finishWarningAgeSeconds: Int64, limit: Int, after cursor: PendingFinishCursor?,
         queries: PendingFinishesQueries = .current, hasRevocationEvents: Bool = true
     ) throws(LedgerError) {
         // One more than the page: whether it is there says whether more follow.

@@ -31,7 +31,7 @@ public struct UnacknowledgedVoidCount: Hashable, Sendable, Codable {
     }
 }
 
-extension SQLLedgerSession {
+extension LedgerReader {
     /// The unacknowledged-purchase refunds dated in the `windowDays` before `now`.
     package func unacknowledgedVoidCount(now: Date) throws(LedgerError) -> UnacknowledgedVoidCount {
         let since = now.addingTimeInterval(-TimeInterval(UnacknowledgedVoidCount.windowDays * 86_400))

@@ -1,5 +1,6 @@
 import CLibPQ
 import Dispatch
+import FulfillmentLedger
 import LedgerSQL
 
 /// One place in a pool: an actor whose executor is a serial queue of its own, which runs every

@@ -1,5 +1,5 @@
 import CLibPQ
-import LedgerSQL
+import FulfillmentLedger
 
 /// One libpq connection. Not Sendable: it is owned by a single serial owner (a pool slot's serial
 /// queue), which is what makes the statement cache and transactions safe. Every call blocks its

@@ -1,6 +1,5 @@
 import CLibPQ
 import FulfillmentLedger
-import LedgerSQL
 
 /// The rows and the command tag of one statement, copied out of libpq's result so that it outlives
 /// it and can cross threads.

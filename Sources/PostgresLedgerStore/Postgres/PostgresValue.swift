@@ -1,4 +1,4 @@
-import LedgerSQL
+import FulfillmentLedger
 
 /// A statement parameter: the data layer's own values, sent in PostgreSQL's text format. Text
 /// must not hold a NUL byte, which PostgreSQL text cannot store.

@@ -1,7 +1,6 @@
 import Dispatch
 import Foundation
 import FulfillmentLedger
-import LedgerSQL
 
 /// A finish mark waiting to ride in the committer's next transaction.
 struct CarriedFinishMark: Sendable {

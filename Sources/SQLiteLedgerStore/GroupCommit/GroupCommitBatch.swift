@@ -1,6 +1,5 @@
 import CSQLite
 import FulfillmentLedger
-import LedgerSQL
 
 /// One batch of group-commit requests run on the writer connection: as few shared
 /// transactions as possible, one savepoint per request, one commit each.
@@ -71,7 +70,7 @@ struct GroupCommitBatch {
             for index in start..<batch.count { outcomes.errors[index] = error.ledgerError }
             return batch.count
         }
-        let session = SQLiteLedgerSession.ledger(connection)
+        let session = SQLiteLedgerSession.writer(connection)
         var ran: [Int] = []
         for index in start..<batch.count {
             let request = batch[index]
@@ -109,7 +108,7 @@ struct GroupCommitBatch {
     /// a savepoint of its own, so a failure rolls back to it only. One that needs none runs
     /// directly: a one-statement request, which SQLite undoes by itself when it fails, or the one
     /// request of its transaction, which the caller rolls back whole when it fails.
-    private func run(_ request: GroupWriteRequest, session: SQLLedgerSession, inSavepoint: Bool) -> LedgerError? {
+    private func run(_ request: GroupWriteRequest, session: LedgerWriter, inSavepoint: Bool) -> LedgerError? {
         do throws(SQLiteError) {
             if inSavepoint { try connection.executeCached(Self.savepointSQL) }
         } catch {

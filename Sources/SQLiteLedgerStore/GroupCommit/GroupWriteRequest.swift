@@ -1,5 +1,4 @@
 import FulfillmentLedger
-import LedgerSQL
 
 /// One caller's body in a group commit, and the way back to that caller.
 struct GroupWriteRequest: Sendable {
@@ -9,7 +8,7 @@ struct GroupWriteRequest: Sendable {
     let durability: WriteDurability
     /// Runs the caller's body and keeps its value for `deliver`; called on the committer's
     /// queue only, inside the shared transaction.
-    let perform: @Sendable (any LedgerWriter) throws(LedgerError) -> Void
+    let perform: @Sendable (LedgerWriter) throws(LedgerError) -> Void
     /// Resumes the caller: nil when the body returned and the shared commit succeeded,
     /// else the error that decides its outcome. Called exactly once.
     let deliver: @Sendable (LedgerError?) -> Void

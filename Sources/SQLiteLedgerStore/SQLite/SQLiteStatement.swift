@@ -1,5 +1,5 @@
 import CSQLite
-import LedgerSQL
+import FulfillmentLedger
 
 /// SQLITE_TRANSIENT: SQLite copies bound text before the call returns.
 private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
