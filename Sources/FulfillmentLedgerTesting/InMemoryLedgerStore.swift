@@ -20,6 +20,17 @@ public final class InMemoryLedgerStore: LedgerStore {
         }
     }
 
+    /// What `open(_:)` takes: nothing, an in-memory store is always new and empty.
+    public struct Configuration: Sendable {
+        /// The only configuration.
+        public init() {}
+    }
+
+    /// A new, empty store, through the store port.
+    public static func open(_ configuration: Configuration = Configuration()) async -> InMemoryLedgerStore {
+        InMemoryLedgerStore()
+    }
+
     /// Most times a write body that reports a retryable conflict is run again.
     public static let retryCountMax = 8
 

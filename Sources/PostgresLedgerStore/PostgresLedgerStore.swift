@@ -55,6 +55,14 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
+    /// What `open(_:)` takes: the pool's connection and limits, and how writes retry.
+    public typealias Configuration = Options
+
+    /// `init(options:)` through the store port.
+    public static func open(_ options: Options) async throws(LedgerError) -> PostgresLedgerStore {
+        try await PostgresLedgerStore(options: options)
+    }
+
     /// Sees every statement the store's connections send, once a handler is set: how the
     /// benchmark records the statements of one fulfillment for its raw baseline.
     package var statementTap: PostgresStatementTap { pool.statementTap }

@@ -83,7 +83,7 @@ public struct PostgresScratchSchema: Sendable {
     ) async throws(LedgerError) -> PostgresLedgerStore {
         var options = PostgresLedgerStore.Options(connectionString: connectionString)
         configure(&options)
-        return try await PostgresLedgerStore(options: options)
+        return try await PostgresLedgerStore.open(options)
     }
 
     /// `base` with `options=-c search_path=...` added, as a URI query or a `key=value` pair.

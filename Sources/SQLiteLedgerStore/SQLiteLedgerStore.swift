@@ -118,6 +118,25 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
         self.fileIdentity = identity
     }
 
+    /// Where a ledger is and how to open it, for `open(_:)`.
+    public struct Configuration: Sendable {
+        /// The ledger file's path.
+        public var path: String
+        /// How to open it.
+        public var options: Options
+
+        /// The file at `path`, opened with `options`.
+        public init(path: String, options: Options = Options()) {
+            self.path = path
+            self.options = options
+        }
+    }
+
+    /// `open(path:options:)` through the store port.
+    public static func open(_ configuration: Configuration) async throws(LedgerError) -> SQLiteLedgerStore {
+        try await open(path: configuration.path, options: configuration.options)
+    }
+
     /// Opens or creates a ledger on a thread of the store's own, never on the caller's: opening
     /// reads the file, checks it, and may migrate it, none of which may hold a thread of the
     /// cooperative pool. Prefer it to `init` in async code.

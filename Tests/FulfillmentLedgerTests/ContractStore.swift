@@ -11,6 +11,13 @@ final class ContractStore: ForwardingLedgerStore {
     /// Closes the store and removes its folder, or drops its schema, when this object goes.
     private let lease: LedgerTestEngineLease?
 
+    /// An empty store of `kind`, through the store port.
+    static func open(_ kind: StoreKind) async throws(LedgerError) -> ContractStore {
+        do { return try await ContractStore(kind) } catch let error as LedgerError { throw error } catch {
+            throw LedgerError.invalidArgument("cannot open a \(kind) store: \(error)")
+        }
+    }
+
     /// Opens an empty store of `kind`.
     init(_ kind: StoreKind) async throws {
         switch kind {

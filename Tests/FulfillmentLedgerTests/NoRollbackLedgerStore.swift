@@ -11,6 +11,9 @@ final class NoRollbackLedgerStore: ForwardingLedgerStore {
 
     let store: any LedgerStore = InMemoryLedgerStore()
 
+    /// A new store over an empty in-memory one.
+    static func open(_: Void) async -> NoRollbackLedgerStore { NoRollbackLedgerStore() }
+
     /// Runs `body` as a write; when it throws, runs it again in a write that keeps what it did
     /// before the throw, then reports the error.
     @discardableResult

@@ -104,6 +104,8 @@ import TestStoreAdapter
 
     /// A store whose reads fail, as an unreadable ledger would.
     final class UnreadableStore: LedgerStore {
+        static func open(_: Void) async -> UnreadableStore { UnreadableStore() }
+
         func read<T: Sendable>(
             _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
         ) async throws(LedgerError) -> T {

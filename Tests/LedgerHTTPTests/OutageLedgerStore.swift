@@ -8,6 +8,9 @@ final class OutageLedgerStore: LedgerStore {
     let store = InMemoryLedgerStore()
     private let failingWriteCount = Mutex(0)
 
+    /// A new store over an empty in-memory one, no write failing yet.
+    static func open(_: Void) async -> OutageLedgerStore { OutageLedgerStore() }
+
     /// Makes the next `count` writes fail.
     func failNextWrites(_ count: Int = 1) { failingWriteCount.withLock { $0 = count } }
 

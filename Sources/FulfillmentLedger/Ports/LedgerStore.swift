@@ -3,8 +3,8 @@ import Foundation
 /// Port: a transactional SQL engine holding the ledger's balances, inventory, entitlements,
 /// purchase counts, records, economy operations, refunds and event log.
 ///
-/// The port is transactions and lifecycle only: `read`, `write`, `markFinished` and `close`
-/// (each engine opens asynchronously, off the caller's thread). What a body reads and writes is
+/// The port is transactions and lifecycle only: `open`, `read`, `write`, `markFinished` and
+/// `close`, `open` and `close` async and off the caller's thread. What a body reads and writes is
 /// the data layer, `LedgerReader` and `LedgerWriter`, written once in the core: every table's
 /// SQL in its own file (`Storage/Tables/`), run on the engine's `SQLSession` and rendered by
 /// its `SQLDialect`. `SQLiteLedgerStore` (the embedded default), `PostgresLedgerStore` (a fleet
@@ -29,6 +29,15 @@ import Foundation
 /// - Failures are `LedgerError`s; an engine's own errors become `.storage(StorageFailure)`,
 ///   with `isRetryable` and `outcomeUnknown` set as the engine knows them.
 public protocol LedgerStore: Sendable {
+    /// What opening the store takes: a file's path and options, a server's options.
+    associatedtype Configuration: Sendable
+
+    /// Opens the store, creating or upgrading its schema as its engine does, on threads of its
+    /// own, never the caller's: opening reads a file or reaches a server, and may migrate. A
+    /// database the store must not touch (another application's, a newer schema) is refused
+    /// with a typed error and left as it was.
+    static func open(_ configuration: Configuration) async throws(LedgerError) -> Self
+
     /// Runs `body` against a consistent snapshot. The reader must not escape `body`.
     func read<T: Sendable>(
         _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
