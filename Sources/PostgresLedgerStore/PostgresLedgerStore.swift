@@ -55,10 +55,7 @@ public final class PostgresLedgerStore: LedgerStore {
         }
     }
 
-    /// What `open(_:)` takes: the pool's connection and limits, and how writes retry.
-    public typealias Configuration = Options
-
-    /// `init(options:)` through the store port.
+    /// `init(options:)` through the store port: its `Configuration` is `Options`.
     public static func open(_ options: Options) async throws(LedgerError) -> PostgresLedgerStore {
         try await PostgresLedgerStore(options: options)
     }

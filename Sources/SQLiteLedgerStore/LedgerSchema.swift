@@ -13,7 +13,7 @@ package enum LedgerSchema {
 
     /// The steps that bring a file of `version` to `versionSupported`, each with the version it
     /// stamps: the whole schema at once, with the file's application ID, for an empty file.
-    static func steps(from version: Int) -> [(version: Int, sql: String)] {
+    package static func steps(from version: Int) -> [(version: Int, sql: String)] {
         LedgerSchemaDescription.steps(
             from: version, history: migrations, dialect: .sqlite,
             create: LedgerSchemaDescription.createStatements(.sqlite) + ["PRAGMA application_id = \(applicationID)"])

@@ -50,15 +50,10 @@ final class SQLiteLedgerSession: SQLSession {
         if checksCancellation, Task.isCancelled { throw SQLiteReadConnection.cancelled }
         do { return try body() } catch { throw error.ledgerError }
     }
+}
 
-    /// The data layer's writer over a connection inside a write transaction.
-    static func writer(_ connection: SQLiteConnection) -> LedgerWriter {
-        LedgerWriter(engine: SQLiteLedgerSession(connection: connection))
-    }
-
-    /// The SQLite session under a reader or writer of a SQLite store, for code that needs the
-    /// connection itself (tests, pragmas); nil for another store's.
-    package static func of(_ reader: LedgerReader) -> SQLiteLedgerSession? {
-        reader.engine as? SQLiteLedgerSession
-    }
+extension SQLiteConnection {
+    /// The data layer's writer on this connection, inside a write transaction the caller opened:
+    /// the group committer's, and the testing product's in-memory store's.
+    package var ledgerWriter: LedgerWriter { LedgerWriter(engine: SQLiteLedgerSession(connection: self)) }
 }

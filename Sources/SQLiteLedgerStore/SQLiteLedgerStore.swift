@@ -192,11 +192,6 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
         Self.release(fileIdentity, owner: claimOwner)
     }
 
-    /// The error of a call on a closed store.
-    private var closedError: LedgerError {
-        SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "\(path): the store is closed").ledgerError
-    }
-
     /// The writing connection's page counters, for the benchmark and the write-path page test:
     /// every commit runs on that connection, so its pages written are the WAL frames this store wrote.
     package func writerPageCounters() -> SQLitePageCounters {
@@ -227,7 +222,9 @@ public final class SQLiteLedgerStore: LedgerStore, DetachedClosing {
     public func read<T: Sendable>(
         _ body: @escaping @Sendable (LedgerReader) throws(LedgerError) -> T
     ) async throws(LedgerError) -> T {
-        guard !isClosed.withLock({ $0 }) else { throw closedError }
+        guard !isClosed.withLock({ $0 }) else {
+            throw SQLiteError(extendedResultCode: SQLITE_MISUSE, message: "\(path): the store is closed").ledgerError
+        }
         let reader = self.reader
         readCounts.withLock { $0.queuedCount += 1 }
         let id = Self.nextRequestID.add(1, ordering: .relaxed).newValue

@@ -176,7 +176,7 @@ struct GroupCommitTests {
                     do throws(LedgerError) {
                         _ = try await store.write(.durable) { writer throws(LedgerError) in
                             _ = try writer.addToBalance(playerID: "p\(index)", currencyID: "gold", delta: 5)
-                            guard index == 1, let session = SQLiteLedgerSession.of(writer) else { return }
+                            guard index == 1, let session = writer.engine as? SQLiteLedgerSession else { return }
                             // What an I/O error or a full disk does: the whole transaction is gone.
                             try session.sql { () throws(SQLiteError) in try session.connection.execute("ROLLBACK") }
                             throw LedgerError.invalidArgument("request 1 broke the transaction")

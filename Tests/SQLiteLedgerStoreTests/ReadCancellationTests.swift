@@ -17,7 +17,7 @@ struct ReadCancellationTests {
 
     /// Runs `sql` on the reader's connection inside the read body.
     static func integer(_ reader: LedgerReader, _ sql: String) throws(LedgerError) -> Int64 {
-        guard let session = SQLiteLedgerSession.of(reader) else { throw LedgerError.invalidArgument("not SQLite") }
+        guard let session = reader.engine as? SQLiteLedgerSession else { throw LedgerError.invalidArgument("not SQLite") }
         return try session.sql { () throws(SQLiteError) in try session.connection.integer(sql) }
     }
 

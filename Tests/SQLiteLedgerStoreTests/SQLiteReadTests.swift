@@ -22,7 +22,7 @@ import Testing
 
     /// The read connection's busy timeout, as the body sees it where it runs.
     static func busyTimeout(_ reader: LedgerReader) throws(LedgerError) -> Int64 {
-        guard let session = SQLiteLedgerSession.of(reader) else { throw LedgerError.invalidArgument("not SQLite") }
+        guard let session = reader.engine as? SQLiteLedgerSession else { throw LedgerError.invalidArgument("not SQLite") }
         return try session.sql { () throws(SQLiteError) in try session.connection.integer("PRAGMA busy_timeout") }
     }
 

@@ -178,7 +178,7 @@ func contents(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLW
 func connectionPragma(_ pragma: String, of store: SQLiteLedgerStore) async throws -> Int64? {
     // The writing connection: its settings decide durability and constraints.
     try await store.write { reader throws(LedgerError) -> Int64? in
-        guard let session = SQLiteLedgerSession.of(reader) else { return nil }
+        guard let session = (reader.engine as? SQLiteLedgerSession) else { return nil }
         return try session.sql { () throws(SQLiteError) in try session.connection.integer("PRAGMA \(pragma)") }
     }
 }
@@ -192,7 +192,7 @@ let ledgerTables = [
 /// Row counts of every ledger table, read on the store's own connection.
 func tableRowCounts(of store: SQLiteLedgerStore) async throws -> [String: Int64] {
     try await store.read { reader throws(LedgerError) -> [String: Int64] in
-        guard let session = SQLiteLedgerSession.of(reader) else { return [:] }
+        guard let session = (reader.engine as? SQLiteLedgerSession) else { return [:] }
         var counts: [String: Int64] = [:]
         for table in ledgerTables {
             counts[table] = try session.sql { () throws(SQLiteError) in

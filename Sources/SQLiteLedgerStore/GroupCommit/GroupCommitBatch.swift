@@ -70,7 +70,7 @@ struct GroupCommitBatch {
             for index in start..<batch.count { outcomes.errors[index] = error.ledgerError }
             return batch.count
         }
-        let session = SQLiteLedgerSession.writer(connection)
+        let session = connection.ledgerWriter
         var ran: [Int] = []
         for index in start..<batch.count {
             let request = batch[index]

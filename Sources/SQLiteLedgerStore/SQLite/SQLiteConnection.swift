@@ -109,7 +109,7 @@ package final class SQLiteConnection {
 
     /// Runs `body` inside `BEGIN IMMEDIATE` ... `COMMIT`. On any failure rolls back, but
     /// only while a transaction is still open, and rethrows the first error.
-    func immediateTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
+    package func immediateTransaction<T>(_ body: () throws(SQLiteError) -> T) throws(SQLiteError) -> T {
         precondition(!isInTransaction, "nested transaction on \(path)")
         try executeCached("BEGIN IMMEDIATE")
         do {

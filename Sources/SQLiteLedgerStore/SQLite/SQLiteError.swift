@@ -38,7 +38,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The engine-neutral form the core understands: the codes as `primary/extended` text; busy
     /// and locked are retryable; an I/O error may have left a commit behind (outcome unknown).
-    var ledgerError: LedgerError { .storage(storageFailure) }
+    package var ledgerError: LedgerError { .storage(storageFailure) }
 
     /// The answer of work whose task was cancelled, `message` saying what of it ran: not a
     /// SQLite result code, and not retryable.
