@@ -18,14 +18,29 @@ public enum ProcessLaunchGuard {
     /// Longest wait, after which the launch goes ahead anyway. Call it only from a thread of
     /// its own, never from the concurrency pool, which a wait would starve.
     public static let waitMillisecondsMax = 20_000
+    /// Descriptors above which a launch keeps waiting past `waitMillisecondsMax`: near the
+    /// count that fills the buffer (and under `select`'s 1,024, for `fewDescriptors`), where a
+    /// launch could crash the whole test process, so a longer wait is the better failure (a
+    /// fresh-clone run on a slow two-core machine crashed in `Process.run()` after the wait).
+    public static let descriptorCountHardMax = 1_000
+    /// Longest wait while the count stays above `descriptorCountHardMax`.
+    public static let hardWaitMillisecondsMax = 300_000
     /// Pause between counts.
     static let pollMilliseconds: UInt32 = 50
 
+    /// Whether a launch should wait another poll, `waitedMilliseconds` into its wait.
+    static func shouldWait(waitedMilliseconds: Int) -> Bool {
+        guard let count = openDescriptorCount(), count > descriptorCountMax else { return false }
+        if waitedMilliseconds < waitMillisecondsMax { return true }
+        return count > descriptorCountHardMax && waitedMilliseconds < hardWaitMillisecondsMax
+    }
+
     /// Returns once this process holds at most `descriptorCountMax` descriptors, or after
-    /// `waitMillisecondsMax`. A no-op where `/proc/self/fd` cannot be read.
+    /// `waitMillisecondsMax` if it then holds at most `descriptorCountHardMax`, or after
+    /// `hardWaitMillisecondsMax`. A no-op where `/proc/self/fd` cannot be read.
     public static func waitForFewDescriptors() {
         var waitedMilliseconds = 0
-        while let count = openDescriptorCount(), count > descriptorCountMax, waitedMilliseconds < waitMillisecondsMax {
+        while shouldWait(waitedMilliseconds: waitedMilliseconds) {
             usleep(pollMilliseconds * 1_000)
             waitedMilliseconds += Int(pollMilliseconds)
         }
@@ -41,7 +56,7 @@ public enum ProcessLaunchGuard {
     /// HTTP through URLSession wait here before their first request.
     public static func fewDescriptors() async {
         var waitedMilliseconds = 0
-        while let count = openDescriptorCount(), count > descriptorCountMax, waitedMilliseconds < waitMillisecondsMax {
+        while shouldWait(waitedMilliseconds: waitedMilliseconds) {
             try? await Task.sleep(for: .milliseconds(Int(pollMilliseconds)))
             waitedMilliseconds += Int(pollMilliseconds)
         }
